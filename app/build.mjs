@@ -1,0 +1,95 @@
+// Bundles the app with esbuild. Called by build.rs (`node app/build.mjs OUT_DIR`), or by hand.
+//   OUT_DIR/server.js      the server bundle, a script V8 runs once per render thread
+//   OUT_DIR/assets/…       the client: an ES module entry, one chunk per language table and
+//                          date locale, shared chunks, CSS; names carry a content hash
+//   OUT_DIR/manifest.json  what the host needs to write the document (entry, CSS, preloads)
+import { build } from "esbuild";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const outDir = path.resolve(process.argv[2] ?? path.join(root, "dist"));
+const production = process.env.BILINGUE_DEV !== "1";
+const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
+const languages = JSON.parse(await readFile(path.join(root, "app/i18n/languages.json"), "utf8"));
+const buildTime = Number(process.env.BILINGUE_BUILD_TIME ?? Date.now());
+
+const shared = {
+  absWorkingDir: root,
+  bundle: true,
+  minify: production,
+  target: "es2022",
+  jsx: "automatic",
+  legalComments: "none",
+  logLevel: "warning",
+  define: {
+    "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development"),
+    BILINGUE_VERSION: JSON.stringify(pkg.version),
+    BILINGUE_BUILD_TIME: String(buildTime),
+  },
+};
+
+await rm(outDir, { recursive: true, force: true });
+await mkdir(outDir, { recursive: true });
+
+await build({
+  ...shared,
+  entryPoints: ["app/server.tsx"],
+  outfile: path.join(outDir, "server.js"),
+  format: "iife",
+  platform: "browser",
+  loader: { ".css": "empty" },
+});
+
+const client = await build({
+  ...shared,
+  entryPoints: ["app/client.tsx"],
+  outdir: path.join(outDir, "assets"),
+  format: "esm",
+  platform: "browser",
+  splitting: true,
+  entryNames: "[name]-[hash]",
+  chunkNames: "[name]-[hash]",
+  assetNames: "[name]-[hash]",
+  metafile: true,
+});
+
+await writeFile(path.join(outDir, "manifest.json"), JSON.stringify(manifestOf(client.metafile), null, 2));
+
+/** Reads esbuild's metafile into what the document needs, file names relative to assets/. */
+function manifestOf(metafile) {
+  const assetsDir = path.relative(root, path.join(outDir, "assets"));
+  const name = (output) => path.relative(assetsDir, output).split(path.sep).join("/");
+  const outputs = Object.entries(metafile.outputs);
+  const outputOf = (entryPoint) => {
+    const found = outputs.find(([, o]) => o.entryPoint === entryPoint);
+    if (!found) throw new Error(`no output for ${entryPoint} in esbuild's metafile`);
+    return found;
+  };
+  /** A chunk and every chunk it imports statically: what must be fetched before it runs. */
+  const closure = (file, seen = new Set()) => {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    for (const imp of metafile.outputs[file].imports) {
+      if (imp.kind === "import-statement") closure(imp.path, seen);
+    }
+    return seen;
+  };
+  const [entryFile, entry] = outputOf("app/client.tsx");
+  const entryClosure = closure(entryFile);
+  const languageChunks = {};
+  for (const { code } of languages.languages) {
+    const files = new Set();
+    for (const resource of [`app/i18n/tables/${code}.ts`, `app/i18n/dateLocales/${code}.ts`]) {
+      for (const f of closure(outputOf(resource)[0])) if (!entryClosure.has(f)) files.add(f);
+    }
+    languageChunks[code] = [...files].map(name);
+  }
+  return {
+    entry: name(entryFile),
+    css: entry.cssBundle ? [name(entry.cssBundle)] : [],
+    preload: [...entryClosure].filter((f) => f !== entryFile).map(name),
+    languages: languageChunks,
+  };
+}

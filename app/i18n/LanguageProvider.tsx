@@ -1,0 +1,81 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useReducer, useRef } from "react";
+import type { Locale } from "date-fns";
+import { applyDocumentLanguage } from "./documentLanguage";
+import { type Language, localeOf } from "./languages";
+import { reduceLanguage } from "./languageState";
+import type { LoadResources, Resources } from "./resources";
+import { createTranslator, type Translate } from "./translate";
+import { Spinner } from "../ui/Spinner";
+import { LanguageLoadFailed } from "../ui/LanguageLoadFailed";
+
+export interface LanguageContextValue {
+  language: Language;
+  /** The language being loaded, when a change is under way; else the active one. */
+  requestedLanguage: Language;
+  locale: string;
+  dateLocale: Locale;
+  t: Translate;
+  changeLanguage: (language: Language) => void;
+}
+
+const LanguageContext = createContext<LanguageContextValue | null>(null);
+
+export function useLanguage(): LanguageContextValue {
+  const value = useContext(LanguageContext);
+  if (!value) throw new Error("useLanguage must be used inside <LanguageProvider>");
+  return value;
+}
+
+interface Props {
+  initialLanguage: Language;
+  /** The initial language's resources, already loaded: the first paint never shows the spinner. */
+  initialResources: Resources;
+  load: LoadResources;
+  children: ReactNode;
+}
+
+export function LanguageProvider({ initialLanguage, initialResources, load, children }: Props) {
+  const [state, dispatch] = useReducer(reduceLanguage, {
+    language: initialLanguage,
+    resources: initialResources,
+    pending: null,
+  });
+  const lastRequest = useRef(0);
+
+  const changeLanguage = useCallback(
+    (language: Language) => {
+      const request = ++lastRequest.current;
+      dispatch({ type: "requested", language, request });
+      load(language).then(
+        (resources) => dispatch({ type: "loaded", language, request, resources }),
+        () => dispatch({ type: "failed", language, request }),
+      );
+    },
+    [load],
+  );
+
+  const firstLanguage = useRef(state.language);
+  useEffect(() => {
+    // The server already rendered the first language into the document.
+    if (state.language === firstLanguage.current && lastRequest.current === 0) return;
+    applyDocumentLanguage(state.language);
+  }, [state.language]);
+
+  const { language, resources, pending } = state;
+  const value = useMemo<LanguageContextValue>(() => {
+    const locale = localeOf(language);
+    return {
+      language,
+      requestedLanguage: pending?.language ?? language,
+      locale,
+      dateLocale: resources.dateLocale,
+      t: createTranslator(resources.table, locale),
+      changeLanguage,
+    };
+  }, [language, resources, pending, changeLanguage]);
+
+  let content = children;
+  if (pending?.status === "loading") content = <Spinner />;
+  if (pending?.status === "failed") content = <LanguageLoadFailed onRetry={() => changeLanguage(pending.language)} />;
+  return <LanguageContext.Provider value={value}>{content}</LanguageContext.Provider>;
+}

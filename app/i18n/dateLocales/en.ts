@@ -1,0 +1,1 @@
+export { enUS as default } from "date-fns/locale/en-US";

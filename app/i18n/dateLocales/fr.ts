@@ -1,0 +1,1 @@
+export { fr as default } from "date-fns/locale/fr";

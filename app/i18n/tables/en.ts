@@ -1,0 +1,27 @@
+import type { Params } from "../table";
+import type fr from "./fr";
+
+// Typed against the French table: a key missing here, or one extra, fails the type check.
+const en: Record<keyof typeof fr, (typeof fr)[keyof typeof fr]> = {
+  "app.name": "Bilingue",
+  "language.label": "Language",
+  "loading.label": "Loading…",
+  "loading.failed": "The chosen language could not be loaded. Check your connection and try again.",
+  "loading.retry": "Try again",
+  "home.title": "Home · Bilingue",
+  "home.heading": "Welcome to Bilingue",
+  "home.intro": "This page was rendered by the server in your language, then brought to life in your browser.",
+  "home.languages": "This application speaks {count, plural, one {# language} other {# languages}}.",
+  "home.clicks": "{count, plural, =0 {No clicks yet} one {# click} other {# clicks}}",
+  "home.click": "Click",
+  "home.builtOn": (p: Params) => `Version ${p.version}, built on ${p.date} at ${p.time} (${p.timeZone}).`,
+  "status.check": "Check the server",
+  "status.ok": "The server answers: version {version}, {time}.",
+  "status.failed": "The server does not answer: {detail}",
+  "notFound.title": "Page not found · Bilingue",
+  "notFound.heading": "Page not found",
+  "notFound.text": "This address matches no page.",
+  "notFound.home": "Back to the home page",
+};
+
+export default en;

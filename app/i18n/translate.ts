@@ -1,0 +1,45 @@
+// Translation lookup: the rules of the specification, over intl-messageformat.
+import { IntlMessageFormat } from "intl-messageformat";
+import type { Params, Table } from "./table";
+
+export type Translate = (key: string, params?: Params) => string;
+
+const warnedKeys = new Set<string>();
+
+function warnMissing(key: string, locale: string): void {
+  if (process.env.NODE_ENV === "production" || warnedKeys.has(`${locale}:${key}`)) return;
+  warnedKeys.add(`${locale}:${key}`);
+  console.warn(`[i18n] missing translation key "${key}" for ${locale}`);
+}
+
+const translators = new WeakMap<Table, Map<string, Translate>>();
+
+/**
+ * `t(key, params)`: a missing key yields "", a function entry is called with the
+ * parameters, a string entry is an ICU message formatted for `locale`. Compiled
+ * formatters are kept per translator, and one translator per (table, locale).
+ */
+export function createTranslator(table: Table, locale: string): Translate {
+  let byLocale = translators.get(table);
+  if (!byLocale) translators.set(table, (byLocale = new Map()));
+  const existing = byLocale.get(locale);
+  if (existing) return existing;
+
+  const formatters = new Map<string, IntlMessageFormat>();
+  const t: Translate = (key, params = {}) => {
+    const entry = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+    if (entry === undefined) {
+      warnMissing(key, locale);
+      return "";
+    }
+    if (typeof entry === "function") return entry(params);
+    let formatter = formatters.get(key);
+    if (!formatter) {
+      formatter = new IntlMessageFormat(entry, locale);
+      formatters.set(key, formatter);
+    }
+    return String(formatter.format(params));
+  };
+  byLocale.set(locale, t);
+  return t;
+}

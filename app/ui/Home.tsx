@@ -1,0 +1,34 @@
+import { useState } from "react";
+import { format } from "date-fns";
+import { TZDate } from "@date-fns/tz";
+import { useLanguage } from "../i18n/LanguageProvider";
+import { LANGUAGES } from "../i18n/languages";
+import { LanguageSelect } from "./LanguageSelect";
+
+export function Home({ timeZone }: { timeZone: string }) {
+  const { t, dateLocale } = useLanguage();
+  const [clicks, setClicks] = useState(0);
+  const built = new TZDate(BILINGUE_BUILD_TIME, timeZone);
+  return (
+    <main className="screen">
+      <LanguageSelect />
+      <h1>{t("home.heading")}</h1>
+      <p>{t("home.intro")}</p>
+      <p>{t("home.languages", { count: LANGUAGES.length })}</p>
+      <p className="counter">
+        <button type="button" onClick={() => setClicks((n) => n + 1)}>
+          {t("home.click")}
+        </button>{" "}
+        <output>{t("home.clicks", { count: clicks })}</output>
+      </p>
+      <p className="build">
+        {t("home.builtOn", {
+          version: BILINGUE_VERSION,
+          date: format(built, "PPPP", { locale: dateLocale }),
+          time: format(built, "p", { locale: dateLocale }),
+          timeZone,
+        })}
+      </p>
+    </main>
+  );
+}

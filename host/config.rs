@@ -1,0 +1,52 @@
+//! The operator's options: each a flag and a `BILINGUE_…` environment variable.
+
+use std::net::IpAddr;
+use std::num::NonZeroUsize;
+
+use clap::{Parser, ValueEnum};
+
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "bilingue",
+    version,
+    about = "Serves the Bilingue French/English React app, server-rendered in embedded V8."
+)]
+pub struct Config {
+    /// TCP port to listen on (0 picks a free one; the address is printed).
+    #[arg(long, env = "BILINGUE_PORT", default_value_t = 3000)]
+    pub port: u16,
+
+    /// Address to bind (0.0.0.0 for every interface).
+    #[arg(long, env = "BILINGUE_BIND", default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+
+    /// Render threads, each with its own V8 runtime [default: one per core].
+    #[arg(long, env = "BILINGUE_RENDER_THREADS")]
+    pub render_threads: Option<NonZeroUsize>,
+
+    /// Renders waiting for a thread at most; past that a page is answered 503.
+    #[arg(long, env = "BILINGUE_RENDER_QUEUE", default_value_t = 256)]
+    pub render_queue: usize,
+
+    /// IANA time zone dates are shown in; the browser uses the same, so hydration matches.
+    #[arg(long, env = "BILINGUE_TIME_ZONE", default_value = "UTC")]
+    pub time_zone: String,
+
+    /// Log format: text for people, json for machines.
+    #[arg(long, env = "BILINGUE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+impl Config {
+    pub fn render_threads(&self) -> usize {
+        self.render_threads
+            .map(NonZeroUsize::get)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get))
+    }
+}

@@ -1,0 +1,202 @@
+//! Which language a request is answered in. The supported languages are read from
+//! `app/i18n/languages.json`, the one list the app reads too. Order of precedence: the
+//! path's language prefix, then the saved choice (a cookie the app writes), then the
+//! default. Nothing here trusts its input: any path or cookie of any shape is answered.
+
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+
+/// The cookie the app writes when the visitor changes language (`app/i18n/documentLanguage.ts`).
+pub const LANGUAGE_COOKIE: &str = "bilingue_lang";
+
+#[derive(Debug, Deserialize)]
+pub struct LanguageInfo {
+    pub code: String,
+    pub locale: String,
+    pub name: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct Declared {
+    default: String,
+    languages: Vec<LanguageInfo>,
+}
+
+static DECLARED: LazyLock<Declared> = LazyLock::new(|| {
+    let declared: Declared = serde_json::from_str(include_str!("../app/i18n/languages.json"))
+        .expect("app/i18n/languages.json is valid");
+    assert!(
+        declared
+            .languages
+            .iter()
+            .any(|l| l.code == declared.default),
+        "the default language is one of the supported languages"
+    );
+    declared
+});
+
+/// A supported language: a reference into the declared list, cheap to copy and compare.
+#[derive(Debug, Clone, Copy)]
+pub struct Language(&'static LanguageInfo);
+
+impl PartialEq for Language {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl Eq for Language {}
+
+impl Language {
+    pub fn all() -> impl Iterator<Item = Language> {
+        DECLARED.languages.iter().map(Language)
+    }
+
+    pub fn default_language() -> Language {
+        Self::from_code(&DECLARED.default).expect("checked when the list is read")
+    }
+
+    pub fn from_code(code: &str) -> Option<Language> {
+        DECLARED
+            .languages
+            .iter()
+            .find(|l| l.code == code)
+            .map(Language)
+    }
+
+    pub fn code(self) -> &'static str {
+        &self.0.code
+    }
+
+    pub fn locale(self) -> &'static str {
+        &self.0.locale
+    }
+}
+
+/// A request path, split into its language prefix and the rest.
+#[derive(Debug, PartialEq, Eq)]
+pub enum PathLanguage<'a> {
+    /// `/en/x` → (en, `/x`); `/en` → (en, `/`).
+    Prefixed { language: Language, rest: &'a str },
+    /// The first segment looks like a language tag (`/de/…`, `/pt-BR/…`) we do not offer.
+    Unsupported,
+    /// No language prefix: `/x` → `/x`.
+    Unprefixed { rest: &'a str },
+}
+
+pub fn split_path(path: &str) -> PathLanguage<'_> {
+    let Some(after_slash) = path.strip_prefix('/') else {
+        return PathLanguage::Unprefixed { rest: "/" };
+    };
+    let (segment, rest) = match after_slash.find('/') {
+        Some(i) => (&after_slash[..i], &after_slash[i..]),
+        None => (after_slash, "/"),
+    };
+    if let Some(language) = Language::from_code(segment) {
+        return PathLanguage::Prefixed { language, rest };
+    }
+    if looks_like_language_tag(segment) {
+        return PathLanguage::Unsupported;
+    }
+    PathLanguage::Unprefixed { rest: path }
+}
+
+/// `de`, `ast`, `pt-BR`, `zh-Hant`: a BCP 47 primary subtag with at most one more subtag.
+fn looks_like_language_tag(segment: &str) -> bool {
+    let mut parts = segment.split('-');
+    let primary = parts.next().unwrap_or_default();
+    let primary_ok =
+        (2..=3).contains(&primary.len()) && primary.bytes().all(|b| b.is_ascii_alphabetic());
+    let second_ok = match parts.next() {
+        None => true,
+        Some(sub) => (2..=8).contains(&sub.len()) && sub.bytes().all(|b| b.is_ascii_alphanumeric()),
+    };
+    primary_ok && second_ok && parts.next().is_none()
+}
+
+/// The saved choice from `Cookie` header values; an unknown or malformed value is ignored.
+pub fn from_cookies<'a>(cookie_headers: impl IntoIterator<Item = &'a [u8]>) -> Option<Language> {
+    cookie_headers
+        .into_iter()
+        .filter_map(|value| std::str::from_utf8(value).ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.split_once('='))
+        .filter(|(name, _)| name.trim() == LANGUAGE_COOKIE)
+        .find_map(|(_, value)| Language::from_code(value.trim().trim_matches('"')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lang(code: &str) -> Language {
+        Language::from_code(code).unwrap()
+    }
+
+    #[test]
+    fn prefixed_paths_carry_their_language_and_rest() {
+        assert_eq!(
+            split_path("/en/"),
+            PathLanguage::Prefixed {
+                language: lang("en"),
+                rest: "/"
+            }
+        );
+        assert_eq!(
+            split_path("/en"),
+            PathLanguage::Prefixed {
+                language: lang("en"),
+                rest: "/"
+            }
+        );
+        assert_eq!(
+            split_path("/fr/a/b"),
+            PathLanguage::Prefixed {
+                language: lang("fr"),
+                rest: "/a/b"
+            }
+        );
+    }
+
+    #[test]
+    fn language_like_prefixes_we_do_not_offer_are_unsupported() {
+        for path in ["/de/", "/de", "/pt-BR/x", "/zh-Hant/", "/EN/"] {
+            assert_eq!(split_path(path), PathLanguage::Unsupported, "{path}");
+        }
+    }
+
+    #[test]
+    fn other_paths_have_no_prefix() {
+        for path in ["/", "/about", "/english/", "/assets-x", "/e/", "/a-b-c/"] {
+            assert_eq!(
+                split_path(path),
+                PathLanguage::Unprefixed { rest: path },
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_saved_choice_is_read_from_any_cookie_header() {
+        let headers: [&[u8]; 2] = [b"a=1; theme=dark", b"x=y; bilingue_lang=en"];
+        assert_eq!(from_cookies(headers), Some(lang("en")));
+    }
+
+    #[test]
+    fn unknown_or_broken_cookies_are_ignored() {
+        let headers: [&[u8]; 4] = [
+            b"bilingue_lang=de",
+            b"bilingue_lang",
+            b"\xff\xfe=\x00",
+            b";;=;",
+        ];
+        assert_eq!(from_cookies(headers), None);
+    }
+
+    #[test]
+    fn french_is_the_default() {
+        assert_eq!(Language::default_language().code(), "fr");
+        assert_eq!(lang("fr").locale(), "fr-FR");
+        assert_eq!(lang("en").locale(), "en-US");
+    }
+}

@@ -1,0 +1,84 @@
+//! `bilingue`: read the options, start V8 and the render threads, serve until a signal.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
+
+use bilingue::config::{Config, LogFormat};
+use bilingue::{AppState, app, render};
+
+fn main() -> ExitCode {
+    let config = Config::parse();
+    init_logging(config.log_format);
+    // Before any other thread exists: V8 crashes otherwise on CPUs with memory protection keys.
+    render::init_v8();
+    let state = match AppState::start(&config) {
+        Ok(state) => state,
+        Err(e) => {
+            eprintln!(
+                "bilingue: the render threads could not start: {e}\n(check --time-zone, or rebuild if the server bundle is broken)"
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    runtime.block_on(async move {
+        let address = SocketAddr::new(config.bind, config.port);
+        let listener = match tokio::net::TcpListener::bind(address).await {
+            Ok(listener) => listener,
+            Err(e) => {
+                eprintln!(
+                    "bilingue: cannot listen on {address}: {e} (choose another --port or --bind)"
+                );
+                return ExitCode::FAILURE;
+            }
+        };
+        let bound = listener
+            .local_addr()
+            .expect("a bound socket has an address");
+        println!("bilingue listening on http://{bound}");
+        tracing::info!(%bound, threads = state.pool.threads(), "serving");
+        match axum::serve(listener, app(state))
+            .with_graceful_shutdown(shutdown_signal())
+            .await
+        {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("bilingue: the server stopped: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+fn init_logging(format: LogFormat) {
+    let filter = EnvFilter::try_from_env("BILINGUE_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! { () = interrupt => {}, () = terminate => {} }
+    tracing::info!("shutting down: finishing requests in flight");
+}

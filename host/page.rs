@@ -1,0 +1,121 @@
+//! The HTML document around the rendered markup: language signals (`<html lang>`, the
+//! content-language meta and header, hreflang alternates), the title, the preloads of the
+//! active language's chunks and the boot state. Everything per build is computed once.
+
+use std::collections::HashMap;
+
+use askama::Template;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::assets::{MANIFEST_PARSED, PREFIX};
+use crate::escape::json_for_script;
+use crate::lang::Language;
+use crate::render::Rendered;
+
+/// The asset URLs a document names, from the manifest, ready per language.
+pub struct DocumentAssets {
+    entry: String,
+    styles: Vec<String>,
+    preloads: HashMap<&'static str, Vec<String>>,
+}
+
+impl DocumentAssets {
+    pub fn from_manifest() -> Self {
+        let manifest = &*MANIFEST_PARSED;
+        let url = |name: &String| format!("{PREFIX}{name}");
+        let preloads = Language::all()
+            .map(|language| {
+                let own = manifest
+                    .languages
+                    .get(language.code())
+                    .into_iter()
+                    .flatten();
+                (
+                    language.code(),
+                    manifest.preload.iter().chain(own).map(url).collect(),
+                )
+            })
+            .collect();
+        Self {
+            entry: url(&manifest.entry),
+            styles: manifest.css.iter().map(url).collect(),
+            preloads,
+        }
+    }
+
+    fn preloads(&self, language: &str) -> &[String] {
+        self.preloads.get(language).map_or(&[], Vec::as_slice)
+    }
+}
+
+pub struct Alternate {
+    hreflang: &'static str,
+    href: String,
+}
+
+/// `<link rel="alternate">` for each language's URL of the page, and x-default (unprefixed).
+pub fn alternates(rest: &str) -> Vec<Alternate> {
+    let mut links: Vec<Alternate> = Language::all()
+        .map(|language| Alternate {
+            hreflang: language.code(),
+            href: format!("/{}{rest}", language.code()),
+        })
+        .collect();
+    links.push(Alternate {
+        hreflang: "x-default",
+        href: rest.to_string(),
+    });
+    links
+}
+
+#[derive(Template)]
+#[template(path = "page.html", config = "host/askama.toml")]
+struct Document<'a> {
+    lang: &'a str,
+    title: &'a str,
+    alternates: &'a [Alternate],
+    assets: &'a DocumentAssets,
+    markup: &'a str,
+    boot: &'a str,
+}
+
+pub struct PageParts<'a> {
+    pub language: Language,
+    pub rendered: &'a Rendered,
+    pub status: StatusCode,
+    pub alternates: &'a [Alternate],
+    pub cache_control: &'static str,
+    pub vary: Option<&'static str>,
+}
+
+pub fn respond(assets: &DocumentAssets, parts: PageParts<'_>) -> Result<Response, askama::Error> {
+    let boot = json_for_script(parts.rendered.boot.get());
+    let html = Document {
+        lang: parts.language.code(),
+        title: &parts.rendered.title,
+        alternates: parts.alternates,
+        assets,
+        markup: &parts.rendered.html,
+        boot: &boot,
+    }
+    .render()?;
+    let mut response = (parts.status, html).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    headers.insert(
+        header::CONTENT_LANGUAGE,
+        HeaderValue::from_static(parts.language.code()),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(parts.cache_control),
+    );
+    if let Some(vary) = parts.vary {
+        headers.insert(header::VARY, HeaderValue::from_static(vary));
+    }
+    Ok(response)
+}

@@ -1,0 +1,51 @@
+//! Server rendering: a pool of render threads, each owning one long-lived V8 runtime with
+//! the server bundle loaded once, fed through a bounded channel. The rest of the host sees
+//! one typed call, [`RenderPool::render`], and never blocks a tokio worker on V8.
+
+mod pool;
+mod runtime;
+
+pub use pool::{PoolOptions, RenderPool};
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+/// Initialises the V8 platform. Call once, on the main thread, before any other thread
+/// starts (V8 crashes otherwise on CPUs with memory protection keys).
+pub fn init_v8() {
+    deno_core::JsRuntime::init_platform(None);
+}
+
+/// What the host asks of the server bundle (`RenderRequest` in `app/boot.ts`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RenderRequest {
+    pub language: &'static str,
+    pub path: String,
+    pub time_zone: String,
+}
+
+/// What the server bundle answers (`RenderResult` in `app/boot.ts`).
+#[derive(Debug, Deserialize)]
+pub struct Rendered {
+    pub status: u16,
+    pub title: String,
+    pub html: String,
+    /// The state the client hydrates with, kept as the JSON the app wrote.
+    pub boot: Box<RawValue>,
+    pub cacheable: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("the V8 runtime could not start: {0}")]
+    Start(String),
+    #[error("the server bundle failed: {0}")]
+    Script(String),
+    #[error("the server bundle answered something that is not a render result: {0}")]
+    Answer(String),
+    #[error("the render threads are gone")]
+    PoolClosed,
+    #[error("the render queue is full")]
+    Busy,
+}
