@@ -4,6 +4,7 @@
 //                          date locale, shared chunks, CSS; names carry a content hash
 //   OUT_DIR/manifest.json  what the host needs to write the document (entry, CSS, preloads)
 import { build } from "esbuild";
+import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,7 +56,18 @@ const client = await build({
   metafile: true,
 });
 
-await writeFile(path.join(outDir, "manifest.json"), JSON.stringify(manifestOf(client.metafile), null, 2));
+const icon = await copyHashed("app/ui/icon.svg");
+await writeFile(path.join(outDir, "manifest.json"), JSON.stringify({ ...manifestOf(client.metafile), icon }, null, 2));
+
+/** Copies a static file into assets/ under a content-hashed name, as esbuild names its own. */
+async function copyHashed(file) {
+  const bytes = await readFile(path.join(root, file));
+  const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 8).toUpperCase();
+  const { name, ext } = path.parse(file);
+  const hashed = `${name}-${hash}${ext}`;
+  await writeFile(path.join(outDir, "assets", hashed), bytes);
+  return hashed;
+}
 
 /** Reads esbuild's metafile into what the document needs, file names relative to assets/. */
 function manifestOf(metafile) {

@@ -43,6 +43,7 @@ pub struct Manifest {
     pub preload: Vec<String>,
     /// Per language code: the chunks of its translation table and date locale.
     pub languages: HashMap<String, Vec<String>>,
+    pub icon: String,
 }
 
 pub static MANIFEST_PARSED: LazyLock<Manifest> =
@@ -167,6 +168,7 @@ mod tests {
         let named = std::iter::once(&manifest.entry)
             .chain(&manifest.css)
             .chain(&manifest.preload)
+            .chain(std::iter::once(&manifest.icon))
             .chain(manifest.languages.values().flatten());
         for name in named {
             assert!(

@@ -16,6 +16,7 @@ use crate::render::Rendered;
 /// The asset URLs a document names, from the manifest, ready per language.
 pub struct DocumentAssets {
     entry: String,
+    icon: String,
     styles: Vec<String>,
     preloads: HashMap<&'static str, Vec<String>>,
 }
@@ -39,6 +40,7 @@ impl DocumentAssets {
             .collect();
         Self {
             entry: url(&manifest.entry),
+            icon: url(&manifest.icon),
             styles: manifest.css.iter().map(url).collect(),
             preloads,
         }

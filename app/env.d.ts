@@ -1,0 +1,2 @@
+// Module kinds esbuild bundles that TypeScript does not know by itself.
+declare module "*.css";

@@ -1,0 +1,40 @@
+// Runs the app's unit tests (app/**/*.test.ts[x]) with Node's test runner: each file is
+// bundled by esbuild first, as the app itself is, so tests see the same module graph.
+import { build } from "esbuild";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
+const tests = readdirSync(path.join(root, "app"), { recursive: true })
+  .filter((f) => /\.test\.tsx?$/.test(f))
+  .map((f) => path.join("app", f));
+if (tests.length === 0) {
+  console.error("no test files under app/");
+  process.exit(1);
+}
+const outDir = mkdtempSync(path.join(tmpdir(), "bilingue-unit-"));
+try {
+  await build({
+    absWorkingDir: root,
+    entryPoints: tests,
+    outdir: outDir,
+    outbase: "app",
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    jsx: "automatic",
+    outExtension: { ".js": ".mjs" },
+    define: { BILINGUE_VERSION: '"test"', BILINGUE_BUILD_TIME: "0" },
+    logLevel: "warning",
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
+  const files = readdirSync(outDir, { recursive: true }).filter((f) => f.endsWith(".test.mjs")).map((f) => path.join(outDir, f));
+  const result = spawnSync(process.execPath, ["--test", ...files], { stdio: "inherit" });
+  process.exitCode = result.status ?? 1;
+} finally {
+  rmSync(outDir, { recursive: true, force: true });
+}

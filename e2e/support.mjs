@@ -1,0 +1,79 @@
+// Shared by the browser tests: start the real binary, drive Debian's Chromium.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+export const BINARY = process.env.BILINGUE_BIN ?? path.join(root, "target/release/bilingue");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Starts `bilingue --port 0` and resolves with its base URL once it listens. */
+export async function startHost(args = []) {
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`cargo build --release\` first`);
+  const child = spawn(BINARY, ["--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const baseUrl = await new Promise((resolve, reject) => {
+    let stdout = "";
+    const timer = setTimeout(() => reject(new Error(`no listening line in 20 s; stderr:\n${stderr}`)), 20_000);
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      const match = stdout.match(/listening on (http:\/\/\S+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`bilingue exited with ${code}; stderr:\n${stderr}`)));
+  });
+  return {
+    baseUrl,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
+
+export async function launchBrowser() {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/**
+ * A fresh page that records every console error or warning and uncaught error, and
+ * whether a loading spinner (role="status") was ever in the document.
+ */
+export async function watchedPage(browser) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  await page.addInitScript(() => {
+    window.__spinnerSeen = 0;
+    const seen = () => {
+      if (document.querySelector('[role="status"]')) window.__spinnerSeen += 1;
+    };
+    new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+    document.addEventListener("DOMContentLoaded", seen);
+  });
+  return { context, page, problems };
+}

@@ -1,0 +1,264 @@
+//! The host over real HTTP: languages, their signals, alternates, 404s and assets.
+
+mod support;
+
+use support::{attribute_after, client, get, header};
+
+#[test]
+fn french_is_served_at_the_root() {
+    let response = get("/");
+    assert_eq!(response.status(), 200);
+    assert_eq!(header(&response, "content-language"), "fr");
+    let html = response.text().unwrap();
+    assert!(html.contains(r#"<html lang="fr">"#));
+    assert!(html.contains(r#"<meta http-equiv="content-language" content="fr">"#));
+    assert!(html.contains("<title>Accueil · Bilingue</title>"));
+    assert!(html.contains("<h1>Bienvenue sur Bilingue</h1>"));
+}
+
+#[test]
+fn french_prefix_answers_french() {
+    let response = get("/fr/");
+    assert_eq!(response.status(), 200);
+    assert_eq!(header(&response, "content-language"), "fr");
+    let html = response.text().unwrap();
+    assert!(
+        html.contains("Cette application parle 2 langues."),
+        "ICU plural in French"
+    );
+}
+
+#[test]
+fn english_page_declares_its_language() {
+    let response = get("/en/");
+    assert_eq!(response.status(), 200);
+    assert_eq!(header(&response, "content-language"), "en");
+    let html = response.text().unwrap();
+    assert!(html.contains(r#"<html lang="en">"#));
+    assert!(html.contains(r#"<meta http-equiv="content-language" content="en">"#));
+    assert!(html.contains("<title>Home · Bilingue</title>"));
+    assert!(html.contains("<h1>Welcome to Bilingue</h1>"));
+    assert!(
+        html.contains("This application speaks 2 languages."),
+        "ICU plural in English"
+    );
+}
+
+#[test]
+fn the_page_arrives_rendered_without_a_spinner() {
+    let html = get("/en/").text().unwrap();
+    assert!(
+        html.contains(r#"<div id="app"><main"#),
+        "the screen's markup is in the HTML"
+    );
+    assert!(!html.contains(r#"role="status""#), "no spinner in the HTML");
+}
+
+#[test]
+fn dates_use_the_language_date_locale_and_the_pinned_time_zone() {
+    let french = get("/fr/").text().unwrap();
+    let english = get("/en/").text().unwrap();
+    let months_fr = [
+        "janvier",
+        "février",
+        "mars",
+        "avril",
+        "mai",
+        "juin",
+        "juillet",
+        "août",
+        "septembre",
+        "octobre",
+        "novembre",
+        "décembre",
+    ];
+    let months_en = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    assert!(
+        months_fr.iter().any(|m| french.contains(&format!(" {m} "))),
+        "a French month name"
+    );
+    assert!(
+        months_en
+            .iter()
+            .any(|m| english.contains(&format!(" {m} "))),
+        "an English month name"
+    );
+    assert!(french.contains("(UTC)") && english.contains("(UTC)"));
+    assert!(
+        english.contains(r#""timeZone":"UTC""#),
+        "the boot state pins the time zone"
+    );
+}
+
+#[test]
+fn every_page_links_its_other_language_urls() {
+    let html = get("/en/").text().unwrap();
+    assert!(html.contains(r#"<link rel="alternate" hreflang="fr" href="/fr/">"#));
+    assert!(html.contains(r#"<link rel="alternate" hreflang="en" href="/en/">"#));
+    assert!(html.contains(r#"<link rel="alternate" hreflang="x-default" href="/">"#));
+}
+
+#[test]
+fn an_unsupported_language_prefix_is_a_french_404() {
+    for path in ["/de/", "/de/page", "/pt-BR/"] {
+        let response = get(path);
+        assert_eq!(response.status(), 404, "{path}");
+        assert_eq!(header(&response, "content-language"), "fr");
+        let html = response.text().unwrap();
+        assert!(html.contains("<h1>Page introuvable</h1>"), "{path}");
+        assert!(!html.contains("hreflang"), "a 404 names no alternates");
+    }
+}
+
+#[test]
+fn an_unknown_page_is_a_404_in_its_language() {
+    let response = get("/en/nowhere");
+    assert_eq!(response.status(), 404);
+    assert_eq!(header(&response, "content-language"), "en");
+    assert!(response.text().unwrap().contains("<h1>Page not found</h1>"));
+}
+
+#[test]
+fn the_saved_choice_picks_the_language_of_unprefixed_pages() {
+    let response = client()
+        .get(format!("{}/", support::base_url()))
+        .header("cookie", "theme=x; bilingue_lang=en")
+        .send()
+        .unwrap();
+    assert_eq!(header(&response, "content-language"), "en");
+    assert!(header(&response, "vary").to_lowercase().contains("cookie"));
+    assert!(response.text().unwrap().contains(r#"<html lang="en">"#));
+}
+
+#[test]
+fn a_prefix_wins_over_the_saved_choice() {
+    let response = client()
+        .get(format!("{}/fr/", support::base_url()))
+        .header("cookie", "bilingue_lang=en")
+        .send()
+        .unwrap();
+    assert_eq!(header(&response, "content-language"), "fr");
+}
+
+#[test]
+fn pages_are_cached_briefly_and_compressed_on_request() {
+    let response = client()
+        .get(format!("{}/en/", support::base_url()))
+        .header("accept-encoding", "gzip")
+        .send()
+        .unwrap();
+    assert_eq!(header(&response, "cache-control"), "public, max-age=60");
+    assert_eq!(header(&response, "content-encoding"), "gzip");
+    assert_eq!(
+        header(&response, "content-type"),
+        "text/html; charset=utf-8"
+    );
+}
+
+#[test]
+fn the_scripts_and_styles_the_page_names_are_served() {
+    let html = get("/en/").text().unwrap();
+    let script =
+        attribute_after(&html, r#"<script type="module""#, "src").expect("a module script");
+    let style = attribute_after(&html, r#"<link rel="stylesheet""#, "href").expect("a stylesheet");
+    let preload =
+        attribute_after(&html, r#"<link rel="modulepreload""#, "href").expect("a preload");
+    for (url, content_type) in [
+        (script, "text/javascript; charset=utf-8"),
+        (style, "text/css; charset=utf-8"),
+        (preload, "text/javascript; charset=utf-8"),
+    ] {
+        assert!(url.starts_with("/assets/"), "{url}");
+        let response = get(url);
+        assert_eq!(response.status(), 200, "{url}");
+        assert_eq!(header(&response, "content-type"), content_type, "{url}");
+        assert_eq!(
+            header(&response, "cache-control"),
+            "public, max-age=31536000, immutable"
+        );
+        assert!(!response.bytes().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn assets_are_sent_precompressed_as_the_client_accepts() {
+    let html = get("/en/").text().unwrap();
+    let script = format!(
+        "{}{}",
+        support::base_url(),
+        attribute_after(&html, r#"<script type="module""#, "src").unwrap()
+    );
+    let plain = client().get(&script).send().unwrap();
+    assert_eq!(header(&plain, "content-encoding"), "");
+    let plain_len = plain.bytes().unwrap().len();
+    for (accept, encoding) in [("gzip", "gzip"), ("gzip, br", "br")] {
+        let response = client()
+            .get(&script)
+            .header("accept-encoding", accept)
+            .send()
+            .unwrap();
+        assert_eq!(header(&response, "content-encoding"), encoding);
+        assert_eq!(header(&response, "vary"), "accept-encoding");
+        assert!(
+            response.bytes().unwrap().len() < plain_len / 2,
+            "{encoding} is smaller"
+        );
+    }
+}
+
+#[test]
+fn the_english_page_preloads_the_english_chunks_only() {
+    let english = get("/en/").text().unwrap();
+    let french = get("/fr/").text().unwrap();
+    let preloads = |html: &str| -> Vec<String> {
+        html.lines()
+            .filter(|l| l.contains("modulepreload"))
+            .map(str::to_string)
+            .collect()
+    };
+    let (en, fr) = (preloads(&english), preloads(&french));
+    assert!(en.iter().any(|l| l.contains("/assets/en-")), "{en:?}");
+    assert!(!en.iter().any(|l| l.contains("/assets/fr-")), "{en:?}");
+    assert!(fr.iter().any(|l| l.contains("/assets/fr-")), "{fr:?}");
+}
+
+#[test]
+fn an_unknown_asset_is_a_plain_404() {
+    for path in [
+        "/assets/nope.js",
+        "/assets/..%2fCargo.toml",
+        "/assets/%2e%2e%2fCargo.toml",
+        "/assets/",
+    ] {
+        let response = get(path);
+        assert_eq!(response.status(), 404, "{path}");
+    }
+}
+
+#[test]
+fn only_get_and_head_are_pages() {
+    let response = client()
+        .post(format!("{}/en/", support::base_url()))
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 405);
+    assert_eq!(header(&response, "allow"), "GET, HEAD");
+    let head = client()
+        .head(format!("{}/en/", support::base_url()))
+        .send()
+        .unwrap();
+    assert_eq!(head.status(), 200);
+}
