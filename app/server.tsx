@@ -19,7 +19,21 @@ const resources: Record<string, Resources> = {
 };
 const loadResources: LoadResources = async (language) => resources[language];
 
+const validTimeZones = new Set<string>();
+
+/** Throws a clear RangeError for a time zone Intl does not know (the host's --time-zone). */
+function checkTimeZone(timeZone: string): void {
+  if (validTimeZones.has(timeZone)) return;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+  } catch {
+    throw new RangeError(`unknown time zone ${JSON.stringify(timeZone)}: give an IANA name such as Europe/Paris`);
+  }
+  validTimeZones.add(timeZone);
+}
+
 export function render(request: RenderRequest): RenderResult {
+  checkTimeZone(request.timeZone);
   const language = isLanguage(request.language) ? request.language : DEFAULT_LANGUAGE;
   const route = resolveRoute(request.path);
   const boot: BootState = { language, path: request.path, timeZone: request.timeZone };

@@ -262,3 +262,23 @@ fn only_get_and_head_are_pages() {
         .unwrap();
     assert_eq!(head.status(), 200);
 }
+
+#[test]
+fn an_unknown_time_zone_stops_start_up_with_a_clear_error() {
+    support::init_v8_once();
+    let config = <bilingue::config::Config as clap::Parser>::parse_from([
+        "bilingue",
+        "--render-threads",
+        "1",
+        "--time-zone",
+        "Mars/Olympus",
+    ]);
+    let error = bilingue::AppState::start(&config)
+        .err()
+        .expect("start-up fails")
+        .to_string();
+    assert!(
+        error.contains("unknown time zone \"Mars/Olympus\""),
+        "{error}"
+    );
+}

@@ -12,9 +12,13 @@ pub fn base_url() -> &'static str {
     BASE_URL.get_or_init(|| start(&["--render-threads", "2"]))
 }
 
-pub fn start(args: &[&str]) -> String {
+pub fn init_v8_once() {
     static V8: OnceLock<()> = OnceLock::new();
     V8.get_or_init(render::init_v8);
+}
+
+pub fn start(args: &[&str]) -> String {
+    init_v8_once();
     let config = Config::parse_from(std::iter::once("bilingue").chain(args.iter().copied()));
     let state = AppState::start(&config).expect("render threads start");
     let (address_tx, address_rx) = std::sync::mpsc::channel();
