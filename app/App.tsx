@@ -5,6 +5,7 @@ import type { LoadResources, Resources } from "./i18n/resources";
 import { resolveRoute } from "./routes";
 import { Home } from "./ui/Home";
 import { NotFound } from "./ui/NotFound";
+import { Notifications } from "./ui/notifications";
 
 interface Props {
   boot: BootState;
@@ -16,6 +17,7 @@ export function App({ boot, initialResources, load }: Props) {
   return (
     <LanguageProvider initialLanguage={boot.language} initialResources={initialResources} load={load}>
       <Screen boot={boot} />
+      <Notifications />
     </LanguageProvider>
   );
 }

@@ -32,6 +32,19 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_TIME_ZONE", default_value = "UTC")]
     pub time_zone: String,
 
+    /// Forward every /api/… request to this plain-HTTP server (URL/api/…) instead of the built-in API.
+    #[arg(long, env = "BILINGUE_API_UPSTREAM", value_name = "URL")]
+    pub api_upstream: Option<String>,
+
+    /// Seconds an upstream API call may take before it is answered 504.
+    #[arg(
+        long,
+        env = "BILINGUE_API_TIMEOUT",
+        default_value_t = 600,
+        value_name = "SECONDS"
+    )]
+    pub api_timeout: u64,
+
     /// Log format: text for people, json for machines.
     #[arg(long, env = "BILINGUE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,

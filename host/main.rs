@@ -17,9 +17,7 @@ fn main() -> ExitCode {
     let state = match AppState::start(&config) {
         Ok(state) => state,
         Err(e) => {
-            eprintln!(
-                "bilingue: the render threads could not start: {e}\n(check --time-zone, or rebuild if the server bundle is broken)"
-            );
+            eprintln!("bilingue: {e}");
             return ExitCode::FAILURE;
         }
     };

@@ -4,6 +4,7 @@ import { TZDate } from "@date-fns/tz";
 import { useLanguage } from "../i18n/LanguageProvider";
 import { LANGUAGES } from "../i18n/languages";
 import { LanguageSelect } from "./LanguageSelect";
+import { StatusCheck } from "./StatusCheck";
 
 export function Home({ timeZone }: { timeZone: string }) {
   const { t, dateLocale } = useLanguage();
@@ -21,6 +22,7 @@ export function Home({ timeZone }: { timeZone: string }) {
         </button>{" "}
         <output>{t("home.clicks", { count: clicks })}</output>
       </p>
+      <StatusCheck timeZone={timeZone} />
       <p className="build">
         {t("home.builtOn", {
           version: BILINGUE_VERSION,

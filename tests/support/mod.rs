@@ -1,3 +1,4 @@
+#![allow(dead_code)] // each test binary uses its own share of these helpers
 //! One real server per test binary: the router of `bilingue::app` on 127.0.0.1:0, with
 //! its render threads, spoken to over HTTP.
 

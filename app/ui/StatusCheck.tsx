@@ -1,0 +1,44 @@
+import { format } from "date-fns";
+import { TZDate } from "@date-fns/tz";
+import { useState } from "react";
+import { useLanguage } from "../i18n/LanguageProvider";
+import { notify } from "./notifications";
+
+/** What the host's GET /api/status answers. */
+interface Status {
+  version: string;
+  languages: string[];
+  serverTime: string;
+}
+
+/** Calls the host's /api and tells the result in a notification. */
+export function StatusCheck({ timeZone }: { timeZone: string }) {
+  const { t, dateLocale } = useLanguage();
+  const [busy, setBusy] = useState(false);
+  const check = async () => {
+    setBusy(true);
+    try {
+      // The client loads on first use: it is not part of the first-load JavaScript.
+      const { default: http, toApiError } = await import("../http/client");
+      try {
+        const status = await http.get<Status>("/status");
+        const time = format(new TZDate(Date.parse(status.serverTime), timeZone), "PPpp", { locale: dateLocale });
+        notify.success(t("status.ok", { version: status.version, time }));
+      } catch (error) {
+        const { detail, message } = toApiError(error);
+        notify.error(t("status.failed", { detail: detail || message }));
+      }
+    } catch (error) {
+      notify.error(t("status.failed", { detail: error instanceof Error ? error.message : String(error) }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <p>
+      <button type="button" onClick={check} disabled={busy}>
+        {t("status.check")}
+      </button>
+    </p>
+  );
+}
