@@ -2,6 +2,8 @@
 //! are missing (`npm ci`, from the committed lock file), bundles `app/` with esbuild
 //! (`app/build.mjs`), precompresses the client assets, and writes `assets.rs` into
 //! `OUT_DIR` so the host embeds everything and the release binary is the whole product.
+//! It also makes a V8 startup snapshot with the server bundle already evaluated, so a
+//! render thread starts (and restarts) without parsing and running the bundle again.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -21,7 +23,20 @@ fn main() {
     install_node_modules(&root);
     let app_out = out.join("app");
     bundle_app(&root, &app_out);
+    write_snapshot(&app_out.join("server.js"), &out.join("server.snap"));
     write_assets_module(&app_out, &out.join("assets.rs"));
+}
+
+fn write_snapshot(bundle: &Path, snapshot: &Path) {
+    let source = std::fs::read_to_string(bundle).expect("esbuild wrote the server bundle");
+    // V8 schedules delayed tasks on the tokio runtime of the thread that creates it.
+    let tokio = tokio::runtime::Builder::new_current_thread().build().expect("a tokio runtime");
+    let _entered = tokio.enter();
+    let mut runtime = deno_core::JsRuntimeForSnapshot::new(deno_core::RuntimeOptions::default());
+    if let Err(e) = runtime.execute_script("bilingue:server.js", source) {
+        panic!("the server bundle fails in V8 while making the snapshot: {e}");
+    }
+    std::fs::write(snapshot, runtime.snapshot()).expect("writable OUT_DIR");
 }
 
 fn env(name: &str) -> String {
@@ -106,6 +121,12 @@ fn write_assets_module(app_out: &Path, module: &Path) {
         code,
         "pub static SERVER_BUNDLE: &str = include_str!({:?});",
         app_out.join("server.js")
+    )
+    .unwrap();
+    writeln!(
+        code,
+        "pub static SERVER_SNAPSHOT: &[u8] = include_bytes!({:?});",
+        app_out.parent().expect("OUT_DIR").join("server.snap")
     )
     .unwrap();
     writeln!(

@@ -28,6 +28,10 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_RENDER_QUEUE", default_value_t = 256)]
     pub render_queue: usize,
 
+    /// Finished pages kept in memory (those the app declares cacheable); 0 turns the cache off.
+    #[arg(long, env = "BILINGUE_PAGE_CACHE_ENTRIES", default_value_t = 1000)]
+    pub page_cache_entries: usize,
+
     /// IANA time zone dates are shown in; the browser uses the same, so hydration matches.
     #[arg(long, env = "BILINGUE_TIME_ZONE", default_value = "UTC")]
     pub time_zone: String,

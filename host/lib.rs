@@ -8,6 +8,7 @@ mod error;
 mod escape;
 pub mod lang;
 mod page;
+pub mod page_cache;
 mod proxy;
 pub mod render;
 mod site;
@@ -22,8 +23,9 @@ use tower_http::compression::CompressionLayer;
 use crate::config::Config;
 use crate::lang::Language;
 use crate::page::DocumentAssets;
+use crate::page_cache::PageCache;
 use crate::proxy::Upstream;
-use crate::render::{PoolOptions, RenderError, RenderPool, RenderRequest};
+use crate::render::{Bundle, PoolOptions, RenderError, RenderPool, RenderRequest};
 
 /// What every request is served from; built once at start-up.
 pub struct AppState {
@@ -31,6 +33,7 @@ pub struct AppState {
     pub time_zone: String,
     document: DocumentAssets,
     upstream: Option<Upstream>,
+    pub pages: PageCache,
 }
 
 /// Why the host could not start; each message names the option or step to fix.
@@ -56,7 +59,7 @@ impl AppState {
             None => None,
         };
         let pool = RenderPool::start(PoolOptions {
-            bundle: assets::SERVER_BUNDLE,
+            bundle: Bundle::Snapshot(assets::SERVER_SNAPSHOT),
             threads: config.render_threads(),
             queue: config.render_queue,
             warm_up: RenderRequest {
@@ -70,6 +73,7 @@ impl AppState {
             time_zone: config.time_zone.clone(),
             document: DocumentAssets::from_manifest(),
             upstream,
+            pages: PageCache::new(config.page_cache_entries),
         }))
     }
 }

@@ -10,6 +10,7 @@ use bilingue::config::{Config, LogFormat};
 use bilingue::{AppState, app, render};
 
 fn main() -> ExitCode {
+    let started = std::time::Instant::now();
     let config = Config::parse();
     init_logging(config.log_format);
     // Before any other thread exists: V8 crashes otherwise on CPUs with memory protection keys.
@@ -40,7 +41,7 @@ fn main() -> ExitCode {
             .local_addr()
             .expect("a bound socket has an address");
         println!("bilingue listening on http://{bound}");
-        tracing::info!(%bound, threads = state.pool.threads(), "serving");
+        tracing::info!(%bound, threads = state.pool.threads(), ready_ms = started.elapsed().as_millis() as u64, "serving");
         match axum::serve(listener, app(state))
             .with_graceful_shutdown(shutdown_signal())
             .await

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use askama::Template;
+use axum::body::Bytes;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
@@ -82,42 +83,46 @@ struct Document<'a> {
     boot: &'a str,
 }
 
-pub struct PageParts<'a> {
-    pub language: Language,
-    pub rendered: &'a Rendered,
-    pub status: StatusCode,
-    pub alternates: &'a [Alternate],
-    pub cache_control: &'static str,
-    pub vary: Option<&'static str>,
-}
-
-pub fn respond(assets: &DocumentAssets, parts: PageParts<'_>) -> Result<Response, askama::Error> {
-    let boot = json_for_script(parts.rendered.boot.get());
-    let html = Document {
-        lang: parts.language.code(),
-        title: &parts.rendered.title,
-        alternates: parts.alternates,
+/// The whole document of a rendered screen.
+pub fn document(
+    assets: &DocumentAssets,
+    language: Language,
+    rendered: &Rendered,
+    alternates: &[Alternate],
+) -> Result<String, askama::Error> {
+    let boot = json_for_script(rendered.boot.get());
+    Document {
+        lang: language.code(),
+        title: &rendered.title,
+        alternates,
         assets,
-        markup: &parts.rendered.html,
+        markup: &rendered.html,
         boot: &boot,
     }
-    .render()?;
-    let mut response = (parts.status, html).into_response();
+    .render()
+}
+
+/// The headers a page answers with, besides its body's.
+pub struct PageHeaders {
+    pub language: Language,
+    pub cache_control: &'static str,
+    /// Request headers the page depends on, besides `Accept-Encoding`.
+    pub vary_cookie: bool,
+}
+
+/// `body` as is; or, when `encoded` is given, already compressed in that encoding.
+pub fn respond(status: StatusCode, body: Bytes, encoded: Option<&'static str>, page: PageHeaders) -> Response {
+    let mut response = (status, body).into_response();
     let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    headers.insert(
-        header::CONTENT_LANGUAGE,
-        HeaderValue::from_static(parts.language.code()),
-    );
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static(parts.cache_control),
-    );
-    if let Some(vary) = parts.vary {
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    headers.insert(header::CONTENT_LANGUAGE, HeaderValue::from_static(page.language.code()));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(page.cache_control));
+    if let Some(encoding) = encoded {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+        let vary = if page.vary_cookie { "accept-encoding, cookie" } else { "accept-encoding" };
         headers.insert(header::VARY, HeaderValue::from_static(vary));
+    } else if page.vary_cookie {
+        headers.insert(header::VARY, HeaderValue::from_static("cookie"));
     }
-    Ok(response)
+    response
 }

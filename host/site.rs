@@ -1,4 +1,5 @@
-//! Answers a page request: picks the language, renders the screen in V8, writes the document.
+//! Answers a page request: picks the language, serves the cached document or renders the
+//! screen in V8 and writes it, then answers with the page's language signals.
 
 use std::sync::Arc;
 
@@ -7,9 +8,11 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::AppState;
+use crate::assets::{Encoding, preferred_encoding};
 use crate::error::HostError;
 use crate::lang::{self, Language, PathLanguage};
-use crate::page::{self, PageParts};
+use crate::page::{self, PageHeaders};
+use crate::page_cache::CachedPage;
 use crate::render::RenderRequest;
 
 /// Prefixed pages are the same for everyone: a short shared cache. Unprefixed ones follow
@@ -17,66 +20,68 @@ use crate::render::RenderRequest;
 const PREFIXED_CACHE: &str = "public, max-age=60";
 const UNPREFIXED_CACHE: &str = "private, no-cache";
 
-pub async fn serve(
-    State(state): State<Arc<AppState>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Result<Response, HostError> {
-    if method != Method::GET && method != Method::HEAD {
-        return Ok((
-            StatusCode::METHOD_NOT_ALLOWED,
-            [(header::ALLOW, "GET, HEAD")],
-            "method not allowed",
-        )
-            .into_response());
-    }
-    let path = uri.path();
-    let (language, rest, cache_control, vary, forced_not_found) = match lang::split_path(path) {
-        PathLanguage::Prefixed { language, rest } => (language, rest, PREFIXED_CACHE, None, false),
-        PathLanguage::Unsupported => (
-            Language::default_language(),
-            path,
-            PREFIXED_CACHE,
-            None,
-            true,
-        ),
-        PathLanguage::Unprefixed { rest } => {
-            let saved =
-                lang::from_cookies(headers.get_all(header::COOKIE).iter().map(|v| v.as_bytes()));
-            (
-                saved.unwrap_or_else(Language::default_language),
-                rest,
-                UNPREFIXED_CACHE,
-                Some("cookie"),
-                false,
-            )
+/// Which page a request asks for, once its path and cookies are read.
+struct PageRequest<'a> {
+    language: Language,
+    /// The path without its language prefix.
+    rest: &'a str,
+    /// An unsupported language prefix: a 404 whatever the app would render.
+    unsupported: bool,
+    unprefixed: bool,
+}
+
+fn read_request<'a>(path: &'a str, headers: &HeaderMap) -> PageRequest<'a> {
+    match lang::split_path(path) {
+        PathLanguage::Prefixed { language, rest } => PageRequest { language, rest, unsupported: false, unprefixed: false },
+        PathLanguage::Unsupported => {
+            PageRequest { language: Language::default_language(), rest: path, unsupported: true, unprefixed: false }
         }
+        PathLanguage::Unprefixed { rest } => {
+            let saved = lang::from_cookies(headers.get_all(header::COOKIE).iter().map(|v| v.as_bytes()));
+            let language = saved.unwrap_or_else(Language::default_language);
+            PageRequest { language, rest, unsupported: false, unprefixed: true }
+        }
+    }
+}
+
+pub async fn serve(State(state): State<Arc<AppState>>, method: Method, uri: Uri, headers: HeaderMap) -> Result<Response, HostError> {
+    if method != Method::GET && method != Method::HEAD {
+        return Ok((StatusCode::METHOD_NOT_ALLOWED, [(header::ALLOW, "GET, HEAD")], "method not allowed").into_response());
+    }
+    let request = read_request(uri.path(), &headers);
+    let page_headers = PageHeaders {
+        language: request.language,
+        cache_control: if request.unprefixed { UNPREFIXED_CACHE } else { PREFIXED_CACHE },
+        vary_cookie: request.unprefixed,
     };
-    let request = RenderRequest {
-        language: language.code(),
-        path: rest.to_string(),
-        time_zone: state.time_zone.clone(),
-    };
-    let rendered = state.pool.render(&request).await?;
-    let status = if forced_not_found {
+    let code = request.language.code();
+    if !request.unsupported
+        && let Some(cached) = state.pages.get(code, request.rest)
+    {
+        return Ok(respond_cached(&cached, &headers, page_headers));
+    }
+
+    let render = RenderRequest { language: code, path: request.rest.to_string(), time_zone: state.time_zone.clone() };
+    let rendered = state.pool.render(&render).await?;
+    let status = if request.unsupported {
         StatusCode::NOT_FOUND
     } else {
-        StatusCode::from_u16(rendered.status)
-            .map_err(|_| HostError::BadRenderStatus(rendered.status))?
+        StatusCode::from_u16(rendered.status).map_err(|_| HostError::BadRenderStatus(rendered.status))?
     };
-    let alternates = if status == StatusCode::OK {
-        page::alternates(rest)
-    } else {
-        Vec::new()
-    };
-    let parts = PageParts {
-        language,
-        rendered: &rendered,
-        status,
-        alternates: &alternates,
-        cache_control,
-        vary,
-    };
-    Ok(page::respond(&state.document, parts)?)
+    let alternates = if status == StatusCode::OK { page::alternates(request.rest) } else { Vec::new() };
+    let document = page::document(&state.document, request.language, &rendered, &alternates)?;
+    if rendered.cacheable && !request.unsupported {
+        let cached = Arc::new(CachedPage::new(status, document));
+        state.pages.insert(code, request.rest, cached.clone());
+        return Ok(respond_cached(&cached, &headers, page_headers));
+    }
+    Ok(page::respond(status, document.into(), None, page_headers))
+}
+
+fn respond_cached(page: &CachedPage, request_headers: &HeaderMap, headers: PageHeaders) -> Response {
+    match preferred_encoding(request_headers) {
+        Encoding::Brotli => page::respond(page.status, page.brotli.clone(), Some("br"), headers),
+        Encoding::Gzip => page::respond(page.status, page.gzip.clone(), Some("gzip"), headers),
+        Encoding::Identity => page::respond(page.status, page.body.clone(), None, headers),
+    }
 }

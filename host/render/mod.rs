@@ -16,6 +16,15 @@ pub fn init_v8() {
     deno_core::JsRuntime::init_platform(None);
 }
 
+/// The server bundle a render thread starts from.
+#[derive(Debug, Clone)]
+pub enum Bundle {
+    /// A V8 startup snapshot with the bundle already evaluated (made by build.rs).
+    Snapshot(&'static [u8]),
+    /// The bundle's source, evaluated when a runtime starts (tests and development).
+    Script(std::sync::Arc<str>),
+}
+
 /// What the host asks of the server bundle (`RenderRequest` in `app/boot.ts`).
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]

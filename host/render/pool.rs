@@ -8,10 +8,10 @@ use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 use tokio::sync::oneshot;
 
 use super::runtime::Renderer;
-use super::{RenderError, RenderRequest, Rendered};
+use super::{Bundle, RenderError, RenderRequest, Rendered};
 
 pub struct PoolOptions {
-    pub bundle: &'static str,
+    pub bundle: Bundle,
     pub threads: usize,
     /// Jobs waiting for a thread at most; past that, [`RenderPool::render`] answers `Busy`.
     pub queue: usize,
@@ -40,9 +40,10 @@ impl RenderPool {
             let queue = queue.clone();
             let ready = ready_tx.clone();
             let warm_up = warm_up.clone();
+            let bundle = options.bundle.clone();
             thread::Builder::new()
                 .name(format!("render-{index}"))
-                .spawn(move || render_thread(options.bundle, &warm_up, queue, ready))
+                .spawn(move || render_thread(&bundle, &warm_up, queue, ready))
                 .map_err(|e| RenderError::Start(format!("cannot spawn a render thread: {e}")))?;
         }
         drop(ready_tx);
@@ -77,7 +78,7 @@ impl RenderPool {
 }
 
 fn render_thread(
-    bundle: &'static str,
+    bundle: &Bundle,
     warm_up: &str,
     queue: Receiver<Job>,
     ready: std::sync::mpsc::Sender<Result<(), RenderError>>,

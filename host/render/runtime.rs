@@ -2,7 +2,7 @@
 
 use deno_core::{JsRuntime, RuntimeOptions, v8};
 
-use super::RenderError;
+use super::{Bundle, RenderError};
 
 /// The global function `app/server.tsx` defines: JSON request in, JSON result out.
 const RENDER_FUNCTION: &str = "bilingueRender";
@@ -14,12 +14,18 @@ pub struct Renderer {
 
 impl Renderer {
     /// Must run on a thread with a tokio runtime entered: V8's delayed tasks need one.
-    pub fn new(bundle: &'static str) -> Result<Self, RenderError> {
-        let mut runtime = JsRuntime::try_new(RuntimeOptions::default())
-            .map_err(|e| RenderError::Start(e.to_string()))?;
-        runtime
-            .execute_script("bilingue:server.js", bundle)
-            .map_err(|e| RenderError::Script(e.to_string()))?;
+    pub fn new(bundle: &Bundle) -> Result<Self, RenderError> {
+        let startup_snapshot = match bundle {
+            Bundle::Snapshot(snapshot) => Some(*snapshot),
+            Bundle::Script(_) => None,
+        };
+        let options = RuntimeOptions { startup_snapshot, ..Default::default() };
+        let mut runtime = JsRuntime::try_new(options).map_err(|e| RenderError::Start(e.to_string()))?;
+        if let Bundle::Script(source) = bundle {
+            runtime
+                .execute_script("bilingue:server.js", source.to_string())
+                .map_err(|e| RenderError::Script(e.to_string()))?;
+        }
         let render = {
             deno_core::scope!(scope, runtime);
             let global = scope.get_current_context().global(scope);
