@@ -30,7 +30,9 @@ fn main() {
 fn write_snapshot(bundle: &Path, snapshot: &Path) {
     let source = std::fs::read_to_string(bundle).expect("esbuild wrote the server bundle");
     // V8 schedules delayed tasks on the tokio runtime of the thread that creates it.
-    let tokio = tokio::runtime::Builder::new_current_thread().build().expect("a tokio runtime");
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a tokio runtime");
     let _entered = tokio.enter();
     let mut runtime = deno_core::JsRuntimeForSnapshot::new(deno_core::RuntimeOptions::default());
     if let Err(e) = runtime.execute_script("bilingue:server.js", source) {

@@ -111,15 +111,33 @@ pub struct PageHeaders {
 }
 
 /// `body` as is; or, when `encoded` is given, already compressed in that encoding.
-pub fn respond(status: StatusCode, body: Bytes, encoded: Option<&'static str>, page: PageHeaders) -> Response {
+pub fn respond(
+    status: StatusCode,
+    body: Bytes,
+    encoded: Option<&'static str>,
+    page: PageHeaders,
+) -> Response {
     let mut response = (status, body).into_response();
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
-    headers.insert(header::CONTENT_LANGUAGE, HeaderValue::from_static(page.language.code()));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(page.cache_control));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    headers.insert(
+        header::CONTENT_LANGUAGE,
+        HeaderValue::from_static(page.language.code()),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(page.cache_control),
+    );
     if let Some(encoding) = encoded {
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
-        let vary = if page.vary_cookie { "accept-encoding, cookie" } else { "accept-encoding" };
+        let vary = if page.vary_cookie {
+            "accept-encoding, cookie"
+        } else {
+            "accept-encoding"
+        };
         headers.insert(header::VARY, HeaderValue::from_static(vary));
     } else if page.vary_cookie {
         headers.insert(header::VARY, HeaderValue::from_static("cookie"));

@@ -26,9 +26,20 @@ impl CachedPage {
         gzip.write_all(&body).expect("in-memory gzip");
         let gzip = Bytes::from(gzip.finish().expect("in-memory gzip"));
         let mut brotli = Vec::new();
-        let params = brotli::enc::BrotliEncoderParams { quality: 6, ..Default::default() };
+        // A window near the document's size: brotli's default 4 MiB one costs more to set up
+        // than a page takes to compress.
+        let params = brotli::enc::BrotliEncoderParams {
+            quality: 6,
+            lgwin: 18,
+            ..Default::default()
+        };
         brotli::BrotliCompress(&mut &body[..], &mut brotli, &params).expect("in-memory brotli");
-        Self { status, body, gzip, brotli: Bytes::from(brotli) }
+        Self {
+            status,
+            body,
+            gzip,
+            brotli: Bytes::from(brotli),
+        }
     }
 }
 
@@ -44,15 +55,33 @@ pub struct PageCache {
 impl PageCache {
     /// `capacity` 0 turns the cache off.
     pub fn new(capacity: usize) -> Self {
-        Self { capacity, pages: RwLock::default(), hits: AtomicU64::new(0), misses: AtomicU64::new(0) }
+        Self {
+            capacity,
+            pages: RwLock::default(),
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+        }
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.capacity > 0
     }
 
     pub fn get(&self, language: &'static str, path: &str) -> Option<std::sync::Arc<CachedPage>> {
         if self.capacity == 0 {
             return None;
         }
-        let found = self.pages.read().expect("cache lock").get(&(language, path.to_string())).cloned();
-        let counter = if found.is_some() { &self.hits } else { &self.misses };
+        let found = self
+            .pages
+            .read()
+            .expect("cache lock")
+            .get(&(language, path.to_string()))
+            .cloned();
+        let counter = if found.is_some() {
+            &self.hits
+        } else {
+            &self.misses
+        };
         counter.fetch_add(1, Ordering::Relaxed);
         found
     }
@@ -129,7 +158,11 @@ mod tests {
         let document = "<!doctype html>".repeat(50);
         let cached = CachedPage::new(StatusCode::OK, document.clone());
         let mut gunzipped = String::new();
-        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&cached.gzip[..]), &mut gunzipped).unwrap();
+        std::io::Read::read_to_string(
+            &mut flate2::read::GzDecoder::new(&cached.gzip[..]),
+            &mut gunzipped,
+        )
+        .unwrap();
         assert_eq!(gunzipped, document);
         let mut unbrotlied = Vec::new();
         brotli::BrotliDecompress(&mut &cached.brotli[..], &mut unbrotlied).unwrap();

@@ -32,26 +32,54 @@ struct PageRequest<'a> {
 
 fn read_request<'a>(path: &'a str, headers: &HeaderMap) -> PageRequest<'a> {
     match lang::split_path(path) {
-        PathLanguage::Prefixed { language, rest } => PageRequest { language, rest, unsupported: false, unprefixed: false },
-        PathLanguage::Unsupported => {
-            PageRequest { language: Language::default_language(), rest: path, unsupported: true, unprefixed: false }
-        }
+        PathLanguage::Prefixed { language, rest } => PageRequest {
+            language,
+            rest,
+            unsupported: false,
+            unprefixed: false,
+        },
+        PathLanguage::Unsupported => PageRequest {
+            language: Language::default_language(),
+            rest: path,
+            unsupported: true,
+            unprefixed: false,
+        },
         PathLanguage::Unprefixed { rest } => {
-            let saved = lang::from_cookies(headers.get_all(header::COOKIE).iter().map(|v| v.as_bytes()));
+            let saved =
+                lang::from_cookies(headers.get_all(header::COOKIE).iter().map(|v| v.as_bytes()));
             let language = saved.unwrap_or_else(Language::default_language);
-            PageRequest { language, rest, unsupported: false, unprefixed: true }
+            PageRequest {
+                language,
+                rest,
+                unsupported: false,
+                unprefixed: true,
+            }
         }
     }
 }
 
-pub async fn serve(State(state): State<Arc<AppState>>, method: Method, uri: Uri, headers: HeaderMap) -> Result<Response, HostError> {
+pub async fn serve(
+    State(state): State<Arc<AppState>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Result<Response, HostError> {
     if method != Method::GET && method != Method::HEAD {
-        return Ok((StatusCode::METHOD_NOT_ALLOWED, [(header::ALLOW, "GET, HEAD")], "method not allowed").into_response());
+        return Ok((
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::ALLOW, "GET, HEAD")],
+            "method not allowed",
+        )
+            .into_response());
     }
     let request = read_request(uri.path(), &headers);
     let page_headers = PageHeaders {
         language: request.language,
-        cache_control: if request.unprefixed { UNPREFIXED_CACHE } else { PREFIXED_CACHE },
+        cache_control: if request.unprefixed {
+            UNPREFIXED_CACHE
+        } else {
+            PREFIXED_CACHE
+        },
         vary_cookie: request.unprefixed,
     };
     let code = request.language.code();
@@ -61,16 +89,25 @@ pub async fn serve(State(state): State<Arc<AppState>>, method: Method, uri: Uri,
         return Ok(respond_cached(&cached, &headers, page_headers));
     }
 
-    let render = RenderRequest { language: code, path: request.rest.to_string(), time_zone: state.time_zone.clone() };
+    let render = RenderRequest {
+        language: code,
+        path: request.rest.to_string(),
+        time_zone: state.time_zone.clone(),
+    };
     let rendered = state.pool.render(&render).await?;
     let status = if request.unsupported {
         StatusCode::NOT_FOUND
     } else {
-        StatusCode::from_u16(rendered.status).map_err(|_| HostError::BadRenderStatus(rendered.status))?
+        StatusCode::from_u16(rendered.status)
+            .map_err(|_| HostError::BadRenderStatus(rendered.status))?
     };
-    let alternates = if status == StatusCode::OK { page::alternates(request.rest) } else { Vec::new() };
+    let alternates = if status == StatusCode::OK {
+        page::alternates(request.rest)
+    } else {
+        Vec::new()
+    };
     let document = page::document(&state.document, request.language, &rendered, &alternates)?;
-    if rendered.cacheable && !request.unsupported {
+    if rendered.cacheable && !request.unsupported && state.pages.enabled() {
         let cached = Arc::new(CachedPage::new(status, document));
         state.pages.insert(code, request.rest, cached.clone());
         return Ok(respond_cached(&cached, &headers, page_headers));
@@ -78,7 +115,11 @@ pub async fn serve(State(state): State<Arc<AppState>>, method: Method, uri: Uri,
     Ok(page::respond(status, document.into(), None, page_headers))
 }
 
-fn respond_cached(page: &CachedPage, request_headers: &HeaderMap, headers: PageHeaders) -> Response {
+fn respond_cached(
+    page: &CachedPage,
+    request_headers: &HeaderMap,
+    headers: PageHeaders,
+) -> Response {
     match preferred_encoding(request_headers) {
         Encoding::Brotli => page::respond(page.status, page.brotli.clone(), Some("br"), headers),
         Encoding::Gzip => page::respond(page.status, page.gzip.clone(), Some("gzip"), headers),

@@ -1,6 +1,6 @@
-//! The render threads: each owns a current-thread tokio runtime (V8's delayed tasks need
-//! one entered) and one [`Renderer`]; all pull jobs from one bounded channel, so a slow
-//! render holds one thread while the others keep serving.
+//! The render threads: each owns one [`Renderer`] (a V8 runtime and the tokio runtime its
+//! tasks run on); all pull jobs from one bounded channel, so a slow render holds one
+//! thread while the others keep serving.
 
 use std::thread;
 
@@ -83,19 +83,6 @@ fn render_thread(
     queue: Receiver<Job>,
     ready: std::sync::mpsc::Sender<Result<(), RenderError>>,
 ) {
-    let tokio = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(tokio) => tokio,
-        Err(e) => {
-            let _ = ready.send(Err(RenderError::Start(format!(
-                "no tokio runtime for V8: {e}"
-            ))));
-            return;
-        }
-    };
-    let _entered = tokio.enter();
     let mut renderer =
         match Renderer::new(bundle).and_then(|mut r| render_once(&mut r, warm_up).map(|_| r)) {
             Ok(renderer) => renderer,
