@@ -3,6 +3,7 @@
 //   OUT_DIR/assets/…       the client: an ES module entry, one chunk per language table and
 //                          date locale, shared chunks, CSS; names carry a content hash
 //   OUT_DIR/manifest.json  what the host needs to write the document (entry, CSS, preloads)
+import { parse } from "@formatjs/icu-messageformat-parser";
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -31,6 +32,35 @@ const shared = {
   },
 };
 
+/**
+ * Parses each table's ICU messages at build time and registers the result with the
+ * translator, so the browser needs no message parser: the client build aliases it to
+ * FormatJS's `no-parser` entry. A message that does not parse fails the build here.
+ */
+const precompileMessages = {
+  name: "precompile-messages",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]app[\\/]i18n[\\/]tables[\\/]\w+\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const exported = source.match(/^export default (\w+);$/m);
+      if (!exported) throw new Error(`${args.path} must end with \`export default <table>;\``);
+      const alone = await build({ entryPoints: [args.path], bundle: true, write: false, format: "esm", platform: "node", logLevel: "silent" });
+      const table = (await import(`data:text/javascript;base64,${Buffer.from(alone.outputFiles[0].text).toString("base64")}`)).default;
+      const compiled = {};
+      for (const [key, entry] of Object.entries(table)) {
+        if (typeof entry !== "string") continue;
+        try {
+          compiled[key] = parse(entry);
+        } catch (error) {
+          throw new Error(`${path.relative(root, args.path)}: message "${key}" is not valid ICU: ${error.message}`);
+        }
+      }
+      const registration = `\nimport { registerCompiledMessages as __register } from "../translate";\n__register(${exported[1]}, ${JSON.stringify(compiled)});\n`;
+      return { contents: source + registration, loader: "ts" };
+    });
+  },
+};
+
 await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
 
@@ -41,6 +71,7 @@ await build({
   format: "iife",
   platform: "browser",
   loader: { ".css": "empty" },
+  plugins: [precompileMessages],
 });
 
 const client = await build({
@@ -54,6 +85,8 @@ const client = await build({
   chunkNames: "[name]-[hash]",
   assetNames: "[name]-[hash]",
   metafile: true,
+  plugins: [precompileMessages],
+  alias: { "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser.js" },
 });
 
 const icon = await copyHashed("app/ui/icon.svg");

@@ -1,4 +1,5 @@
 // Translation lookup: the rules of the specification, over intl-messageformat.
+import type { MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import { IntlMessageFormat } from "intl-messageformat";
 import type { Params, Table } from "./table";
 
@@ -10,6 +11,14 @@ function warnMissing(key: string, locale: string): void {
   if (process.env.NODE_ENV === "production" || warnedKeys.has(`${locale}:${key}`)) return;
   warnedKeys.add(`${locale}:${key}`);
   console.warn(`[i18n] missing translation key "${key}" for ${locale}`);
+}
+
+type CompiledMessages = Readonly<Record<string, MessageFormatElement[]>>;
+const compiledTables = new WeakMap<Table, CompiledMessages>();
+
+/** Called by each table module as built (app/build.mjs): its messages, parsed at build time. */
+export function registerCompiledMessages(table: Table, compiled: CompiledMessages): void {
+  compiledTables.set(table, compiled);
 }
 
 const translators = new WeakMap<Table, Map<string, Translate>>();
@@ -26,6 +35,7 @@ export function createTranslator(table: Table, locale: string): Translate {
   if (existing) return existing;
 
   const formatters = new Map<string, IntlMessageFormat>();
+  const compiled = compiledTables.get(table);
   const t: Translate = (key, params = {}) => {
     const entry = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
     if (entry === undefined) {
@@ -35,7 +45,7 @@ export function createTranslator(table: Table, locale: string): Translate {
     if (typeof entry === "function") return entry(params);
     let formatter = formatters.get(key);
     if (!formatter) {
-      formatter = new IntlMessageFormat(entry, locale);
+      formatter = new IntlMessageFormat(compiled?.[key] ?? entry, locale);
       formatters.set(key, formatter);
     }
     return String(formatter.format(params));
