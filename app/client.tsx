@@ -1,13 +1,14 @@
 // The browser entry: load the active language's resources (already preloaded), then hydrate.
 import "./ui/styles.css";
-import { hydrateRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./App";
 import { BOOT_STATE_ID, type BootState, ROOT_ID } from "./boot";
 import { loadResources } from "./i18n/resources";
 
 const boot = JSON.parse(document.getElementById(BOOT_STATE_ID)!.textContent!) as BootState;
 const initialResources = await loadResources(boot.language);
-hydrateRoot(
-  document.getElementById(ROOT_ID)!,
-  <App boot={boot} initialResources={initialResources} load={loadResources} />,
-);
+const root = document.getElementById(ROOT_ID)!;
+const app = <App boot={boot} initialResources={initialResources} load={loadResources} />;
+// An empty root is the host's client-rendered shell (its server render failed): render here.
+if (root.hasChildNodes()) hydrateRoot(root, app);
+else createRoot(root).render(app);

@@ -3,6 +3,8 @@
 use std::net::IpAddr;
 use std::num::NonZeroUsize;
 
+use std::time::Duration;
+
 use clap::{Parser, ValueEnum};
 
 #[derive(Debug, Clone, Parser)]
@@ -31,6 +33,18 @@ pub struct Config {
     /// Finished pages kept in memory (those the app declares cacheable); 0 turns the cache off.
     #[arg(long, env = "BILINGUE_PAGE_CACHE_ENTRIES", default_value_t = 1000)]
     pub page_cache_entries: usize,
+
+    /// A render running longer is stopped inside V8 and the page is sent client-rendered (e.g. 1s, 250ms).
+    #[arg(long, env = "BILINGUE_RENDER_TIMEOUT", default_value = "1s", value_parser = parse_duration)]
+    pub render_timeout: Duration,
+
+    /// V8 heap of each render runtime, in MiB; near it, the runtime is replaced.
+    #[arg(long, env = "BILINGUE_RENDER_HEAP_MB", default_value_t = 128)]
+    pub render_heap_mb: usize,
+
+    /// Render with this server bundle instead of the built-in one (tests and development).
+    #[arg(long, env = "BILINGUE_SERVER_BUNDLE", value_name = "PATH")]
+    pub server_bundle: Option<std::path::PathBuf>,
 
     /// IANA time zone dates are shown in; the browser uses the same, so hydration matches.
     #[arg(long, env = "BILINGUE_TIME_ZONE", default_value = "UTC")]
@@ -65,5 +79,41 @@ impl Config {
         self.render_threads
             .map(NonZeroUsize::get)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get))
+    }
+}
+
+/// `1s`, `250ms`, `2` (seconds).
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit() && c != '.') {
+        Some(i) => text.split_at(i),
+        None => (text, "s"),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration such as 1s or 250ms"))?;
+    let seconds = match unit {
+        "ms" => value / 1000.0,
+        "s" => value,
+        _ => return Err(format!("{text:?}: use s or ms")),
+    };
+    if !(0.001..=3600.0).contains(&seconds) {
+        return Err(format!("{text:?} is outside 1ms..3600s"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_seconds_and_milliseconds() {
+        assert_eq!(parse_duration("1s"), Ok(Duration::from_secs(1)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("0ms").is_err());
+        assert!(parse_duration("5m").is_err());
     }
 }

@@ -200,3 +200,81 @@ mod tests {
         assert_eq!(lang("en").locale(), "en-US");
     }
 }
+
+/// Random input for the negotiation: paths and cookies of any shape never panic, and what
+/// comes out keeps its promises.
+#[cfg(test)]
+mod random_input {
+    use super::*;
+
+    /// xorshift64*: deterministic, so a failure names a seed that reproduces it.
+    struct Random(u64);
+
+    impl Random {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+
+        fn text(&mut self) -> Vec<u8> {
+            const PIECES: [&[u8]; 14] = [
+                b"/",
+                b"fr",
+                b"en",
+                b"de",
+                b"-",
+                b"BR",
+                b";",
+                b"=",
+                b"bilingue_lang",
+                b" ",
+                b"%2F",
+                b"\xff",
+                b"\xc3\xa9",
+                b"..",
+            ];
+            let len = self.next() % 12;
+            (0..len)
+                .flat_map(|_| PIECES[(self.next() % PIECES.len() as u64) as usize].to_vec())
+                .collect()
+        }
+    }
+
+    #[test]
+    fn any_path_splits_without_losing_its_rest() {
+        let mut random = Random(0x5eed);
+        for _ in 0..20_000 {
+            let bytes = random.text();
+            let path = String::from_utf8_lossy(&bytes);
+            match split_path(&path) {
+                PathLanguage::Prefixed { language, rest } => {
+                    assert!(rest.starts_with('/'), "{path:?}");
+                    assert!(
+                        path == format!("/{}", language.code())
+                            || path == format!("/{}{rest}", language.code()),
+                        "{path:?}"
+                    );
+                }
+                PathLanguage::Unsupported => assert!(path.starts_with('/'), "{path:?}"),
+                PathLanguage::Unprefixed { rest } => assert!(
+                    rest == path || (rest == "/" && !path.starts_with('/')),
+                    "{path:?}"
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn any_cookie_header_gives_a_supported_language_or_none() {
+        let mut random = Random(0xc00c1e);
+        for _ in 0..20_000 {
+            let header = random.text();
+            if let Some(language) = from_cookies([header.as_slice()]) {
+                assert!(Language::all().any(|l| l == language));
+                assert!(String::from_utf8_lossy(&header).contains(LANGUAGE_COOKIE));
+            }
+        }
+    }
+}

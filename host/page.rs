@@ -102,6 +102,30 @@ pub fn document(
     .render()
 }
 
+/// A document with no rendered markup: the browser renders the screen itself. Sent when
+/// the server render failed, timed out or could not be queued, so the visitor still gets
+/// a working page with the language signals; the boot state has `app/boot.ts`'s shape.
+pub fn shell(
+    assets: &DocumentAssets,
+    language: Language,
+    title: &str,
+    path: &str,
+    time_zone: &str,
+) -> Result<String, askama::Error> {
+    let boot =
+        serde_json::json!({ "language": language.code(), "path": path, "timeZone": time_zone })
+            .to_string();
+    Document {
+        lang: language.code(),
+        title,
+        alternates: &[],
+        assets,
+        markup: "",
+        boot: &json_for_script(&boot),
+    }
+    .render()
+}
+
 /// The headers a page answers with, besides its body's.
 pub struct PageHeaders {
     pub language: Language,

@@ -13,7 +13,7 @@ use crate::error::HostError;
 use crate::lang::{self, Language, PathLanguage};
 use crate::page::{self, PageHeaders};
 use crate::page_cache::CachedPage;
-use crate::render::RenderRequest;
+use crate::render::{RenderError, RenderRequest};
 
 /// Prefixed pages are the same for everyone: a short shared cache. Unprefixed ones follow
 /// the visitor's saved choice, so they vary by cookie and are revalidated every time.
@@ -94,7 +94,41 @@ pub async fn serve(
         path: request.rest.to_string(),
         time_zone: state.time_zone.clone(),
     };
-    let rendered = state.pool.render(&render).await?;
+    let rendered = match state.pool.render(&render).await {
+        Ok(rendered) => rendered,
+        Err(RenderError::PoolClosed) => return Err(HostError::Render(RenderError::PoolClosed)),
+        Err(error) => {
+            match &error {
+                RenderError::Busy => {
+                    tracing::warn!(path = %uri.path(), "render queue full: sending the client-rendered page")
+                }
+                _ => {
+                    tracing::error!(path = %uri.path(), %error, "server render failed: sending the client-rendered page")
+                }
+            }
+            let title = state
+                .shell_titles
+                .get(code)
+                .map_or("Bilingue", String::as_str);
+            let shell = page::shell(
+                &state.document,
+                request.language,
+                title,
+                request.rest,
+                &state.time_zone,
+            )?;
+            let status = if request.unsupported {
+                StatusCode::NOT_FOUND
+            } else {
+                StatusCode::OK
+            };
+            let no_store = PageHeaders {
+                cache_control: "no-store",
+                ..page_headers
+            };
+            return Ok(page::respond(status, shell.into(), None, no_store));
+        }
+    };
     let status = if request.unsupported {
         StatusCode::NOT_FOUND
     } else {

@@ -282,3 +282,87 @@ fn an_unknown_time_zone_stops_start_up_with_a_clear_error() {
         "{error}"
     );
 }
+
+#[test]
+fn health_and_readiness_answer() {
+    assert_eq!(get("/healthz").text().unwrap(), "ok");
+    let ready = get("/readyz");
+    assert_eq!(ready.status(), 200);
+    assert_eq!(ready.text().unwrap(), "2/2 render threads ready\n");
+}
+
+#[test]
+fn metrics_count_requests_by_status_and_language() {
+    get("/en/");
+    get("/de/");
+    let metrics = get("/metrics").text().unwrap();
+    assert!(
+        metrics.contains("bilingue_requests_total{status=\"200\",language=\"en\"}"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("bilingue_requests_total{status=\"404\",language=\"fr\"}"),
+        "{metrics}"
+    );
+    for name in [
+        "bilingue_render_seconds_bucket{le=\"+Inf\"}",
+        "bilingue_render_queue_depth",
+        "bilingue_runtime_restarts_total",
+        "bilingue_page_cache_hits_total",
+    ] {
+        assert!(metrics.contains(name), "{name} in {metrics}");
+    }
+}
+
+#[test]
+fn every_answer_carries_the_security_headers() {
+    for path in ["/en/", "/api/status", "/assets/nope.js", "/healthz"] {
+        let response = get(path);
+        assert_eq!(
+            header(&response, "x-content-type-options"),
+            "nosniff",
+            "{path}"
+        );
+        assert_eq!(
+            header(&response, "referrer-policy"),
+            "strict-origin-when-cross-origin",
+            "{path}"
+        );
+        assert!(
+            header(&response, "content-security-policy").contains("frame-ancestors 'none'"),
+            "{path}"
+        );
+        assert!(
+            header(&response, "content-security-policy").contains("script-src 'self';"),
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn an_oversized_request_target_is_414() {
+    let response = get(&format!("/fr/{}", "a".repeat(5000)));
+    assert_eq!(response.status(), 414);
+}
+
+#[test]
+fn hostile_paths_and_cookies_get_a_page_not_an_error() {
+    for path in [
+        "/fr/%3Cscript%3Ealert(1)%3C/script%3E",
+        "/%FF%FE",
+        "/fr/..%2F..%2Fetc%2Fpasswd",
+        "/fr//x",
+        "/en/%00",
+    ] {
+        let response = get(path);
+        assert_eq!(response.status(), 404, "{path}");
+        let html = response.text().unwrap();
+        assert!(!html.contains("<script>alert"), "{path} is escaped");
+    }
+    let response = client()
+        .get(format!("{}/", support::base_url()))
+        .header("cookie", "bilingue_lang=<x>; ;;==; bilingue_lang=\"en")
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+}

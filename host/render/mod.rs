@@ -2,10 +2,11 @@
 //! the server bundle loaded once, fed through a bounded channel. The rest of the host sees
 //! one typed call, [`RenderPool::render`], and never blocks a tokio worker on V8.
 
-mod pool;
+pub mod pool;
 mod runtime;
 
-pub use pool::{PoolOptions, RenderPool};
+pub use pool::{PoolOptions, PoolStats, RenderPool};
+pub use runtime::Limits;
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -57,4 +58,8 @@ pub enum RenderError {
     PoolClosed,
     #[error("the render queue is full")]
     Busy,
+    #[error("the render ran past --render-timeout and was stopped")]
+    TimedOut,
+    #[error("the render used the whole V8 heap and was stopped; the runtime is replaced")]
+    HeapExhausted,
 }

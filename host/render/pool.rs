@@ -2,16 +2,20 @@
 //! tasks run on); all pull jobs from one bounded channel, so a slow render holds one
 //! thread while the others keep serving.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 use tokio::sync::oneshot;
 
-use super::runtime::Renderer;
+use super::runtime::{Limits, Renderer};
 use super::{Bundle, RenderError, RenderRequest, Rendered};
 
 pub struct PoolOptions {
     pub bundle: Bundle,
+    pub limits: Limits,
     pub threads: usize,
     /// Jobs waiting for a thread at most; past that, [`RenderPool::render`] answers `Busy`.
     pub queue: usize,
@@ -28,6 +32,35 @@ struct Job {
 pub struct RenderPool {
     jobs: Sender<Job>,
     threads: usize,
+    stats: Arc<PoolStats>,
+}
+
+/// What the pool counts, for /metrics and /readyz.
+#[derive(Debug, Default)]
+pub struct PoolStats {
+    /// Threads whose runtime is up and warmed.
+    pub ready_threads: AtomicUsize,
+    /// Runtimes replaced (heap near its limit, or a failed start after one).
+    pub restarts: AtomicU64,
+    /// Render durations: counts per upper bound of [`RENDER_BUCKETS_SECONDS`], then +Inf.
+    pub render_buckets: [AtomicU64; RENDER_BUCKETS_SECONDS.len() + 1],
+    pub render_seconds_micros: AtomicU64,
+    pub render_failures: AtomicU64,
+}
+
+pub const RENDER_BUCKETS_SECONDS: [f64; 8] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1.0];
+
+impl PoolStats {
+    fn observe(&self, elapsed: Duration) {
+        let seconds = elapsed.as_secs_f64();
+        let bucket = RENDER_BUCKETS_SECONDS
+            .iter()
+            .position(|b| seconds <= *b)
+            .unwrap_or(RENDER_BUCKETS_SECONDS.len());
+        self.render_buckets[bucket].fetch_add(1, Ordering::Relaxed);
+        self.render_seconds_micros
+            .fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
+    }
 }
 
 impl RenderPool {
@@ -36,14 +69,17 @@ impl RenderPool {
         let (jobs, queue) = bounded::<Job>(options.queue);
         let warm_up = serde_json::to_string(&options.warm_up).expect("serialisable request");
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let stats = Arc::new(PoolStats::default());
         for index in 0..options.threads {
             let queue = queue.clone();
             let ready = ready_tx.clone();
             let warm_up = warm_up.clone();
             let bundle = options.bundle.clone();
+            let stats = stats.clone();
+            let limits = options.limits;
             thread::Builder::new()
                 .name(format!("render-{index}"))
-                .spawn(move || render_thread(&bundle, &warm_up, queue, ready))
+                .spawn(move || render_thread(&bundle, limits, &warm_up, queue, ready, &stats))
                 .map_err(|e| RenderError::Start(format!("cannot spawn a render thread: {e}")))?;
         }
         drop(ready_tx);
@@ -53,11 +89,21 @@ impl RenderPool {
         Ok(Self {
             jobs,
             threads: options.threads,
+            stats,
         })
     }
 
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    pub fn stats(&self) -> &PoolStats {
+        &self.stats
+    }
+
+    /// Renders waiting for a thread.
+    pub fn queue_depth(&self) -> usize {
+        self.jobs.len()
     }
 
     /// Renders on a free thread; answers `Busy` at once when the queue is full.
@@ -79,23 +125,49 @@ impl RenderPool {
 
 fn render_thread(
     bundle: &Bundle,
+    limits: Limits,
     warm_up: &str,
     queue: Receiver<Job>,
     ready: std::sync::mpsc::Sender<Result<(), RenderError>>,
+    stats: &PoolStats,
 ) {
-    let mut renderer =
-        match Renderer::new(bundle).and_then(|mut r| render_once(&mut r, warm_up).map(|_| r)) {
-            Ok(renderer) => renderer,
-            Err(e) => {
-                let _ = ready.send(Err(e));
-                return;
-            }
-        };
+    let start =
+        || Renderer::new(bundle, limits).and_then(|mut r| render_once(&mut r, warm_up).map(|_| r));
+    let mut renderer = match start() {
+        Ok(renderer) => renderer,
+        Err(e) => {
+            let _ = ready.send(Err(e));
+            return;
+        }
+    };
+    stats.ready_threads.fetch_add(1, Ordering::SeqCst);
     let _ = ready.send(Ok(()));
     drop(ready);
     for job in queue {
+        let started = Instant::now();
         let result = render_once(&mut renderer, &job.request_json);
+        stats.observe(started.elapsed());
+        if result.is_err() {
+            stats.render_failures.fetch_add(1, Ordering::Relaxed);
+        }
         let _ = job.reply.send(result);
+        if renderer.needs_replacing() {
+            stats.ready_threads.fetch_sub(1, Ordering::SeqCst);
+            // Drop the old runtime first: two full heaps at once is what the limit prevents.
+            drop(renderer);
+            renderer = loop {
+                match start() {
+                    Ok(fresh) => break fresh,
+                    Err(e) => {
+                        tracing::error!(error = %e, "a render runtime could not restart; retrying");
+                        thread::sleep(Duration::from_millis(100));
+                    }
+                }
+            };
+            stats.restarts.fetch_add(1, Ordering::Relaxed);
+            stats.ready_threads.fetch_add(1, Ordering::SeqCst);
+            tracing::warn!("a render runtime came near its heap limit and was replaced");
+        }
     }
 }
 

@@ -1,8 +1,22 @@
 //! One V8 runtime with the server bundle loaded: the only place that speaks to V8.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
+
 use deno_core::{JsRuntime, RuntimeOptions, v8};
 
 use super::{Bundle, RenderError};
+
+/// Limits a runtime lives under.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// A render running longer is terminated inside V8.
+    pub timeout: Duration,
+    /// The V8 heap a runtime may use; near it, the runtime is replaced after its render.
+    pub heap_bytes: usize,
+}
 
 /// The global function `app/server.tsx` defines: JSON request in, JSON result out.
 const RENDER_FUNCTION: &str = "bilingueRender";
@@ -10,6 +24,8 @@ const RENDER_FUNCTION: &str = "bilingueRender";
 pub struct Renderer {
     // Dropped before `tokio`: the runtime's delayed V8 tasks live on it.
     runtime: JsRuntime,
+    watchdog: mpsc::Sender<Watch>,
+    near_heap_limit: Arc<AtomicBool>,
     render: v8::Global<v8::Function>,
     tokio: tokio::runtime::Runtime,
 }
@@ -17,7 +33,7 @@ pub struct Renderer {
 impl Renderer {
     /// Owns a current-thread tokio runtime: V8 schedules its delayed tasks on the runtime of
     /// the thread that creates the isolate, and aborts without one.
-    pub fn new(bundle: &Bundle) -> Result<Self, RenderError> {
+    pub fn new(bundle: &Bundle, limits: Limits) -> Result<Self, RenderError> {
         let tokio = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -50,8 +66,23 @@ impl Renderer {
                 })?;
             v8::Global::new(scope, function)
         };
+        let isolate = runtime.v8_isolate().thread_safe_handle();
+        let near_heap_limit = Arc::new(AtomicBool::new(false));
+        let flag = near_heap_limit.clone();
+        let terminate = isolate.clone();
+        runtime.add_near_heap_limit_callback(move |current, _initial| {
+            // First time: room to finish the render in hand, then the thread replaces this
+            // runtime. Again in the same render: it allocates without end, so stop it.
+            if flag.swap(true, Ordering::SeqCst) {
+                terminate.terminate_execution();
+            }
+            current + current / 2
+        });
+        let watchdog = spawn_watchdog(isolate, limits.timeout)?;
         Ok(Self {
             runtime,
+            watchdog,
+            near_heap_limit,
             render,
             tokio,
         })
@@ -59,9 +90,21 @@ impl Renderer {
 
     /// Calls the bundle's render function with one JSON argument and returns its JSON answer.
     pub fn render(&mut self, request_json: &str) -> Result<String, RenderError> {
+        let _ = self.watchdog.send(Watch::Start);
         let answer = self.call_render(request_json);
+        let _ = self.watchdog.send(Watch::Done);
+        let answer = match answer {
+            Err(RenderError::TimedOut) if self.needs_replacing() => Err(RenderError::HeapExhausted),
+            answer => answer,
+        };
+        self.runtime.v8_isolate().cancel_terminate_execution();
         self.run_v8_tasks();
         answer
+    }
+
+    /// The heap came near its limit: this runtime should be replaced before the next render.
+    pub fn needs_replacing(&self) -> bool {
+        self.near_heap_limit.load(Ordering::SeqCst)
     }
 
     /// Runs what V8 queued for this thread (GC steps, compilation results): deno_core
@@ -89,6 +132,7 @@ impl Renderer {
         scope.perform_microtask_checkpoint();
         match answer {
             Some(value) => Ok(value.to_rust_string_lossy(scope)),
+            None if scope.has_terminated() => Err(RenderError::TimedOut),
             None => {
                 let exception = scope.exception();
                 let error = match exception {
@@ -101,4 +145,34 @@ impl Renderer {
             }
         }
     }
+}
+
+enum Watch {
+    Start,
+    Done,
+}
+
+/// One thread per runtime that terminates a render still running after `timeout`.
+fn spawn_watchdog(
+    isolate: v8::IsolateHandle,
+    timeout: Duration,
+) -> Result<mpsc::Sender<Watch>, RenderError> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("render-watchdog".into())
+        .spawn(move || {
+            while let Ok(message) = rx.recv() {
+                if let Watch::Start = message {
+                    match rx.recv_timeout(timeout) {
+                        Ok(_) => {}
+                        Err(RecvTimeoutError::Timeout) => {
+                            isolate.terminate_execution();
+                        }
+                        Err(RecvTimeoutError::Disconnected) => return,
+                    }
+                }
+            }
+        })
+        .map_err(|e| RenderError::Start(format!("cannot spawn a watchdog thread: {e}")))?;
+    Ok(tx)
 }

@@ -1,0 +1,193 @@
+//! What operators read: `/healthz` (alive), `/readyz` (render threads warmed), Prometheus
+//! `/metrics`; and the layers every response passes: request counting, the URI size
+//! limit, security headers.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::AppState;
+use crate::render::pool::RENDER_BUCKETS_SECONDS;
+
+/// Longer request targets are answered 414 before any work.
+pub const MAX_URI_BYTES: usize = 4096;
+
+/// Counts of answered requests by (status, Content-Language or "none").
+#[derive(Default)]
+pub struct RequestCounts(Mutex<HashMap<(u16, &'static str), u64>>);
+
+impl RequestCounts {
+    fn add(&self, status: u16, language: &'static str) {
+        *self
+            .0
+            .lock()
+            .expect("metrics lock")
+            .entry((status, language))
+            .or_default() += 1;
+    }
+}
+
+pub async fn healthz() -> &'static str {
+    "ok"
+}
+
+pub async fn readyz(State(state): State<Arc<AppState>>) -> Response {
+    let ready = state.pool.stats().ready_threads.load(Ordering::SeqCst);
+    let threads = state.pool.threads();
+    let status = if ready == threads {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, format!("{ready}/{threads} render threads ready\n")).into_response()
+}
+
+pub async fn metrics(State(state): State<Arc<AppState>>) -> Response {
+    let mut out = String::new();
+    out.push_str("# HELP bilingue_requests_total Requests answered, by status and content language.\n# TYPE bilingue_requests_total counter\n");
+    let mut counts: Vec<_> = state
+        .requests
+        .0
+        .lock()
+        .expect("metrics lock")
+        .iter()
+        .map(|(k, v)| (*k, *v))
+        .collect();
+    counts.sort();
+    for ((status, language), count) in counts {
+        let _ = writeln!(
+            out,
+            "bilingue_requests_total{{status=\"{status}\",language=\"{language}\"}} {count}"
+        );
+    }
+    let stats = state.pool.stats();
+    out.push_str("# HELP bilingue_render_seconds Time a render thread spent on one render.\n# TYPE bilingue_render_seconds histogram\n");
+    let mut cumulative = 0;
+    for (i, bound) in RENDER_BUCKETS_SECONDS.iter().enumerate() {
+        cumulative += stats.render_buckets[i].load(Ordering::Relaxed);
+        let _ = writeln!(
+            out,
+            "bilingue_render_seconds_bucket{{le=\"{bound}\"}} {cumulative}"
+        );
+    }
+    cumulative += stats.render_buckets[RENDER_BUCKETS_SECONDS.len()].load(Ordering::Relaxed);
+    let _ = writeln!(
+        out,
+        "bilingue_render_seconds_bucket{{le=\"+Inf\"}} {cumulative}"
+    );
+    let seconds = stats.render_seconds_micros.load(Ordering::Relaxed) as f64 / 1e6;
+    let _ = writeln!(
+        out,
+        "bilingue_render_seconds_sum {seconds}\nbilingue_render_seconds_count {cumulative}"
+    );
+    let gauges = [
+        (
+            "bilingue_render_queue_depth",
+            "gauge",
+            "Renders waiting for a thread.",
+            state.pool.queue_depth() as u64,
+        ),
+        (
+            "bilingue_render_threads_ready",
+            "gauge",
+            "Render threads up and warmed.",
+            stats.ready_threads.load(Ordering::SeqCst) as u64,
+        ),
+        (
+            "bilingue_runtime_restarts_total",
+            "counter",
+            "V8 runtimes replaced.",
+            stats.restarts.load(Ordering::Relaxed),
+        ),
+        (
+            "bilingue_render_failures_total",
+            "counter",
+            "Renders that failed or were stopped.",
+            stats.render_failures.load(Ordering::Relaxed),
+        ),
+        (
+            "bilingue_page_cache_hits_total",
+            "counter",
+            "Pages served from the page cache.",
+            state.pages.hits(),
+        ),
+        (
+            "bilingue_page_cache_misses_total",
+            "counter",
+            "Page cache look-ups that found nothing.",
+            state.pages.misses(),
+        ),
+        (
+            "bilingue_page_cache_entries",
+            "gauge",
+            "Pages in the page cache.",
+            state.pages.len() as u64,
+        ),
+    ];
+    for (name, kind, help, value) in gauges {
+        let _ = writeln!(
+            out,
+            "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+        );
+    }
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        out,
+    )
+        .into_response()
+}
+
+/// Counts every answer, and refuses oversized request targets before any work.
+pub async fn count_and_limit(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let response = if request.uri().to_string().len() > MAX_URI_BYTES {
+        (
+            StatusCode::URI_TOO_LONG,
+            format!("request target longer than {MAX_URI_BYTES} bytes"),
+        )
+            .into_response()
+    } else {
+        next.run(request).await
+    };
+    let language = response
+        .headers()
+        .get(header::CONTENT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(crate::lang::Language::from_code)
+        .map_or("none", crate::lang::Language::code);
+    state.requests.add(response.status().as_u16(), language);
+    response
+}
+
+/// The content security policy: scripts only from this origin (the boot state is JSON, not
+/// script, so no inline script runs); inline styles allowed for the notification library.
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+pub async fn security_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "strict-origin-when-cross-origin"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::CONTENT_SECURITY_POLICY, CSP),
+    ] {
+        headers
+            .entry(name)
+            .or_insert(HeaderValue::from_static(value));
+    }
+    response
+}
