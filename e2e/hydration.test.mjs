@@ -1,18 +1,9 @@
 // The server's page hydrates in Chromium: no console error or hydration warning, no spinner.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { launchBrowser, startHost, watchedPage } from "./support.mjs";
+import { test } from "node:test";
+import { useHostAndBrowser, watchedPage } from "./support.mjs";
 
-let host;
-let browser;
-before(async () => {
-  host = await startHost(["--render-threads", "1"]);
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await host?.stop();
-});
+const running = useHostAndBrowser();
 
 for (const [path, lang, heading, clicked] of [
   ["/fr/", "fr", "Bienvenue sur Bilingue", "1 clic"],
@@ -20,8 +11,8 @@ for (const [path, lang, heading, clicked] of [
   ["/", "fr", "Bienvenue sur Bilingue", "1 clic"],
 ]) {
   test(`${path} hydrates cleanly in ${lang} with no spinner`, async () => {
-    const { context, page, problems } = await watchedPage(browser);
-    const response = await page.goto(host.baseUrl + path);
+    const { context, page, problems } = await watchedPage(running.browser);
+    const response = await page.goto(running.host.baseUrl + path);
     assert.equal(response.status(), 200);
     const served = await response.text();
     assert.match(served, new RegExp(`<h1>${heading}</h1>`), "the heading is in the server's HTML");
@@ -40,8 +31,8 @@ for (const [path, lang, heading, clicked] of [
 }
 
 test("the 404 page hydrates cleanly too", async () => {
-  const { context, page, problems } = await watchedPage(browser);
-  const response = await page.goto(`${host.baseUrl}/en/nowhere`);
+  const { context, page, problems } = await watchedPage(running.browser);
+  const response = await page.goto(`${running.host.baseUrl}/en/nowhere`);
   assert.equal(response.status(), 404);
   await page.getByRole("heading", { name: "Page not found" }).waitFor();
   await page.getByRole("link", { name: "Back to the home page" }).waitFor();

@@ -1,25 +1,16 @@
 // The language switch in a real browser: spinner while the new language's chunks load,
 // then every language signal follows; the choice survives a reload; failures can be retried.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { launchBrowser, startHost, watchedPage } from "./support.mjs";
+import { test } from "node:test";
+import { useHostAndBrowser, watchedPage } from "./support.mjs";
 
 const ENGLISH_CHUNKS = /\/assets\/en-[^/]*\.js$/;
 
-let host;
-let browser;
-before(async () => {
-  host = await startHost(["--render-threads", "1"]);
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await host?.stop();
-});
+const running = useHostAndBrowser();
 
 /** Opens a page and waits until React has hydrated it (the counter answers a click). */
 async function openHydrated(page, path, { button, clicked }) {
-  await page.goto(host.baseUrl + path);
+  await page.goto(running.host.baseUrl + path);
   await page.getByRole("button", { name: button, exact: true }).click();
   await page.locator("output").filter({ hasText: clicked }).waitFor({ timeout: 5000 });
 }
@@ -35,7 +26,7 @@ async function signals(page) {
 }
 
 test("switching to English shows the spinner until its chunks load, then English everywhere", async () => {
-  const { context, page, problems } = await watchedPage(browser);
+  const { context, page, problems } = await watchedPage(running.browser);
   await openHydrated(page, "/fr/", { button: "Cliquer", clicked: "1 clic" });
 
   const historyBefore = await page.evaluate(() => ((window.__samePage = true), history.length));
@@ -67,7 +58,7 @@ test("switching to English shows the spinner until its chunks load, then English
   await page.unroute(ENGLISH_CHUNKS);
   await page.reload();
   await page.getByRole("heading", { name: "Welcome to Bilingue" }).waitFor();
-  await page.goto(host.baseUrl + "/");
+  await page.goto(running.host.baseUrl + "/");
   await page.getByRole("heading", { name: "Welcome to Bilingue" }).waitFor();
   assert.equal((await signals(page)).lang, "en", "a new visit to / keeps the saved choice");
 
@@ -85,7 +76,7 @@ test("switching to English shows the spinner until its chunks load, then English
 });
 
 test("a chunk that fails to load shows a translated error, and a retry recovers", async () => {
-  const { context, page, problems } = await watchedPage(browser);
+  const { context, page, problems } = await watchedPage(running.browser);
   await openHydrated(page, "/fr/", { button: "Cliquer", clicked: "1 clic" });
   let failing = true;
   await page.route(ENGLISH_CHUNKS, (route) => (failing ? route.abort("failed") : route.continue()));
@@ -105,9 +96,9 @@ test("a chunk that fails to load shows a translated error, and a retry recovers"
 });
 
 test("the language control is a select named in the page's language", async () => {
-  const { context, page } = await watchedPage(browser);
+  const { context, page } = await watchedPage(running.browser);
   for (const [path, name] of [["/fr/", "Langue"], ["/en/", "Language"], ["/en/nowhere", "Language"]]) {
-    await page.goto(host.baseUrl + path);
+    await page.goto(running.host.baseUrl + path);
     const select = page.getByRole("combobox", { name, exact: true });
     assert.equal(await select.count(), 1, path);
     const options = await select.locator("option").evaluateAll((os) => os.map((o) => [o.value, o.textContent]));

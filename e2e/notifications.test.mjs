@@ -1,19 +1,10 @@
 // The home screen's call to /api, told in a notification placed and timed as specified.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { launchBrowser, startHost, watchedPage } from "./support.mjs";
+import { test } from "node:test";
+import { useHostAndBrowser, watchedPage } from "./support.mjs";
 
 const VIEWPORT = { width: 1000, height: 700 };
-let host;
-let browser;
-before(async () => {
-  host = await startHost(["--render-threads", "1"]);
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await host?.stop();
-});
+const running = useHostAndBrowser();
 
 /**
  * Clicks the button, then watches the notification in the page: its box once fully shown,
@@ -58,9 +49,9 @@ async function clickAndWatch(page, buttonName) {
 }
 
 test("the server's answer shows in a notification 65 px from the top, centred, closing after about 1.5 s", async (t) => {
-  const { context, page, problems } = await watchedPage(browser);
+  const { context, page, problems } = await watchedPage(running.browser);
   await page.setViewportSize(VIEWPORT);
-  await page.goto(`${host.baseUrl}/fr/`);
+  await page.goto(`${running.host.baseUrl}/fr/`);
   await page.waitForLoadState("networkidle");
   const seen = await clickAndWatch(page, "Vérifier le serveur");
   t.diagnostic(`notification: top ${seen.box.top} px, centre ${seen.box.centre}/${seen.viewportCentre} px, open ${Math.round(seen.openMs)} ms`);
@@ -74,8 +65,8 @@ test("the server's answer shows in a notification 65 px from the top, centred, c
 });
 
 test("a failed call shows the error's detail in a translated notification", async () => {
-  const { context, page, problems } = await watchedPage(browser);
-  await page.goto(`${host.baseUrl}/en/`);
+  const { context, page, problems } = await watchedPage(running.browser);
+  await page.goto(`${running.host.baseUrl}/en/`);
   await page.waitForLoadState("networkidle");
   await page.route("**/api/status", (route) =>
     route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "maintenance" }) }),

@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -76,4 +77,21 @@ export async function watchedPage(browser) {
     document.addEventListener("DOMContentLoaded", seen);
   });
   return { context, page, problems };
+}
+
+/**
+ * Registers before/after hooks that start the binary and Chromium for a test file, and
+ * returns their handles (filled once `before` has run).
+ */
+export function useHostAndBrowser(args = ["--render-threads", "1"]) {
+  const handles = { host: null, browser: null };
+  before(async () => {
+    handles.host = await startHost(args);
+    handles.browser = await launchBrowser();
+  });
+  after(async () => {
+    await handles.browser?.close();
+    await handles.host?.stop();
+  });
+  return handles;
 }
