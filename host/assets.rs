@@ -29,10 +29,6 @@ pub fn find(name: &str) -> Option<&'static Asset> {
     BY_NAME.get(name).copied()
 }
 
-pub fn all() -> &'static [Asset] {
-    ASSETS
-}
-
 /// What esbuild's metafile says the document needs (written by `app/build.mjs`).
 #[derive(Debug, Deserialize)]
 pub struct Manifest {
