@@ -63,6 +63,19 @@ pub struct Config {
     )]
     pub api_timeout: u64,
 
+    /// On SIGTERM or SIGINT, keep serving this long while /readyz answers 503 and answers close
+    /// their connections, so a load balancer moves traffic away (e.g. 5s behind Kubernetes).
+    #[arg(long, env = "BILINGUE_DRAIN_DELAY", default_value = "0s", value_parser = parse_delay)]
+    pub drain_delay: Duration,
+
+    /// Then stop accepting and give requests in flight this long to finish before exiting.
+    #[arg(long, env = "BILINGUE_DRAIN_TIMEOUT", default_value = "20s", value_parser = parse_duration)]
+    pub drain_timeout: Duration,
+
+    /// Log one line per answered request (method, path, status, language, duration).
+    #[arg(long, env = "BILINGUE_ACCESS_LOG")]
+    pub access_log: bool,
+
     /// Log format: text for people, json for machines.
     #[arg(long, env = "BILINGUE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
@@ -103,6 +116,14 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
+/// A duration that may be zero.
+fn parse_delay(text: &str) -> Result<Duration, String> {
+    if text.trim().trim_end_matches(['m', 's']).parse::<f64>() == Ok(0.0) {
+        return Ok(Duration::ZERO);
+    }
+    parse_duration(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +136,9 @@ mod tests {
         assert!(parse_duration("soon").is_err());
         assert!(parse_duration("0ms").is_err());
         assert!(parse_duration("5m").is_err());
+        assert_eq!(parse_delay("0s"), Ok(Duration::ZERO));
+        assert_eq!(parse_delay("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_delay("5s"), Ok(Duration::from_secs(5)));
+        assert!(parse_delay("-1s").is_err());
     }
 }

@@ -71,6 +71,20 @@ impl Language {
     pub fn locale(self) -> &'static str {
         &self.0.locale
     }
+
+    /// How many languages are supported.
+    pub fn count() -> usize {
+        DECLARED.languages.len()
+    }
+
+    /// This language's place in the declared list, from 0 to `count() - 1`.
+    pub fn index(self) -> usize {
+        DECLARED
+            .languages
+            .iter()
+            .position(|l| std::ptr::eq(l, self.0))
+            .expect("a Language points into the declared list")
+    }
 }
 
 /// A request path, split into its language prefix and the rest.

@@ -12,6 +12,7 @@ mod page;
 pub mod page_cache;
 mod proxy;
 pub mod render;
+pub mod server;
 mod site;
 
 use std::sync::Arc;
@@ -38,6 +39,8 @@ pub struct AppState {
     /// Per language, the title a client-rendered shell carries (the home page's).
     shell_titles: std::collections::HashMap<&'static str, String>,
     requests: ops::RequestCounts,
+    pub lifecycle: Arc<server::Lifecycle>,
+    access_log: bool,
 }
 
 /// Why the host could not start; each message names the option or step to fix.
@@ -95,6 +98,8 @@ impl AppState {
             pages: PageCache::new(config.page_cache_entries),
             shell_titles,
             requests: ops::RequestCounts::default(),
+            lifecycle: Arc::default(),
+            access_log: config.access_log,
         }))
     }
 }
@@ -147,5 +152,5 @@ pub fn app(state: Arc<AppState>) -> Router {
     };
     router
         .layer(middleware::from_fn(ops::security_headers))
-        .layer(middleware::from_fn_with_state(state, ops::count_and_limit))
+        .layer(middleware::from_fn_with_state(state, ops::observe))
 }

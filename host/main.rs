@@ -1,5 +1,6 @@
 //! `bilingue`: read the options, start V8 and the render threads, serve until a signal.
 
+use std::io::IsTerminal as _;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
@@ -7,6 +8,7 @@ use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
 use bilingue::config::{Config, LogFormat};
+use bilingue::server::{self, DrainOptions};
 use bilingue::{AppState, app, render};
 
 fn main() -> ExitCode {
@@ -42,16 +44,22 @@ fn main() -> ExitCode {
             .expect("a bound socket has an address");
         println!("bilingue listening on http://{bound}");
         tracing::info!(%bound, threads = state.pool.threads(), ready_ms = started.elapsed().as_millis() as u64, "serving");
-        match axum::serve(listener, app(state))
-            .with_graceful_shutdown(shutdown_signal())
-            .await
-        {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("bilingue: the server stopped: {e}");
-                ExitCode::FAILURE
-            }
+        let drain = DrainOptions {
+            delay: config.drain_delay,
+            deadline: config.drain_timeout,
+        };
+        let lifecycle = state.lifecycle.clone();
+        let report = server::serve(listener, app(state), lifecycle, shutdown_signal(), drain).await;
+        if report.abandoned > 0 {
+            tracing::warn!(
+                abandoned = report.abandoned,
+                took_ms = report.took.as_millis() as u64,
+                "drain deadline passed: closing the connections still open"
+            );
+        } else {
+            tracing::info!(took_ms = report.took.as_millis() as u64, "drained: every request in flight was answered");
         }
+        ExitCode::SUCCESS
     })
 }
 
@@ -59,7 +67,8 @@ fn init_logging(format: LogFormat) {
     let filter = EnvFilter::try_from_env("BILINGUE_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal());
     match format {
         LogFormat::Text => builder.init(),
         LogFormat::Json => builder.json().init(),
@@ -79,5 +88,4 @@ async fn shutdown_signal() {
         }
     };
     tokio::select! { () = interrupt => {}, () = terminate => {} }
-    tracing::info!("shutting down: finishing requests in flight");
 }

@@ -2,34 +2,64 @@
 //! `/metrics`; and the layers every response passes: request counting, the URI size
 //! limit, security headers.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, Version, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::AppState;
+use crate::lang::Language;
 use crate::render::pool::RENDER_BUCKETS_SECONDS;
 
 /// Longer request targets are answered 414 before any work.
 pub const MAX_URI_BYTES: usize = 4096;
 
-/// Counts of answered requests by (status, Content-Language or "none").
-#[derive(Default)]
-pub struct RequestCounts(Mutex<HashMap<(u16, &'static str), u64>>);
+/// Counts of answered requests by (status, Content-Language or none): one atomic per
+/// pair, so counting never makes two requests wait for each other.
+/// Rows are statuses 100 to 599; column 0 is "none", then the languages in order.
+pub struct RequestCounts {
+    counts: Box<[AtomicU64]>,
+    columns: usize,
+}
+
+const STATUSES: usize = 500;
+
+impl Default for RequestCounts {
+    fn default() -> Self {
+        let columns = Language::count() + 1;
+        Self {
+            counts: (0..STATUSES * columns).map(|_| AtomicU64::new(0)).collect(),
+            columns,
+        }
+    }
+}
 
 impl RequestCounts {
-    fn add(&self, status: u16, language: &'static str) {
-        *self
-            .0
-            .lock()
-            .expect("metrics lock")
-            .entry((status, language))
-            .or_default() += 1;
+    fn add(&self, status: u16, language: Option<Language>) {
+        let row = usize::from(status.clamp(100, 599) - 100);
+        let column = language.map_or(0, |language| language.index() + 1);
+        self.counts[row * self.columns + column].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Every non-zero count, by (status, language code or "none").
+    fn snapshot(&self) -> impl Iterator<Item = (u16, &'static str, u64)> + '_ {
+        self.counts.iter().enumerate().filter_map(|(i, count)| {
+            let count = count.load(Ordering::Relaxed);
+            (count > 0).then(|| {
+                let status = (i / self.columns) as u16 + 100;
+                let language = match i % self.columns {
+                    0 => "none",
+                    column => Language::all()
+                        .nth(column - 1)
+                        .map_or("none", Language::code),
+                };
+                (status, language, count)
+            })
+        })
     }
 }
 
@@ -38,6 +68,9 @@ pub async fn healthz() -> &'static str {
 }
 
 pub async fn readyz(State(state): State<Arc<AppState>>) -> Response {
+    if state.lifecycle.draining() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "draining: shutting down\n").into_response();
+    }
     let ready = state.pool.stats().ready_threads.load(Ordering::SeqCst);
     let threads = state.pool.threads();
     let status = if ready == threads {
@@ -51,16 +84,7 @@ pub async fn readyz(State(state): State<Arc<AppState>>) -> Response {
 pub async fn metrics(State(state): State<Arc<AppState>>) -> Response {
     let mut out = String::new();
     out.push_str("# HELP bilingue_requests_total Requests answered, by status and content language.\n# TYPE bilingue_requests_total counter\n");
-    let mut counts: Vec<_> = state
-        .requests
-        .0
-        .lock()
-        .expect("metrics lock")
-        .iter()
-        .map(|(k, v)| (*k, *v))
-        .collect();
-    counts.sort();
-    for ((status, language), count) in counts {
+    for (status, language, count) in state.requests.snapshot() {
         let _ = writeln!(
             out,
             "bilingue_requests_total{{status=\"{status}\",language=\"{language}\"}} {count}"
@@ -129,6 +153,12 @@ pub async fn metrics(State(state): State<Arc<AppState>>) -> Response {
             "Pages in the page cache.",
             state.pages.len() as u64,
         ),
+        (
+            "bilingue_open_connections",
+            "gauge",
+            "Client connections open.",
+            state.lifecycle.open_connections() as u64,
+        ),
     ];
     for (name, kind, help, value) in gauges {
         let _ = writeln!(
@@ -146,13 +176,15 @@ pub async fn metrics(State(state): State<Arc<AppState>>) -> Response {
         .into_response()
 }
 
-/// Counts every answer, and refuses oversized request targets before any work.
-pub async fn count_and_limit(
-    State(state): State<Arc<AppState>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let response = if request.uri().to_string().len() > MAX_URI_BYTES {
+/// Counts (and, with `--access-log`, logs) every answer; refuses oversized request targets
+/// before any work; while draining, asks HTTP/1 clients to close their connection.
+pub async fn observe(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    let started = std::time::Instant::now();
+    let http1 = request.version() < Version::HTTP_2;
+    let logged = state
+        .access_log
+        .then(|| (request.method().clone(), request.uri().path().to_owned()));
+    let mut response = if request.uri().to_string().len() > MAX_URI_BYTES {
         (
             StatusCode::URI_TOO_LONG,
             format!("request target longer than {MAX_URI_BYTES} bytes"),
@@ -165,9 +197,24 @@ pub async fn count_and_limit(
         .headers()
         .get(header::CONTENT_LANGUAGE)
         .and_then(|v| v.to_str().ok())
-        .and_then(crate::lang::Language::from_code)
-        .map_or("none", crate::lang::Language::code);
-    state.requests.add(response.status().as_u16(), language);
+        .and_then(Language::from_code);
+    let status = response.status().as_u16();
+    state.requests.add(status, language);
+    if http1 && state.lifecycle.draining() {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    if let Some((method, path)) = logged {
+        tracing::info!(
+            target: "bilingue::access",
+            %method,
+            path = %path.escape_debug(),
+            status,
+            language = language.map_or("none", Language::code),
+            micros = started.elapsed().as_micros() as u64,
+        );
+    }
     response
 }
 

@@ -366,3 +366,75 @@ fn hostile_paths_and_cookies_get_a_page_not_an_error() {
         .unwrap();
     assert_eq!(response.status(), 200);
 }
+
+/// One request written byte for byte, and the status line of the answer.
+fn raw_status(request: &[u8]) -> String {
+    use std::io::{Read, Write};
+    let address = support::base_url().trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    stream.write_all(request).unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer);
+    answer.lines().next().unwrap_or_default().to_string()
+}
+
+#[test]
+fn oversized_or_too_many_headers_are_431() {
+    let big = "a".repeat(bilingue::server::MAX_HEAD_BYTES);
+    let response = client()
+        .get(format!("{}/fr/", support::base_url()))
+        .header("x-big", &big)
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 431);
+    let many: String = (0..=bilingue::server::MAX_HEADERS)
+        .map(|i| format!("x-h{i}: v\r\n"))
+        .collect();
+    let status = raw_status(
+        format!("GET /fr/ HTTP/1.1\r\nhost: x\r\n{many}connection: close\r\n\r\n").as_bytes(),
+    );
+    assert!(status.contains(" 431 "), "{status}");
+    // Under the limits, a large but ordinary cookie header is read as usual.
+    let response = client()
+        .get(format!("{}/", support::base_url()))
+        .header(
+            "cookie",
+            format!("other={}; bilingue_lang=en", "b".repeat(8000)),
+        )
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(header(&response, "content-language"), "en");
+}
+
+#[test]
+fn invalid_utf8_headers_unknown_methods_and_traversal_get_clear_answers() {
+    let mut request = b"GET / HTTP/1.1\r\nhost: x\r\naccept-language: \xff\xfe;q=\xc3\r\ncookie: bilingue_lang=\xe9n; \xff=\xff\r\nconnection: close\r\n\r\n".to_vec();
+    assert!(raw_status(&request).contains(" 200 "));
+    request = b"BREW /fr/ HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n".to_vec();
+    assert!(raw_status(&request).contains(" 405 "));
+    for path in [
+        "/assets/../Cargo.toml",
+        "/assets/..%2F..%2FCargo.toml",
+        "/assets/%2e%2e/%2e%2e/etc/passwd",
+        "/assets/.%00./x",
+    ] {
+        let status = raw_status(
+            format!("GET {path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").as_bytes(),
+        );
+        assert!(
+            status.contains(" 404 ") || status.contains(" 400 "),
+            "{path}: {status}"
+        );
+    }
+    let status =
+        raw_status(b"GET /fr/?q=\xff%ff&&=& HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n");
+    assert!(
+        status.contains(" 200 ") || status.contains(" 400 "),
+        "{status}"
+    );
+}

@@ -5,6 +5,9 @@
 use std::sync::OnceLock;
 
 use bilingue::config::Config;
+use std::time::Duration;
+
+use bilingue::server::{self, DrainOptions};
 use bilingue::{AppState, app, render};
 use clap::Parser;
 
@@ -32,7 +35,19 @@ pub fn start(args: &[&str]) -> String {
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             address_tx.send(listener.local_addr().unwrap()).unwrap();
-            axum::serve(listener, app(state)).await.unwrap();
+            let lifecycle = state.lifecycle.clone();
+            let drain = DrainOptions {
+                delay: Duration::ZERO,
+                deadline: Duration::ZERO,
+            };
+            server::serve(
+                listener,
+                app(state),
+                lifecycle,
+                std::future::pending(),
+                drain,
+            )
+            .await;
         });
     });
     format!("http://{}", address_rx.recv().unwrap())
