@@ -43,3 +43,27 @@ test("the 404 page hydrates cleanly too", async () => {
   assert.equal(problems.length, 1, "only the document's own 404");
   await context.close();
 });
+
+test("the page's policy runs its own scripts and blocks an injected one", async () => {
+  const { context, page, problems } = await watchedPage(running.browser);
+  // What an HTML injection would add to the server's answer: an inline script with no
+  // nonce. The answer's headers, its policy included, are kept as served.
+  await page.route("**/en/", async (route) => {
+    const served = await route.fetch();
+    const html = (await served.text()).replace("</body>", "<script>window.__injected = true</script></body>");
+    await route.fulfill({ response: served, body: html });
+  });
+  const response = await page.goto(`${running.host.baseUrl}/en/`);
+  const policy = response.headers()["content-security-policy"];
+  assert.match(policy, /script-src 'nonce-[0-9a-f]{32}' 'strict-dynamic'/);
+  await page.getByRole("button", { name: "Click" }).click();
+  await page.locator("output").filter({ hasText: "1 click" }).waitFor({ timeout: 5000 });
+  assert.equal(await page.evaluate(() => window.__injected), undefined, "the injected script did not run");
+  assert.equal(problems.filter((p) => p.startsWith("error: csp violation: script-src")).length, 1, problems.join("\n"));
+  assert.deepEqual(
+    problems.filter((p) => !p.includes("Content Security Policy") && !p.includes("csp violation")),
+    [],
+    "every script the page itself loads is allowed",
+  );
+  await context.close();
+});

@@ -57,8 +57,9 @@ export async function launchBrowser() {
 }
 
 /**
- * A fresh page that records every console error or warning and uncaught error, and
- * whether a loading spinner (role="status") was ever in the document.
+ * A fresh page that records every console error or warning, uncaught error and
+ * Content-Security-Policy violation, and whether a loading spinner (role="status") was
+ * ever in the document.
  */
 export async function watchedPage(browser) {
   const context = await browser.newContext();
@@ -75,6 +76,9 @@ export async function watchedPage(browser) {
     };
     new MutationObserver(seen).observe(document, { childList: true, subtree: true });
     document.addEventListener("DOMContentLoaded", seen);
+    document.addEventListener("securitypolicyviolation", (event) =>
+      console.error(`csp violation: ${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
   return { context, page, problems };
 }

@@ -82,8 +82,13 @@ pub enum Encoding {
     Identity,
 }
 
-/// Brotli, else gzip, else none: as far as `Accept-Encoding` allows (`q=0` refuses).
-pub fn preferred_encoding(headers: &HeaderMap) -> Encoding {
+/// Which codings the client takes, from `Accept-Encoding` (`q=0` refuses one).
+pub struct Accepted {
+    pub brotli: bool,
+    pub gzip: bool,
+}
+
+pub fn accepted_encodings(headers: &HeaderMap) -> Accepted {
     let mut brotli = false;
     let mut gzip = false;
     for value in headers.get_all(header::ACCEPT_ENCODING) {
@@ -111,6 +116,12 @@ pub fn preferred_encoding(headers: &HeaderMap) -> Encoding {
             }
         }
     }
+    Accepted { brotli, gzip }
+}
+
+/// Brotli, else gzip, else none: as far as `Accept-Encoding` allows.
+pub fn preferred_encoding(headers: &HeaderMap) -> Encoding {
+    let Accepted { brotli, gzip } = accepted_encodings(headers);
     if brotli {
         Encoding::Brotli
     } else if gzip {

@@ -7,6 +7,7 @@ pub mod config;
 mod error;
 mod escape;
 pub mod lang;
+pub mod nonce;
 mod ops;
 mod page;
 pub mod page_cache;
@@ -14,6 +15,7 @@ mod proxy;
 pub mod render;
 pub mod server;
 mod site;
+mod spliced_gzip;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -13,6 +13,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::AppState;
 use crate::lang::Language;
+use crate::nonce::Nonce;
 use crate::render::pool::RENDER_BUCKETS_SECONDS;
 
 /// Longer request targets are answered 414 before any work.
@@ -218,10 +219,20 @@ pub async fn observe(State(state): State<Arc<AppState>>, request: Request, next:
     response
 }
 
-/// The content security policy: scripts only from this origin (the boot state is JSON, not
-/// script, so no inline script runs); inline styles allowed for the notification library.
+/// The content security policy of answers that are not pages: scripts only from this origin;
+/// inline styles allowed for the notification library.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
 connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// A page's policy: only the scripts carrying this response's nonce run, and what they load
+/// ('strict-dynamic'); 'self' is for browsers older than CSP 3, which ignore the rest.
+pub fn page_policy(nonce: &Nonce) -> HeaderValue {
+    HeaderValue::try_from(format!(
+        "default-src 'self'; script-src 'nonce-{nonce}' 'strict-dynamic' 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ))
+    .expect("a nonce is hex digits")
+}
 
 pub async fn security_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;

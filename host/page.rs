@@ -12,6 +12,8 @@ use axum::response::{IntoResponse, Response};
 use crate::assets::{MANIFEST_PARSED, PREFIX};
 use crate::escape::json_for_script;
 use crate::lang::Language;
+use crate::nonce::Nonce;
+use crate::ops::page_policy;
 use crate::render::Rendered;
 
 /// The asset URLs a document names, from the manifest, ready per language.
@@ -81,14 +83,16 @@ struct Document<'a> {
     assets: &'a DocumentAssets,
     markup: &'a str,
     boot: &'a str,
+    nonce: &'a str,
 }
 
-/// The whole document of a rendered screen.
+/// The whole document of a rendered screen; `nonce` goes on every script and preload.
 pub fn document(
     assets: &DocumentAssets,
     language: Language,
     rendered: &Rendered,
     alternates: &[Alternate],
+    nonce: &str,
 ) -> Result<String, askama::Error> {
     let boot = json_for_script(rendered.boot.get());
     Document {
@@ -98,6 +102,7 @@ pub fn document(
         assets,
         markup: &rendered.html,
         boot: &boot,
+        nonce,
     }
     .render()
 }
@@ -111,6 +116,7 @@ pub fn shell(
     title: &str,
     path: &str,
     time_zone: &str,
+    nonce: &str,
 ) -> Result<String, askama::Error> {
     let boot =
         serde_json::json!({ "language": language.code(), "path": path, "timeZone": time_zone })
@@ -122,6 +128,7 @@ pub fn shell(
         assets,
         markup: "",
         boot: &json_for_script(&boot),
+        nonce,
     }
     .render()
 }
@@ -134,15 +141,18 @@ pub struct PageHeaders {
     pub vary_cookie: bool,
 }
 
-/// `body` as is; or, when `encoded` is given, already compressed in that encoding.
+/// `body` as is; or, when `encoded` is given, already compressed in that encoding. The
+/// policy allows the scripts that carry `nonce`, and those they load.
 pub fn respond(
     status: StatusCode,
     body: Bytes,
     encoded: Option<&'static str>,
     page: PageHeaders,
+    nonce: &Nonce,
 ) -> Response {
     let mut response = (status, body).into_response();
     let headers = response.headers_mut();
+    headers.insert(header::CONTENT_SECURITY_POLICY, page_policy(nonce));
     headers.insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),

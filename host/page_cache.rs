@@ -1,45 +1,47 @@
 //! Finished pages whose render depends only on (path, language, build), as the app
 //! declares them (`cacheable` in `app/routes.ts`): kept as the document's bytes,
-//! precompressed once, so serving one again costs a map lookup. Bounded in entries; the
+//! deflated once, so serving one again costs a map lookup and a copy. Bounded in entries; the
 //! cache lives in the process, so a new build (a new binary) never serves an old page.
 
 use std::collections::HashMap;
-use std::io::Write as _;
-use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{LazyLock, RwLock};
 
-use axum::body::Bytes;
 use axum::http::StatusCode;
 
-/// A finished document: its status, bytes, and the same bytes gzip- and brotli-encoded.
+use crate::nonce::Nonce;
+use crate::spliced_gzip::SplicedGzip;
+
+/// What a cached document carries where each response puts its own nonce: a value drawn
+/// at start-up, so no request can make it appear anywhere else in a page.
+pub static NONCE_SLOT: LazyLock<Nonce> = LazyLock::new(Nonce::random);
+
+/// A finished document, written with [`NONCE_SLOT`] for its nonces: its status, and its
+/// parts around the nonces, plain and deflated, so each response gets its own nonce
+/// without compressing the page again.
 pub struct CachedPage {
     pub status: StatusCode,
-    pub body: Bytes,
-    pub gzip: Bytes,
-    pub brotli: Bytes,
+    document: SplicedGzip,
 }
 
 impl CachedPage {
-    pub fn new(status: StatusCode, document: String) -> Self {
-        let body = Bytes::from(document);
-        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
-        gzip.write_all(&body).expect("in-memory gzip");
-        let gzip = Bytes::from(gzip.finish().expect("in-memory gzip"));
-        let mut brotli = Vec::new();
-        // A window near the document's size: brotli's default 4 MiB one costs more to set up
-        // than a page takes to compress.
-        let params = brotli::enc::BrotliEncoderParams {
-            quality: 6,
-            lgwin: 18,
-            ..Default::default()
-        };
-        brotli::BrotliCompress(&mut &body[..], &mut brotli, &params).expect("in-memory brotli");
+    pub fn new(status: StatusCode, document: &str) -> Self {
+        let parts = document
+            .split(NONCE_SLOT.as_str())
+            .map(|part| part.as_bytes().to_vec())
+            .collect();
         Self {
             status,
-            body,
-            gzip,
-            brotli: Bytes::from(brotli),
+            document: SplicedGzip::new(parts),
         }
+    }
+
+    pub fn plain(&self, nonce: &Nonce) -> Vec<u8> {
+        self.document.plain(nonce.as_str().as_bytes())
+    }
+
+    pub fn gzip(&self, nonce: &Nonce) -> Vec<u8> {
+        self.document.gzip(nonce.as_str().as_bytes())
     }
 }
 
@@ -123,14 +125,17 @@ mod tests {
     use super::*;
 
     fn page(text: &str) -> std::sync::Arc<CachedPage> {
-        std::sync::Arc::new(CachedPage::new(StatusCode::OK, text.to_string()))
+        std::sync::Arc::new(CachedPage::new(StatusCode::OK, text))
     }
 
     #[test]
     fn a_page_is_found_by_language_and_path() {
         let cache = PageCache::new(8);
         cache.insert("en", "/", page("english"));
-        assert_eq!(cache.get("en", "/").unwrap().body, "english");
+        assert_eq!(
+            cache.get("en", "/").unwrap().plain(&Nonce::random()),
+            b"english"
+        );
         assert!(cache.get("fr", "/").is_none());
         assert_eq!((cache.hits(), cache.misses()), (1, 1));
     }
@@ -154,18 +159,22 @@ mod tests {
     }
 
     #[test]
-    fn precompressed_forms_decode_to_the_document() {
-        let document = "<!doctype html>".repeat(50);
-        let cached = CachedPage::new(StatusCode::OK, document.clone());
+    fn each_response_gets_its_own_nonce_in_every_slot() {
+        let slot = NONCE_SLOT.as_str();
+        let document = format!(
+            "<script nonce=\"{slot}\"></script>{}<link nonce=\"{slot}\">",
+            "<p>x</p>".repeat(50)
+        );
+        let cached = CachedPage::new(StatusCode::OK, &document);
+        let nonce = Nonce::random();
+        let expected = document.replace(slot, nonce.as_str());
+        assert_eq!(cached.plain(&nonce), expected.as_bytes());
         let mut gunzipped = String::new();
         std::io::Read::read_to_string(
-            &mut flate2::read::GzDecoder::new(&cached.gzip[..]),
+            &mut flate2::read::GzDecoder::new(&cached.gzip(&nonce)[..]),
             &mut gunzipped,
         )
         .unwrap();
-        assert_eq!(gunzipped, document);
-        let mut unbrotlied = Vec::new();
-        brotli::BrotliDecompress(&mut &cached.brotli[..], &mut unbrotlied).unwrap();
-        assert_eq!(unbrotlied, document.as_bytes());
+        assert_eq!(gunzipped, expected);
     }
 }

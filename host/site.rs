@@ -8,11 +8,12 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::AppState;
-use crate::assets::{Encoding, preferred_encoding};
+use crate::assets::accepted_encodings;
 use crate::error::HostError;
 use crate::lang::{self, Language, PathLanguage};
+use crate::nonce::Nonce;
 use crate::page::{self, PageHeaders};
-use crate::page_cache::CachedPage;
+use crate::page_cache::{CachedPage, NONCE_SLOT};
 use crate::render::{RenderError, RenderRequest};
 
 /// Prefixed pages are the same for everyone: a short shared cache. Unprefixed ones follow
@@ -83,10 +84,11 @@ pub async fn serve(
         vary_cookie: request.unprefixed,
     };
     let code = request.language.code();
+    let nonce = Nonce::random();
     if !request.unsupported
         && let Some(cached) = state.pages.get(code, request.rest)
     {
-        return Ok(respond_cached(&cached, &headers, page_headers));
+        return Ok(respond_cached(&cached, &headers, page_headers, &nonce));
     }
 
     let render = RenderRequest {
@@ -116,6 +118,7 @@ pub async fn serve(
                 title,
                 request.rest,
                 &state.time_zone,
+                nonce.as_str(),
             )?;
             let status = if request.unsupported {
                 StatusCode::NOT_FOUND
@@ -126,7 +129,7 @@ pub async fn serve(
                 cache_control: "no-store",
                 ..page_headers
             };
-            return Ok(page::respond(status, shell.into(), None, no_store));
+            return Ok(page::respond(status, shell.into(), None, no_store, &nonce));
         }
     };
     let status = if request.unsupported {
@@ -140,23 +143,47 @@ pub async fn serve(
     } else {
         Vec::new()
     };
-    let document = page::document(&state.document, request.language, &rendered, &alternates)?;
+    let write = |nonce: &str| {
+        page::document(
+            &state.document,
+            request.language,
+            &rendered,
+            &alternates,
+            nonce,
+        )
+    };
     if rendered.cacheable && !request.unsupported && state.pages.enabled() {
-        let cached = Arc::new(CachedPage::new(status, document));
+        let cached = Arc::new(CachedPage::new(status, &write(NONCE_SLOT.as_str())?));
         state.pages.insert(code, request.rest, cached.clone());
-        return Ok(respond_cached(&cached, &headers, page_headers));
+        return Ok(respond_cached(&cached, &headers, page_headers, &nonce));
     }
-    Ok(page::respond(status, document.into(), None, page_headers))
+    let document = write(nonce.as_str())?;
+    Ok(page::respond(
+        status,
+        document.into(),
+        None,
+        page_headers,
+        &nonce,
+    ))
 }
 
+/// A cached page with this response's nonce: gzip when the client takes it (brotli streams
+/// cannot be spliced, so a cached page is never sent in brotli), else plain.
 fn respond_cached(
     page: &CachedPage,
     request_headers: &HeaderMap,
     headers: PageHeaders,
+    nonce: &Nonce,
 ) -> Response {
-    match preferred_encoding(request_headers) {
-        Encoding::Brotli => page::respond(page.status, page.brotli.clone(), Some("br"), headers),
-        Encoding::Gzip => page::respond(page.status, page.gzip.clone(), Some("gzip"), headers),
-        Encoding::Identity => page::respond(page.status, page.body.clone(), None, headers),
+    if accepted_encodings(request_headers).gzip {
+        page::respond(
+            page.status,
+            page.gzip(nonce).into(),
+            Some("gzip"),
+            headers,
+            nonce,
+        )
+    } else {
+        page::respond(page.status, page.plain(nonce).into(), None, headers, nonce)
     }
 }

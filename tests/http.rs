@@ -332,10 +332,67 @@ fn every_answer_carries_the_security_headers() {
             header(&response, "content-security-policy").contains("frame-ancestors 'none'"),
             "{path}"
         );
+    }
+    let api = get("/api/status");
+    assert!(header(&api, "content-security-policy").contains("script-src 'self';"));
+}
+
+/// The nonce a page's policy names, and every `nonce="…"` in its body.
+fn nonces(response: reqwest::blocking::Response) -> (String, Vec<String>) {
+    let policy = header(&response, "content-security-policy");
+    let named = policy
+        .split("'nonce-")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .unwrap_or_else(|| panic!("no nonce in {policy}"))
+        .to_string();
+    assert!(
+        policy.contains("'strict-dynamic'"),
+        "only nonced scripts and what they load: {policy}"
+    );
+    let body = if header(&response, "content-encoding") == "gzip" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(
+            &mut flate2::read::GzDecoder::new(&response.bytes().unwrap()[..]),
+            &mut text,
+        )
+        .expect("valid gzip");
+        text
+    } else {
+        response.text().unwrap()
+    };
+    let carried = body
+        .split(" nonce=\"")
+        .skip(1)
+        .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+        .collect();
+    (named, carried)
+}
+
+#[test]
+fn every_page_answer_has_its_own_script_nonce() {
+    let mut seen = std::collections::HashSet::new();
+    for (path, encoding) in [
+        ("/en/", "gzip"),
+        ("/en/", "gzip, br"),
+        ("/en/", "identity"),
+        ("/fr/nowhere", "gzip"),
+        ("/fr/nowhere", "identity"),
+    ] {
+        let response = client()
+            .get(format!("{}{path}", support::base_url()))
+            .header("accept-encoding", encoding)
+            .send()
+            .unwrap();
+        let (named, carried) = nonces(response);
+        assert_eq!(named.len(), 32, "{named}");
+        // The entry script, each module preload and the boot state.
+        assert!(carried.len() >= 3, "{path}: {carried:?}");
         assert!(
-            header(&response, "content-security-policy").contains("script-src 'self';"),
-            "{path}"
+            carried.iter().all(|n| *n == named),
+            "{path}: {named} vs {carried:?}"
         );
+        assert!(seen.insert(named), "a nonce is never reused");
     }
 }
 
