@@ -1,0 +1,150 @@
+//! The container and Kubernetes files: the manifests pass the Kubernetes schemas (with an
+//! offline validator, `kubernetes-validate`), and what they tell the binary matches it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const KUBERNETES_VERSION: &str = "1.31.0";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn manifests() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("deploy"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn validate(files: &[PathBuf]) -> std::process::Output {
+    let validator =
+        std::env::var("KUBERNETES_VALIDATE").unwrap_or_else(|_| "kubernetes-validate".into());
+    Command::new(&validator)
+        .args(["--strict", "--kubernetes-version", KUBERNETES_VERSION])
+        .args(files)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "{validator}: {e}. Install the offline validator: pip install kubernetes-validate==1.37.0 \
+                 (or set KUBERNETES_VALIDATE to its path)"
+            )
+        })
+}
+
+#[test]
+fn the_manifests_pass_the_kubernetes_schemas() {
+    let files = manifests();
+    let kinds: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .filter_map(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix("kind: ").map(str::to_string))
+        })
+        .collect();
+    for kind in ["Deployment", "Service", "HorizontalPodAutoscaler"] {
+        assert!(kinds.iter().any(|k| k == kind), "deploy/ has a {kind}");
+    }
+    let output = validate(&files);
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    // The validator is strict: a field Kubernetes does not know fails it.
+    let broken = std::env::temp_dir().join(format!("bilingue-broken-{}.yaml", std::process::id()));
+    let deployment = std::fs::read_to_string(root().join("deploy/deployment.yaml")).unwrap();
+    std::fs::write(
+        &broken,
+        deployment.replace("containerPort:", "containerPortt:"),
+    )
+    .unwrap();
+    let output = validate(std::slice::from_ref(&broken));
+    let _ = std::fs::remove_file(&broken);
+    assert!(!output.status.success(), "a misspelt field is refused");
+}
+
+/// `(name, value)` of each `- name: BILINGUE_…` / `value: …` pair in a manifest.
+fn environment(manifest: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = manifest.lines().map(str::trim).collect();
+    lines
+        .windows(2)
+        .filter_map(|pair| {
+            let name = pair[0].strip_prefix("- name: ")?;
+            let value = pair[1].strip_prefix("value: ")?;
+            name.starts_with("BILINGUE_")
+                .then(|| (name.to_string(), value.trim_matches('"').to_string()))
+        })
+        .collect()
+}
+
+fn seconds(value: &str) -> f64 {
+    match value.strip_suffix("ms") {
+        Some(ms) => ms.parse::<f64>().unwrap() / 1000.0,
+        None => value.trim_end_matches('s').parse().unwrap(),
+    }
+}
+
+#[test]
+fn the_deployment_and_the_image_set_only_options_the_binary_has() {
+    let help = Command::new(env!("CARGO_BIN_EXE_bilingue"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let deployment = std::fs::read_to_string(root().join("deploy/deployment.yaml")).unwrap();
+    let env = environment(&deployment);
+    assert!(env.len() >= 4, "{env:?}");
+    for (name, _) in &env {
+        assert!(
+            help.contains(&format!("[env: {name}")),
+            "{name} is an option: {help}"
+        );
+    }
+    let dockerfile = std::fs::read_to_string(root().join("Dockerfile")).unwrap();
+    for name in dockerfile
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|word| word.starts_with("BILINGUE_"))
+    {
+        assert!(
+            help.contains(&format!("[env: {name}")),
+            "Dockerfile: {name}"
+        );
+    }
+
+    let value = |name: &str| {
+        env.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| panic!("the deployment sets {name}"))
+    };
+    assert!(
+        deployment.contains(&format!("containerPort: {}", value("BILINGUE_PORT"))),
+        "the container port is the one the binary listens on"
+    );
+    assert_eq!(
+        value("BILINGUE_BIND"),
+        "0.0.0.0",
+        "reachable from the Service"
+    );
+    let grace: f64 = deployment
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("terminationGracePeriodSeconds: "))
+        .expect("a grace period")
+        .parse()
+        .unwrap();
+    let drain = seconds(&value("BILINGUE_DRAIN_DELAY")) + seconds(&value("BILINGUE_DRAIN_TIMEOUT"));
+    assert!(
+        grace > drain,
+        "Kubernetes waits {grace}s, longer than the drain ({drain}s), before SIGKILL"
+    );
+    for probe in ["path: /readyz", "path: /healthz"] {
+        assert!(deployment.contains(probe), "{probe}");
+    }
+}
