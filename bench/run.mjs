@@ -4,12 +4,13 @@
 //   node bench/run.mjs                 full run (10 s per target), writes BENCHMARKS.md
 //   node bench/run.mjs --smoke         a short check of the harness itself (CI); writes nothing
 //   options: --duration S, --threads N, --no-build, --out FILE
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { requireWrk, rssMb, startServer, stop, wrk } from "./support.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
@@ -25,71 +26,18 @@ const CONNECTIONS = 64;
 if (!smoke && !flag("--no-build")) {
   execFileSync("cargo", ["build", "--release"], { cwd: root, stdio: "inherit" });
 }
-try {
-  execFileSync("wrk", ["--version"], { stdio: "ignore" });
-} catch (error) {
-  // wrk --version exits 1 after printing; only a missing program is a problem.
-  if (error.code === "ENOENT") throw new Error("wrk is missing: apt-get install -y wrk");
-}
-
-/** Starts a server process and resolves with its base URL from its "listening on" line. */
-function startServer(command, commandArgs) {
-  const started = process.hrtime.bigint();
-  const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    let stdout = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-      const match = stdout.match(/listening on (http:\/\/\S+)/);
-      if (match) resolve({ child, baseUrl: match[1], started });
-    });
-    child.on("exit", (code) => reject(new Error(`${command} exited with ${code}: ${stderr}`)));
-  });
-}
-
-async function stop(server) {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once("exit", resolve));
-  server.child.kill("SIGTERM");
-  await exited;
-}
-
-function rssMb(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    return Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024;
-  } catch {
-    return 0;
-  }
-}
+requireWrk();
 
 /** Runs wrk against one URL; samples the server's RSS meanwhile. */
 async function load(url, { pid, headers = [] } = {}) {
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, pid ? rssMb(pid) : 0)), 200);
   const headerArgs = headers.flatMap((h) => ["-H", h]);
-  const output = await new Promise((resolve, reject) => {
-    const wrk = spawn("wrk", ["-t2", `-c${CONNECTIONS}`, `-d${duration}s`, "--latency", ...headerArgs, url]);
-    let text = "";
-    wrk.stdout.on("data", (d) => (text += d));
-    wrk.on("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk failed: ${text}`))));
-  });
+  const report = await wrk(["-t2", `-c${CONNECTIONS}`, `-d${duration}s`, "--latency", ...headerArgs, url]);
   clearInterval(sampler);
-  const ms = (label) => {
-    const m = output.match(new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)\\b`));
-    if (!m) throw new Error(`no ${label} in wrk output:\n${output}`);
-    return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]];
-  };
-  const errors = output.match(/Non-2xx or 3xx responses: (\d+)|Socket errors: .*/g) ?? [];
-  return {
-    rps: Number(output.match(/Requests\/sec:\s+([\d.]+)/)[1]),
-    p50: ms("50%"),
-    p99: ms("99%"),
-    errors: errors.join("; "),
-    peakRss,
-  };
+  if (Number.isNaN(report.p99)) throw new Error(`no latency in wrk output:\n${report.text}`);
+  const { rps, p50, p99, errors } = report;
+  return { rps, p50, p99, errors, peakRss };
 }
 
 async function coldStart() {

@@ -1,11 +1,11 @@
 //! The app's own checks, run by `cargo test` so one command tests the whole product:
-//! the TypeScript type check, the app's unit tests, and the browser tests that drive the
-//! real binary in headless Chromium (`e2e/`).
+//! the TypeScript type check, the app's unit tests, the browser tests that drive the
+//! real binary in headless Chromium (`e2e/`), and short runs of the benchmark and the soak.
 
 use std::path::Path;
 use std::process::Command;
 
-/// The browser tests time a notification and the benchmark saturates the CPU: one at a time.
+/// The browser tests time a notification; the benchmark and the soak saturate the CPU: one at a time.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn run(program: &str, args: &[&str], fix: &str) {
@@ -55,5 +55,16 @@ fn benchmark_harness_runs_and_prints_its_table() {
         "node",
         &["bench/run.mjs", "--smoke", "--no-build"],
         "needs wrk: apt-get install -y wrk",
+    );
+}
+
+/// A short soak: wrk at saturation with no failed request and flat memory, then SIGTERM
+/// under load with no request lost and exit code 0 (`node bench/soak.mjs` is the long one).
+#[test]
+fn soak_at_saturation_then_sigterm_loses_nothing() {
+    run(
+        "node",
+        &["bench/soak.mjs", "--smoke"],
+        "needs wrk: apt-get install -y wrk; the report above names the failed check",
     );
 }

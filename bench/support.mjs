@@ -1,0 +1,81 @@
+// What the benchmark and the soak share: starting a server and reading its address,
+// stopping it, reading a process's resident memory, running wrk and reading its report.
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+/** Fails early, with the fix, when wrk is not installed. */
+export function requireWrk() {
+  try {
+    execFileSync("wrk", ["--version"], { stdio: "ignore" });
+  } catch (error) {
+    // wrk --version exits 1 after printing; only a missing program is a problem.
+    if (error.code === "ENOENT") throw new Error("wrk is missing: apt-get install -y wrk");
+  }
+}
+
+/** Starts a server process and resolves with its base URL from its "listening on" line. */
+export function startServer(command, commandArgs) {
+  const started = process.hrtime.bigint();
+  const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
+  const server = { child, baseUrl: null, started, stderr: "" };
+  child.stderr.on("data", (d) => (server.stderr += d));
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      const match = stdout.match(/listening on (http:\/\/\S+)/);
+      if (match && !server.baseUrl) {
+        server.baseUrl = match[1];
+        resolve(server);
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`${command} exited with ${code}: ${server.stderr}`)));
+  });
+}
+
+export async function stop(server) {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once("exit", resolve));
+  server.child.kill("SIGTERM");
+  await exited;
+}
+
+export function rssMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs wrk with these arguments; resolves with its report, read. */
+export function wrk(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("wrk", args);
+    let text = "";
+    child.stdout.on("data", (d) => (text += d));
+    child.stderr.on("data", (d) => (text += d));
+    child.on("exit", (code) => (code === 0 ? resolve(readWrk(text)) : reject(new Error(`wrk failed: ${text}`))));
+  });
+}
+
+function readWrk(text) {
+  const ms = (label) => {
+    const m = text.match(new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)\\b`));
+    return m ? Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]] : NaN;
+  };
+  const socket = text.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
+  const [connect, read, write, timeout] = socket ? socket.slice(1).map(Number) : [0, 0, 0, 0];
+  const errors = text.match(/Non-2xx or 3xx responses: (\d+)|Socket errors: .*/g) ?? [];
+  return {
+    text,
+    requests: Number(text.match(/(\d+) requests in/)?.[1] ?? NaN),
+    rps: Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN),
+    p50: ms("50%"),
+    p99: ms("99%"),
+    non2xx: Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0),
+    socket: { connect, read, write, timeout },
+    errors: errors.join("; "),
+  };
+}
