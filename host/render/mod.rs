@@ -4,6 +4,7 @@
 
 pub mod pool;
 mod runtime;
+mod watchdog;
 
 pub use pool::{PoolOptions, PoolStats, RenderPool};
 pub use runtime::Limits;

@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 use deno_core::{JsRuntime, RuntimeOptions, v8};
 
+use super::watchdog::Watchdog;
 use super::{Bundle, RenderError};
 
 /// Limits a runtime lives under.
@@ -24,7 +24,7 @@ const RENDER_FUNCTION: &str = "bilingueRender";
 pub struct Renderer {
     // Dropped before `tokio`: the runtime's delayed V8 tasks live on it.
     runtime: JsRuntime,
-    watchdog: mpsc::Sender<Watch>,
+    watchdog: Watchdog,
     near_heap_limit: Arc<AtomicBool>,
     render: v8::Global<v8::Function>,
     tokio: tokio::runtime::Runtime,
@@ -78,7 +78,10 @@ impl Renderer {
             }
             current + current / 2
         });
-        let watchdog = spawn_watchdog(isolate, limits.timeout)?;
+        let watchdog = Watchdog::spawn(limits.timeout, move || {
+            isolate.terminate_execution();
+        })
+        .map_err(|e| RenderError::Start(format!("cannot spawn a watchdog thread: {e}")))?;
         Ok(Self {
             runtime,
             watchdog,
@@ -90,9 +93,10 @@ impl Renderer {
 
     /// Calls the bundle's render function with one JSON argument and returns its JSON answer.
     pub fn render(&mut self, request_json: &str) -> Result<String, RenderError> {
-        let _ = self.watchdog.send(Watch::Start);
+        self.watchdog.start();
         let answer = self.call_render(request_json);
-        let _ = self.watchdog.send(Watch::Done);
+        // After this no stop is on its way, so the cancel below clears any for good.
+        self.watchdog.finish();
         let answer = match answer {
             Err(RenderError::TimedOut) if self.needs_replacing() => Err(RenderError::HeapExhausted),
             answer => answer,
@@ -145,34 +149,4 @@ impl Renderer {
             }
         }
     }
-}
-
-enum Watch {
-    Start,
-    Done,
-}
-
-/// One thread per runtime that terminates a render still running after `timeout`.
-fn spawn_watchdog(
-    isolate: v8::IsolateHandle,
-    timeout: Duration,
-) -> Result<mpsc::Sender<Watch>, RenderError> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::Builder::new()
-        .name("render-watchdog".into())
-        .spawn(move || {
-            while let Ok(message) = rx.recv() {
-                if let Watch::Start = message {
-                    match rx.recv_timeout(timeout) {
-                        Ok(_) => {}
-                        Err(RecvTimeoutError::Timeout) => {
-                            isolate.terminate_execution();
-                        }
-                        Err(RecvTimeoutError::Disconnected) => return,
-                    }
-                }
-            }
-        })
-        .map_err(|e| RenderError::Start(format!("cannot spawn a watchdog thread: {e}")))?;
-    Ok(tx)
 }
