@@ -19,7 +19,7 @@ RUN ln -s /usr/local/lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm
 WORKDIR /src
 COPY . .
 ARG RUSTY_V8_ARCHIVE=
-RUN if [ -n "$RUSTY_V8_ARCHIVE" ]; then export RUSTY_V8_ARCHIVE="$(realpath "$RUSTY_V8_ARCHIVE")"; fi \
+RUN if [ -n "$RUSTY_V8_ARCHIVE" ]; then RUSTY_V8_ARCHIVE="$(realpath "$RUSTY_V8_ARCHIVE")"; export RUSTY_V8_ARCHIVE; fi \
  && npm ci --no-audit --no-fund \
  && cargo build --release --locked \
  && cp target/release/bilingue /bilingue
@@ -30,5 +30,6 @@ ENV BILINGUE_BIND=0.0.0.0 \
     BILINGUE_PORT=3000 \
     BILINGUE_LOG_FORMAT=json
 EXPOSE 3000
-USER nonroot
+# distroless's "nonroot" user, by number so Kubernetes can check runAsNonRoot.
+USER 65532:65532
 ENTRYPOINT ["/bilingue"]

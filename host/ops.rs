@@ -177,6 +177,13 @@ pub async fn metrics(State(state): State<Arc<AppState>>) -> Response {
         .into_response()
 }
 
+/// The request target's length as sent, without writing it out.
+fn target_length(uri: &axum::http::Uri) -> usize {
+    let authority = uri.authority().map_or(0, |a| a.as_str().len());
+    let scheme = uri.scheme_str().map_or(0, |s| s.len() + "://".len());
+    scheme + authority + uri.path_and_query().map_or(0, |p| p.as_str().len())
+}
+
 /// Counts (and, with `--access-log`, logs) every answer; refuses oversized request targets
 /// before any work; while draining, asks HTTP/1 clients to close their connection.
 pub async fn observe(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
@@ -185,7 +192,7 @@ pub async fn observe(State(state): State<Arc<AppState>>, request: Request, next:
     let logged = state
         .access_log
         .then(|| (request.method().clone(), request.uri().path().to_owned()));
-    let mut response = if request.uri().to_string().len() > MAX_URI_BYTES {
+    let mut response = if target_length(request.uri()) > MAX_URI_BYTES {
         (
             StatusCode::URI_TOO_LONG,
             format!("request target longer than {MAX_URI_BYTES} bytes"),

