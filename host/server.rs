@@ -107,15 +107,22 @@ pub async fn serve(
             },
         };
         let _ = stream.set_nodelay(true);
-        let connection = builder
-            .serve_connection(TokioIo::new(stream), service.clone())
-            .into_owned();
-        let connection = graceful.watch(connection);
+        let (builder, service, watcher) = (builder.clone(), service.clone(), graceful.watcher());
         let lifecycle = lifecycle.clone();
         lifecycle.open_connections.fetch_add(1, Ordering::Relaxed);
         tokio::spawn(async move {
-            // Errors here are the client's: a reset, a malformed request, a slow head.
-            let _ = connection.await;
+            // hyper's head time-out starts with the first byte: a connection that sends
+            // nothing at all gets the same time.
+            let mut first = [0u8; 1];
+            if let Ok(Ok(1..)) =
+                tokio::time::timeout(HEADER_READ_TIMEOUT, stream.peek(&mut first)).await
+            {
+                let connection = builder
+                    .serve_connection(TokioIo::new(stream), service)
+                    .into_owned();
+                // Errors here are the client's: a reset, a malformed request, a slow head.
+                let _ = watcher.watch(connection).await;
+            }
             lifecycle.open_connections.fetch_sub(1, Ordering::Relaxed);
         });
     }

@@ -495,3 +495,27 @@ fn invalid_utf8_headers_unknown_methods_and_traversal_get_clear_answers() {
         "{status}"
     );
 }
+
+#[test]
+fn a_silent_or_slow_client_is_disconnected_after_the_head_time_out() {
+    use std::io::{Read, Write};
+    let address = support::base_url().trim_start_matches("http://");
+    let silent = std::net::TcpStream::connect(address).unwrap();
+    let mut slow = std::net::TcpStream::connect(address).unwrap();
+    slow.write_all(b"GET /fr/ HTTP/1.1\r\nhost: x\r\n").unwrap();
+    let started = std::time::Instant::now();
+    for mut stream in [silent, slow] {
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .unwrap();
+        let mut answer = Vec::new();
+        let read = stream.read_to_end(&mut answer);
+        assert!(read.is_ok(), "closed by the server, not timed out here: {read:?}");
+    }
+    let waited = started.elapsed();
+    let limit = bilingue::server::HEADER_READ_TIMEOUT;
+    assert!(
+        waited >= limit - std::time::Duration::from_millis(500) && waited < limit * 2,
+        "{waited:?}"
+    );
+}
