@@ -510,7 +510,10 @@ fn a_silent_or_slow_client_is_disconnected_after_the_head_time_out() {
             .unwrap();
         let mut answer = Vec::new();
         let read = stream.read_to_end(&mut answer);
-        assert!(read.is_ok(), "closed by the server, not timed out here: {read:?}");
+        assert!(
+            read.is_ok(),
+            "closed by the server, not timed out here: {read:?}"
+        );
     }
     let waited = started.elapsed();
     let limit = bilingue::server::HEADER_READ_TIMEOUT;

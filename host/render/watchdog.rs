@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 struct State {
     /// When the render in progress must be stopped; `None` between renders.
     deadline: Option<Instant>,
+    /// The watchdog waits with no time-out: only a new render wakes it.
+    idle: bool,
     closed: bool,
 }
 
@@ -38,7 +40,12 @@ impl Watchdog {
     pub fn start(&self) {
         let mut state = self.shared.state.lock().expect("watchdog lock");
         state.deadline = Some(Instant::now() + self.timeout);
-        self.shared.changed.notify_one();
+        // Under steady load the watchdog is already asleep until an earlier render's
+        // deadline, which comes before this one: it will find this deadline then, so
+        // there is no need to wake it for every render.
+        if state.idle {
+            self.shared.changed.notify_one();
+        }
     }
 
     /// Ends the render: after this returns, the watchdog will not stop it any more.
@@ -58,7 +65,12 @@ fn watch(shared: &Shared, stop: impl Fn()) {
     let mut state = shared.state.lock().expect("watchdog lock");
     while !state.closed {
         state = match state.deadline {
-            None => shared.changed.wait(state).expect("watchdog lock"),
+            None => {
+                state.idle = true;
+                let mut state = shared.changed.wait(state).expect("watchdog lock");
+                state.idle = false;
+                state
+            }
             Some(deadline) => {
                 let now = Instant::now();
                 if now >= deadline {
