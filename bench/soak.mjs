@@ -143,6 +143,7 @@ const lines = [
   `| Soak: failed requests | ${soak.non2xx + Object.values(soak.socket).reduce((a, b) => a + b, 0)} |`,
   `| RSS idle after start-up | ${rssIdle.toFixed(1)} MB |`,
   `| RSS at 1 s of load / at the end / peak | ${rssFirst.toFixed(1)} / ${rssLast.toFixed(1)} / ${rssPeak.toFixed(1)} MB |`,
+  `| RSS every 10 s of load (MB) | ${samples.filter((_, i) => i % 10 === 0 || i === samples.length - 1).map((mb) => mb.toFixed(1)).join(", ")} |`,
   `| Drain: requests answered (${CONNECTIONS} keep-alive clients, SIGTERM after ${signalAt} s, drain delay ${DRAIN_DELAY}) | ${drain.answered} (${drain.answered - answeredBeforeSignal} after the signal) |`,
   `| Drain: requests lost | ${lost} |`,
   `| Drain: SIGTERM → last answer / process exit | ${lastAnswerMs.toFixed(0)} / ${drainedMs.toFixed(0)} ms |`,
