@@ -16,9 +16,10 @@ use crate::page::{self, PageHeaders};
 use crate::page_cache::{CachedPage, NONCE_SLOT};
 use crate::render::{RenderError, RenderRequest};
 
-/// Prefixed pages are the same for everyone: a short shared cache. Unprefixed ones follow
-/// the visitor's saved choice, so they vary by cookie and are revalidated every time.
-const PREFIXED_CACHE: &str = "public, max-age=60";
+/// Prefixed pages are the same for everyone but their script nonce, which must not be
+/// replayed to other visitors: a short cache in the browser only. Unprefixed ones follow the
+/// visitor's saved choice, so they vary by cookie and are revalidated every time.
+const PREFIXED_CACHE: &str = "private, max-age=60";
 const UNPREFIXED_CACHE: &str = "private, no-cache";
 
 /// Which page a request asks for, once its path and cookies are read.

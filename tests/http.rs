@@ -160,7 +160,7 @@ fn pages_are_cached_briefly_and_compressed_on_request() {
         .header("accept-encoding", "gzip")
         .send()
         .unwrap();
-    assert_eq!(header(&response, "cache-control"), "public, max-age=60");
+    assert_eq!(header(&response, "cache-control"), "private, max-age=60");
     assert_eq!(header(&response, "content-encoding"), "gzip");
     assert_eq!(
         header(&response, "content-type"),
