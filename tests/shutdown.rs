@@ -1,72 +1,12 @@
 //! SIGTERM on the real binary: requests in flight are answered, readiness fails during the
 //! drain delay, a deadline bounds the wait, and the exit code is 0 each time.
 
-use std::io::{BufRead, BufReader, Read};
+mod support;
+
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-struct Host {
-    child: Child,
-    base: String,
-}
-
-impl Host {
-    fn start(args: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bilingue"))
-            .args(["--port", "0", "--render-threads", "1"])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let base = line
-            .trim()
-            .strip_prefix("bilingue listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-            .to_string();
-        Self { child, base }
-    }
-
-    fn terminate(&self) {
-        let status = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-
-    /// Waits for the exit (at most `limit`); returns how long it took and the logs.
-    fn wait_exit(mut self, limit: Duration) -> (Duration, String) {
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                let mut logs = String::new();
-                self.child
-                    .stderr
-                    .take()
-                    .unwrap()
-                    .read_to_string(&mut logs)
-                    .unwrap();
-                assert!(status.success(), "exit status {status}; logs:\n{logs}");
-                return (started.elapsed(), logs);
-            }
-            if started.elapsed() > limit {
-                let _ = self.child.kill();
-                panic!("still running {limit:?} after SIGTERM");
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn address(&self) -> String {
-        self.base.trim_start_matches("http://").to_string()
-    }
-}
+use support::binary::Host;
 
 fn client() -> reqwest::blocking::Client {
     reqwest::blocking::Client::builder()

@@ -2,6 +2,8 @@
 //! One real server per test binary: the router of `bilingue::app` on 127.0.0.1:0, with
 //! its render threads, spoken to over HTTP.
 
+pub mod binary;
+
 use std::sync::OnceLock;
 
 use bilingue::config::Config;
