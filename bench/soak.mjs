@@ -69,6 +69,7 @@ const rssPeak = Math.max(...samples, rssIdle);
 // closed-loop client does, counting every request it sent and every answer it got.
 const exited = new Promise((resolve) => host.child.once("exit", (code) => resolve({ code, at: performance.now() })));
 const drain = { sent: 0, answered: 0, lost: 0, errors: new Map(), retired: 0, signalled: false };
+const countError = (what) => drain.errors.set(what, (drain.errors.get(what) ?? 0) + 1);
 async function client(worker) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   for (let i = worker; ; i++) {
@@ -76,11 +77,11 @@ async function client(worker) {
     try {
       const { status, close } = await get(`${host.baseUrl}${mix[i % mix.length]}`, agent);
       drain.answered++;
-      if (status !== 200) drain.errors.set(`status ${status}`, (drain.errors.get(`status ${status}`) ?? 0) + 1);
+      if (status !== 200) countError(`status ${status}`);
       if (close && drain.signalled) break;
     } catch (error) {
       drain.lost++;
-      drain.errors.set(error.code ?? error.message, (drain.errors.get(error.code ?? error.message) ?? 0) + 1);
+      countError(error.code ?? error.message);
       if (drain.signalled) break;
     }
   }

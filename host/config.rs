@@ -95,8 +95,17 @@ impl Config {
     }
 }
 
-/// `1s`, `250ms`, `2` (seconds).
-fn parse_duration(text: &str) -> Result<Duration, String> {
+/// `1s`, `250ms`, `2` (seconds): from 1 ms to an hour.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    parse_span(text, Duration::from_millis(1))
+}
+
+/// The same, zero allowed.
+pub fn parse_delay(text: &str) -> Result<Duration, String> {
+    parse_span(text, Duration::ZERO)
+}
+
+fn parse_span(text: &str, least: Duration) -> Result<Duration, String> {
     let text = text.trim();
     let (number, unit) = match text.find(|c: char| !c.is_ascii_digit() && c != '.') {
         Some(i) => text.split_at(i),
@@ -110,18 +119,10 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
         "s" => value,
         _ => return Err(format!("{text:?}: use s or ms")),
     };
-    if !(0.001..=3600.0).contains(&seconds) {
-        return Err(format!("{text:?} is outside 1ms..3600s"));
+    if !(least.as_secs_f64()..=3600.0).contains(&seconds) {
+        return Err(format!("{text:?} is outside {least:?}..3600s"));
     }
     Ok(Duration::from_secs_f64(seconds))
-}
-
-/// A duration that may be zero.
-fn parse_delay(text: &str) -> Result<Duration, String> {
-    if text.trim().trim_end_matches(['m', 's']).parse::<f64>() == Ok(0.0) {
-        return Ok(Duration::ZERO);
-    }
-    parse_duration(text)
 }
 
 #[cfg(test)]

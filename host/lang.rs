@@ -15,6 +15,9 @@ pub struct LanguageInfo {
     pub code: String,
     pub locale: String,
     pub name: String,
+    /// Its place in the declared list, set once the list is read.
+    #[serde(skip)]
+    index: usize,
 }
 
 #[derive(Debug, Deserialize)]
@@ -24,8 +27,11 @@ struct Declared {
 }
 
 static DECLARED: LazyLock<Declared> = LazyLock::new(|| {
-    let declared: Declared = serde_json::from_str(include_str!("../app/i18n/languages.json"))
+    let mut declared: Declared = serde_json::from_str(include_str!("../app/i18n/languages.json"))
         .expect("app/i18n/languages.json is valid");
+    for (index, language) in declared.languages.iter_mut().enumerate() {
+        language.index = index;
+    }
     assert!(
         declared
             .languages
@@ -79,11 +85,7 @@ impl Language {
 
     /// This language's place in the declared list, from 0 to `count() - 1`.
     pub fn index(self) -> usize {
-        DECLARED
-            .languages
-            .iter()
-            .position(|l| std::ptr::eq(l, self.0))
-            .expect("a Language points into the declared list")
+        self.0.index
     }
 }
 

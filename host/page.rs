@@ -92,7 +92,7 @@ pub fn document(
     language: Language,
     rendered: &Rendered,
     alternates: &[Alternate],
-    nonce: &str,
+    nonce: &Nonce,
 ) -> Result<String, askama::Error> {
     let boot = json_for_script(rendered.boot.get());
     Document {
@@ -102,7 +102,7 @@ pub fn document(
         assets,
         markup: &rendered.html,
         boot: &boot,
-        nonce,
+        nonce: nonce.as_str(),
     }
     .render()
 }
@@ -116,7 +116,7 @@ pub fn shell(
     title: &str,
     path: &str,
     time_zone: &str,
-    nonce: &str,
+    nonce: &Nonce,
 ) -> Result<String, askama::Error> {
     let boot =
         serde_json::json!({ "language": language.code(), "path": path, "timeZone": time_zone })
@@ -128,7 +128,7 @@ pub fn shell(
         assets,
         markup: "",
         boot: &json_for_script(&boot),
-        nonce,
+        nonce: nonce.as_str(),
     }
     .render()
 }

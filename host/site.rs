@@ -119,7 +119,7 @@ pub async fn serve(
                 title,
                 request.rest,
                 &state.time_zone,
-                nonce.as_str(),
+                &nonce,
             )?;
             let status = if request.unsupported {
                 StatusCode::NOT_FOUND
@@ -144,7 +144,7 @@ pub async fn serve(
     } else {
         Vec::new()
     };
-    let write = |nonce: &str| {
+    let write = |nonce: &Nonce| {
         page::document(
             &state.document,
             request.language,
@@ -154,11 +154,11 @@ pub async fn serve(
         )
     };
     if rendered.cacheable && !request.unsupported && state.pages.enabled() {
-        let cached = Arc::new(CachedPage::new(status, &write(NONCE_SLOT.as_str())?));
+        let cached = Arc::new(CachedPage::new(status, &write(&NONCE_SLOT)?));
         state.pages.insert(code, request.rest, cached.clone());
         return Ok(respond_cached(&cached, &headers, page_headers, &nonce));
     }
-    let document = write(nonce.as_str())?;
+    let document = write(&nonce)?;
     Ok(page::respond(
         status,
         document.into(),

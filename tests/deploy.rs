@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use bilingue::config::{parse_delay, parse_duration};
+
 const KUBERNETES_VERSION: &str = "1.31.0";
 
 fn root() -> &'static Path {
@@ -108,13 +110,6 @@ fn environment(manifest: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-fn seconds(value: &str) -> f64 {
-    match value.strip_suffix("ms") {
-        Some(ms) => ms.parse::<f64>().unwrap() / 1000.0,
-        None => value.trim_end_matches('s').parse().unwrap(),
-    }
-}
-
 #[test]
 fn the_deployment_and_the_image_set_only_options_the_binary_has() {
     let help = Command::new(env!("CARGO_BIN_EXE_bilingue"))
@@ -163,7 +158,10 @@ fn the_deployment_and_the_image_set_only_options_the_binary_has() {
         .expect("a grace period")
         .parse()
         .unwrap();
-    let drain = seconds(&value("BILINGUE_DRAIN_DELAY")) + seconds(&value("BILINGUE_DRAIN_TIMEOUT"));
+    // Read by the binary's own parsers, so the manifest's values are also proven valid.
+    let drain = parse_delay(&value("BILINGUE_DRAIN_DELAY")).unwrap()
+        + parse_duration(&value("BILINGUE_DRAIN_TIMEOUT")).unwrap();
+    let drain = drain.as_secs_f64();
     assert!(
         grace > drain,
         "Kubernetes waits {grace}s, longer than the drain ({drain}s), before SIGKILL"

@@ -34,13 +34,13 @@ fn is_shell(html: &str, lang: &str) -> bool {
         && html.contains(r#"<script type="module""#)
 }
 
+/// A GET on one of this file's hosts.
+fn fetch(host: &str, path: &str) -> reqwest::blocking::Response {
+    client().get(format!("{host}{path}")).send().unwrap()
+}
+
 fn still_serves(host: &str) {
-    let page = client()
-        .get(format!("{host}/fr/"))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let page = fetch(host, "/fr/").text().unwrap();
     assert!(
         page.contains("<p>rendered /</p>"),
         "the render thread still serves: {page}"
@@ -51,7 +51,7 @@ fn still_serves(host: &str) {
 fn a_render_that_never_ends_is_stopped_and_the_page_is_client_rendered() {
     let host = faulty_host(&[]);
     let started = Instant::now();
-    let response = client().get(format!("{host}/fr/loop")).send().unwrap();
+    let response = fetch(&host, "/fr/loop");
     let elapsed = started.elapsed();
     assert_eq!(response.status(), 200);
     assert_eq!(header(&response, "content-language"), "fr");
@@ -72,7 +72,7 @@ fn a_render_that_never_ends_is_stopped_and_the_page_is_client_rendered() {
 #[test]
 fn a_render_that_throws_gets_the_client_rendered_page() {
     let host = faulty_host(&[]);
-    let response = client().get(format!("{host}/en/throw")).send().unwrap();
+    let response = fetch(&host, "/en/throw");
     assert_eq!(response.status(), 200);
     assert_eq!(header(&response, "content-language"), "en");
     assert!(is_shell(&response.text().unwrap(), "en"));
@@ -83,16 +83,11 @@ fn a_render_that_throws_gets_the_client_rendered_page() {
 fn a_render_that_eats_the_heap_is_stopped_and_its_runtime_replaced() {
     // A time-out long enough that the heap limit, not the clock, stops this render.
     let host = faulty_host(&["--render-timeout", "20s"]);
-    let response = client().get(format!("{host}/fr/alloc")).send().unwrap();
+    let response = fetch(&host, "/fr/alloc");
     assert_eq!(response.status(), 200);
     assert!(is_shell(&response.text().unwrap(), "fr"));
     still_serves(&host);
-    let metrics = client()
-        .get(format!("{host}/metrics"))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let metrics = fetch(&host, "/metrics").text().unwrap();
     assert!(
         metrics.contains("bilingue_runtime_restarts_total 1"),
         "{metrics}"
@@ -111,7 +106,7 @@ fn a_full_render_queue_answers_the_client_rendered_page_at_once() {
         })
         .collect();
     let started = Instant::now();
-    let response = client().get(format!("{host}/fr/")).send().unwrap();
+    let response = fetch(&host, "/fr/");
     assert!(
         started.elapsed() < Duration::from_millis(250),
         "answered without waiting: {:?}",

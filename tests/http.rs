@@ -2,7 +2,7 @@
 
 mod support;
 
-use support::{attribute_after, client, get, header};
+use support::{attribute_after, client, get, get_with, header};
 
 #[test]
 fn french_is_served_at_the_root() {
@@ -133,11 +133,7 @@ fn an_unknown_page_is_a_404_in_its_language() {
 
 #[test]
 fn the_saved_choice_picks_the_language_of_unprefixed_pages() {
-    let response = client()
-        .get(format!("{}/", support::base_url()))
-        .header("cookie", "theme=x; bilingue_lang=en")
-        .send()
-        .unwrap();
+    let response = get_with("/", "cookie", "theme=x; bilingue_lang=en");
     assert_eq!(header(&response, "content-language"), "en");
     assert!(header(&response, "vary").to_lowercase().contains("cookie"));
     assert!(response.text().unwrap().contains(r#"<html lang="en">"#));
@@ -145,21 +141,13 @@ fn the_saved_choice_picks_the_language_of_unprefixed_pages() {
 
 #[test]
 fn a_prefix_wins_over_the_saved_choice() {
-    let response = client()
-        .get(format!("{}/fr/", support::base_url()))
-        .header("cookie", "bilingue_lang=en")
-        .send()
-        .unwrap();
+    let response = get_with("/fr/", "cookie", "bilingue_lang=en");
     assert_eq!(header(&response, "content-language"), "fr");
 }
 
 #[test]
 fn pages_are_cached_briefly_and_compressed_on_request() {
-    let response = client()
-        .get(format!("{}/en/", support::base_url()))
-        .header("accept-encoding", "gzip")
-        .send()
-        .unwrap();
+    let response = get_with("/en/", "accept-encoding", "gzip");
     assert_eq!(header(&response, "cache-control"), "private, max-age=60");
     assert_eq!(header(&response, "content-encoding"), "gzip");
     assert_eq!(
@@ -379,11 +367,7 @@ fn every_page_answer_has_its_own_script_nonce() {
         ("/fr/nowhere", "gzip"),
         ("/fr/nowhere", "identity"),
     ] {
-        let response = client()
-            .get(format!("{}{path}", support::base_url()))
-            .header("accept-encoding", encoding)
-            .send()
-            .unwrap();
+        let response = get_with(path, "accept-encoding", encoding);
         let (named, carried) = nonces(response);
         assert_eq!(named.len(), 32, "{named}");
         // The entry script, each module preload and the boot state.
@@ -416,11 +400,7 @@ fn hostile_paths_and_cookies_get_a_page_not_an_error() {
         let html = response.text().unwrap();
         assert!(!html.contains("<script>alert"), "{path} is escaped");
     }
-    let response = client()
-        .get(format!("{}/", support::base_url()))
-        .header("cookie", "bilingue_lang=<x>; ;;==; bilingue_lang=\"en")
-        .send()
-        .unwrap();
+    let response = get_with("/", "cookie", "bilingue_lang=<x>; ;;==; bilingue_lang=\"en");
     assert_eq!(response.status(), 200);
 }
 
@@ -442,11 +422,7 @@ fn raw_status(request: &[u8]) -> String {
 #[test]
 fn oversized_or_too_many_headers_are_431() {
     let big = "a".repeat(bilingue::server::MAX_HEAD_BYTES);
-    let response = client()
-        .get(format!("{}/fr/", support::base_url()))
-        .header("x-big", &big)
-        .send()
-        .unwrap();
+    let response = get_with("/fr/", "x-big", &big);
     assert_eq!(response.status(), 431);
     let many: String = (0..=bilingue::server::MAX_HEADERS)
         .map(|i| format!("x-h{i}: v\r\n"))
@@ -456,14 +432,11 @@ fn oversized_or_too_many_headers_are_431() {
     );
     assert!(status.contains(" 431 "), "{status}");
     // Under the limits, a large but ordinary cookie header is read as usual.
-    let response = client()
-        .get(format!("{}/", support::base_url()))
-        .header(
-            "cookie",
-            format!("other={}; bilingue_lang=en", "b".repeat(8000)),
-        )
-        .send()
-        .unwrap();
+    let response = get_with(
+        "/",
+        "cookie",
+        &format!("other={}; bilingue_lang=en", "b".repeat(8000)),
+    );
     assert_eq!(response.status(), 200);
     assert_eq!(header(&response, "content-language"), "en");
 }

@@ -10,7 +10,7 @@ use support::binary::Host;
 #[test]
 fn json_logs_with_one_access_line_per_request() {
     let host = Host::start(&["--log-format", "json", "--access-log"]);
-    let client = reqwest::blocking::Client::new();
+    let client = support::client();
     assert_eq!(
         client
             .get(format!("{}/fr/", host.base))

@@ -7,13 +7,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use support::binary::Host;
-
-fn client() -> reqwest::blocking::Client {
-    reqwest::blocking::Client::builder()
-        .timeout(Duration::from_secs(30))
-        .build()
-        .unwrap()
-}
+use support::client;
 
 fn faulty_bundle() -> &'static str {
     concat!(

@@ -69,6 +69,15 @@ pub fn get(path: &str) -> reqwest::blocking::Response {
         .unwrap()
 }
 
+/// A GET of `path` on the shared server with one request header.
+pub fn get_with(path: &str, name: &str, value: &str) -> reqwest::blocking::Response {
+    client()
+        .get(format!("{}{path}", base_url()))
+        .header(name, value)
+        .send()
+        .unwrap()
+}
+
 pub fn header(response: &reqwest::blocking::Response, name: &str) -> String {
     response
         .headers()
