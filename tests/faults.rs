@@ -2,13 +2,15 @@
 //! one that eats the heap, and a full queue. Each gets the client-rendered page, and the
 //! render thread keeps serving.
 
-mod support;
 
 use std::time::{Duration, Instant};
 
-use support::{client, header};
+use crate::support::binary::Host;
+use crate::support::{client, header};
 
-fn faulty_host(extra: &[&str]) -> String {
+/// The binary with the faulty bundle: a child process, since a bundle other than the
+/// built-in snapshot cannot share a process with it (see `support::start`).
+fn faulty_host(extra: &[&str]) -> Host {
     let bundle = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/faulty-bundle.js"
@@ -25,7 +27,9 @@ fn faulty_host(extra: &[&str]) -> String {
     if !extra.contains(&"--render-timeout") {
         args.extend_from_slice(&["--render-timeout", "300ms"]);
     }
-    support::start(&args)
+    let host = Host::start(&args);
+    host.wait_ready(Duration::from_secs(20));
+    host
 }
 
 fn is_shell(html: &str, lang: &str) -> bool {
@@ -35,11 +39,11 @@ fn is_shell(html: &str, lang: &str) -> bool {
 }
 
 /// A GET on one of this file's hosts.
-fn fetch(host: &str, path: &str) -> reqwest::blocking::Response {
-    client().get(format!("{host}{path}")).send().unwrap()
+fn fetch(host: &Host, path: &str) -> reqwest::blocking::Response {
+    client().get(host.url(path)).send().unwrap()
 }
 
-fn still_serves(host: &str) {
+fn still_serves(host: &Host) {
     let page = fetch(host, "/fr/").text().unwrap();
     assert!(
         page.contains("<p>rendered /</p>"),
@@ -99,7 +103,7 @@ fn a_full_render_queue_answers_the_client_rendered_page_at_once() {
     let host = faulty_host(&["--render-queue", "1"]);
     let busy: Vec<_> = (0..2)
         .map(|_| {
-            let url = format!("{host}/fr/loop");
+            let url = host.url("/fr/loop");
             let handle = std::thread::spawn(move || client().get(url).send().unwrap().status());
             std::thread::sleep(Duration::from_millis(60));
             handle
@@ -117,4 +121,44 @@ fn a_full_render_queue_answers_the_client_rendered_page_at_once() {
         assert_eq!(handle.join().unwrap(), 200);
     }
     still_serves(&host);
+}
+
+#[test]
+fn a_status_outside_200_to_599_never_reaches_the_client() {
+    let host = faulty_host(&[]);
+    for path in ["/fr/status-999", "/fr/status-150", "/fr/status-0"] {
+        let response = fetch(&host, path);
+        assert_eq!(response.status(), 200, "{path}");
+        assert!(is_shell(&response.text().unwrap(), "fr"), "{path}");
+    }
+    assert_eq!(fetch(&host, "/fr/status-503").status(), 503, "a real status passes");
+    still_serves(&host);
+}
+
+#[test]
+fn renders_whose_client_has_gone_are_skipped_while_queued() {
+    use std::io::Write;
+    let host = faulty_host(&["--render-timeout", "500ms"]);
+    let address = host.address();
+    let url = host.url("/fr/loop");
+    let busy = std::thread::spawn(move || client().get(url).send().unwrap().status());
+    std::thread::sleep(Duration::from_millis(100));
+    // Five visitors ask for a slow page and leave while it waits for the thread.
+    for _ in 0..5 {
+        let mut stream = std::net::TcpStream::connect(&address).unwrap();
+        stream
+            .write_all(b"GET /fr/loop HTTP/1.1\r\nhost: x\r\n\r\n")
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        drop(stream);
+    }
+    assert_eq!(busy.join().unwrap(), 200);
+    let started = Instant::now();
+    still_serves(&host);
+    assert!(
+        started.elapsed() < Duration::from_millis(400),
+        "no render ran for those who left: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(host.metric("bilingue_renders_abandoned_total"), 5.0);
 }

@@ -1,8 +1,7 @@
 //! The host over real HTTP: languages, their signals, alternates, 404s and assets.
 
-mod support;
 
-use support::{attribute_after, client, get, get_with, header};
+use crate::support::{attribute_after, client, get, get_with, header};
 
 #[test]
 fn french_is_served_at_the_root() {
@@ -186,7 +185,7 @@ fn assets_are_sent_precompressed_as_the_client_accepts() {
     let html = get("/en/").text().unwrap();
     let script = format!(
         "{}{}",
-        support::base_url(),
+        crate::support::base_url(),
         attribute_after(&html, r#"<script type="module""#, "src").unwrap()
     );
     let plain = client().get(&script).send().unwrap();
@@ -239,13 +238,13 @@ fn an_unknown_asset_is_a_plain_404() {
 #[test]
 fn only_get_and_head_are_pages() {
     let response = client()
-        .post(format!("{}/en/", support::base_url()))
+        .post(format!("{}/en/", crate::support::base_url()))
         .send()
         .unwrap();
     assert_eq!(response.status(), 405);
     assert_eq!(header(&response, "allow"), "GET, HEAD");
     let head = client()
-        .head(format!("{}/en/", support::base_url()))
+        .head(format!("{}/en/", crate::support::base_url()))
         .send()
         .unwrap();
     assert_eq!(head.status(), 200);
@@ -253,7 +252,7 @@ fn only_get_and_head_are_pages() {
 
 #[test]
 fn an_unknown_time_zone_stops_start_up_with_a_clear_error() {
-    support::init_v8_once();
+    crate::support::init_v8_once();
     let config = <bilingue::config::Config as clap::Parser>::parse_from([
         "bilingue",
         "--render-threads",
@@ -407,7 +406,7 @@ fn hostile_paths_and_cookies_get_a_page_not_an_error() {
 /// One request written byte for byte, and the status line of the answer.
 fn raw_status(request: &[u8]) -> String {
     use std::io::{Read, Write};
-    let address = support::base_url().trim_start_matches("http://");
+    let address = crate::support::base_url().trim_start_matches("http://");
     let mut stream = std::net::TcpStream::connect(address).unwrap();
     stream
         .set_read_timeout(Some(std::time::Duration::from_secs(10)))
@@ -472,7 +471,7 @@ fn invalid_utf8_headers_unknown_methods_and_traversal_get_clear_answers() {
 #[test]
 fn a_silent_or_slow_client_is_disconnected_after_the_head_time_out() {
     use std::io::{Read, Write};
-    let address = support::base_url().trim_start_matches("http://");
+    let address = crate::support::base_url().trim_start_matches("http://");
     let silent = std::net::TcpStream::connect(address).unwrap();
     let mut slow = std::net::TcpStream::connect(address).unwrap();
     slow.write_all(b"GET /fr/ HTTP/1.1\r\nhost: x\r\n").unwrap();

@@ -1,16 +1,15 @@
 //! What the binary writes for operators: with `--log-format json`, every line on stderr is
 //! one JSON object; `--access-log` adds one per answered request.
 
-mod support;
 
 use std::time::Duration;
 
-use support::binary::Host;
+use crate::support::binary::Host;
 
 #[test]
 fn json_logs_with_one_access_line_per_request() {
     let host = Host::start(&["--log-format", "json", "--access-log"]);
-    let client = support::client();
+    let client = crate::support::client();
     assert_eq!(
         client
             .get(format!("{}/fr/", host.base))

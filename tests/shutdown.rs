@@ -1,13 +1,12 @@
 //! SIGTERM on the real binary: requests in flight are answered, readiness fails during the
 //! drain delay, a deadline bounds the wait, and the exit code is 0 each time.
 
-mod support;
 
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use support::binary::Host;
-use support::client;
+use crate::support::binary::Host;
+use crate::support::client;
 
 fn faulty_bundle() -> &'static str {
     concat!(
@@ -51,6 +50,7 @@ fn sigterm_answers_the_request_in_flight_then_exits_zero() {
 #[test]
 fn the_drain_delay_fails_readiness_and_closes_connections_while_still_serving() {
     let host = Host::start(&["--drain-delay", "1500ms"]);
+    host.wait_ready(Duration::from_secs(10));
     let client = client();
     assert_eq!(
         client

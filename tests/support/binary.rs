@@ -1,67 +1,232 @@
 //! The real binary as a child process: started on a free port, signalled, awaited.
 
 use std::io::{BufRead, BufReader, Read};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub struct Host {
     child: Child,
     pub base: String,
+    logs: Arc<Mutex<String>>,
+    /// One keep-alive client: asking for the metrics opens one connection, not one a time.
+    client: reqwest::blocking::Client,
+}
+
+/// How a child ended: its status and everything it wrote on stderr.
+pub struct Exit {
+    pub status: ExitStatus,
+    pub took: Duration,
+    pub logs: String,
 }
 
 impl Host {
+    /// Starts `bilingue --port 0 --render-threads 1 ARGS` and waits for its address.
     pub fn start(args: &[&str]) -> Self {
+        Self::start_with(args, &[])
+    }
+
+    /// The same, with environment variables set for the child only.
+    pub fn start_with(args: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::spawn(Command::new(env!("CARGO_BIN_EXE_bilingue")), args, env)
+    }
+
+    /// Starts the binary through another program (`taskset`, say): `wrapper… bilingue ARGS`.
+    pub fn start_wrapped(wrapper: &[&str], args: &[&str]) -> Self {
+        let mut command = Command::new(wrapper[0]);
+        command
+            .args(&wrapper[1..])
+            .arg(env!("CARGO_BIN_EXE_bilingue"));
+        Self::spawn(command, args, &[])
+    }
+
+    /// Runs the binary with these options until it exits by itself (at most `limit`).
+    pub fn run(args: &[&str], limit: Duration) -> Exit {
         let mut child = Command::new(env!("CARGO_BIN_EXE_bilingue"))
-            .args(["--port", "0", "--render-threads", "1"])
+            .args(defaults(args))
             .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let logs = drain_stderr(&mut child);
+        let started = Instant::now();
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                std::thread::sleep(Duration::from_millis(50));
+                let logs = logs.lock().unwrap().clone();
+                return Exit {
+                    status,
+                    took: started.elapsed(),
+                    logs,
+                };
+            }
+            if started.elapsed() > limit {
+                let _ = child.kill();
+                panic!("still running after {limit:?}; logs:\n{}", logs.lock().unwrap());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn spawn(mut command: Command, args: &[&str], env: &[(&str, &str)]) -> Self {
+        let mut child = command
+            .args(defaults(args))
+            .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .expect("the binary starts");
+        let logs = drain_stderr(&mut child);
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
             .unwrap();
-        let base = line
-            .trim()
-            .strip_prefix("bilingue listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-            .to_string();
-        Self { child, base }
-    }
-
-    pub fn terminate(&self) {
-        let status = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-
-    /// Waits for the exit (at most `limit`); returns how long it took and the logs.
-    pub fn wait_exit(mut self, limit: Duration) -> (Duration, String) {
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                let mut logs = String::new();
-                self.child
-                    .stderr
-                    .take()
-                    .unwrap()
-                    .read_to_string(&mut logs)
-                    .unwrap();
-                assert!(status.success(), "exit status {status}; logs:\n{logs}");
-                return (started.elapsed(), logs);
-            }
-            if started.elapsed() > limit {
-                let _ = self.child.kill();
-                panic!("still running {limit:?} after SIGTERM");
-            }
-            std::thread::sleep(Duration::from_millis(10));
+        let Some(base) = line.trim().strip_prefix("bilingue listening on ") else {
+            let _ = child.kill();
+            let _ = child.wait();
+            std::thread::sleep(Duration::from_millis(100));
+            panic!(
+                "unexpected first line: {line:?}; stderr:\n{}",
+                logs.lock().unwrap()
+            );
+        };
+        Self {
+            base: base.to_string(),
+            child,
+            logs,
+            client: super::client(),
         }
     }
 
     pub fn address(&self) -> String {
         self.base.trim_start_matches("http://").to_string()
     }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub fn logs(&self) -> String {
+        self.logs.lock().unwrap().clone()
+    }
+
+    pub fn signal(&self, name: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{name}"), &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    pub fn terminate(&self) {
+        self.signal("TERM");
+    }
+
+    /// Polls `/readyz` until it answers 200; panics after `limit`.
+    pub fn wait_ready(&self, limit: Duration) -> Duration {
+        let started = Instant::now();
+        let client = super::client();
+        loop {
+            let ready = client
+                .get(self.url("/readyz"))
+                .send()
+                .is_ok_and(|r| r.status() == 200);
+            if ready {
+                return started.elapsed();
+            }
+            assert!(
+                started.elapsed() < limit,
+                "not ready after {limit:?}; logs:\n{}",
+                self.logs()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The largest resident set the process has had, in MiB (`VmHWM`).
+    pub fn peak_rss_mib(&self) -> f64 {
+        proc_status_kib(self.child.id(), "VmHWM") / 1024.0
+    }
+
+    /// The value of one line of `/metrics`, such as `bilingue_open_connections`.
+    pub fn metric(&self, name: &str) -> f64 {
+        super::metric_with(&self.client, &self.base, name)
+    }
+
+    /// Waits for the exit, at most `limit`; the child is killed past it.
+    pub fn wait_exit_status(mut self, limit: Duration) -> Exit {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // The stderr thread ends with the pipe.
+                std::thread::sleep(Duration::from_millis(50));
+                return Exit {
+                    status,
+                    took: started.elapsed(),
+                    logs: self.logs(),
+                };
+            }
+            if started.elapsed() > limit {
+                let _ = self.child.kill();
+                panic!("still running after {limit:?}; logs:\n{}", self.logs());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Waits for an exit with status 0 (at most `limit`); returns how long it took and the logs.
+    pub fn wait_exit(self, limit: Duration) -> (Duration, String) {
+        let exit = self.wait_exit_status(limit);
+        assert!(
+            exit.status.success(),
+            "exit status {}; logs:\n{}",
+            exit.status,
+            exit.logs
+        );
+        (exit.took, exit.logs)
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A free port and one render thread, unless `args` say otherwise.
+fn defaults(args: &[&str]) -> Vec<&'static str> {
+    let mut defaults = vec!["--port", "0"];
+    if !args.contains(&"--render-threads") {
+        defaults.extend(["--render-threads", "1"]);
+    }
+    defaults
+}
+
+/// Reads the child's stderr as it comes, so a chatty child never blocks on a full pipe.
+fn drain_stderr(child: &mut Child) -> Arc<Mutex<String>> {
+    let logs = Arc::new(Mutex::new(String::new()));
+    let mut stderr = child.stderr.take().unwrap();
+    let sink = logs.clone();
+    std::thread::spawn(move || {
+        let mut buffer = [0u8; 4096];
+        while let Ok(n @ 1..) = stderr.read(&mut buffer) {
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buffer[..n]));
+        }
+    });
+    logs
+}
+
+/// A `kB` line of `/proc/PID/status`, such as `VmRSS` or `VmHWM`, in KiB.
+pub fn proc_status_kib(pid: u32, field: &str) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0.0)
 }

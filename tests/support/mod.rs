@@ -1,4 +1,3 @@
-#![allow(dead_code)] // each test binary uses its own share of these helpers
 //! One real server per test binary: the router of `bilingue::app` on 127.0.0.1:0, with
 //! its render threads, spoken to over HTTP.
 
@@ -7,8 +6,6 @@ pub mod binary;
 use std::sync::OnceLock;
 
 use bilingue::config::Config;
-use std::time::Duration;
-
 use bilingue::server::{self, DrainOptions};
 use bilingue::{AppState, app, render};
 use clap::Parser;
@@ -23,7 +20,16 @@ pub fn init_v8_once() {
     V8.get_or_init(render::init_v8);
 }
 
+/// Starts the host in this process with these options, once its render threads have
+/// base URL. Only with the built-in bundle: V8 shares one read-only heap
+/// between the isolates of a process, so isolates made from the build's snapshot cannot
+/// live beside isolates made from another bundle (`--server-bundle`); such hosts run as
+/// child processes ([`binary::Host`]), as the binary never mixes the two.
 pub fn start(args: &[&str]) -> String {
+    assert!(
+        !args.contains(&"--server-bundle"),
+        "start another bundle with binary::Host, in its own process"
+    );
     init_v8_once();
     let config = Config::parse_from(std::iter::once("bilingue").chain(args.iter().copied()));
     let state = AppState::start(&config).expect("render threads start");
@@ -39,17 +45,10 @@ pub fn start(args: &[&str]) -> String {
             address_tx.send(listener.local_addr().unwrap()).unwrap();
             let lifecycle = state.lifecycle.clone();
             let drain = DrainOptions {
-                delay: Duration::ZERO,
-                deadline: Duration::ZERO,
+                delay: std::time::Duration::ZERO,
+                deadline: std::time::Duration::ZERO,
             };
-            server::serve(
-                listener,
-                app(state),
-                lifecycle,
-                std::future::pending(),
-                drain,
-            )
-            .await;
+            server::serve(listener, app(state), lifecycle, std::future::pending(), drain).await;
         });
     });
     format!("http://{}", address_rx.recv().unwrap())
@@ -84,6 +83,84 @@ pub fn header(response: &reqwest::blocking::Response, name: &str) -> String {
         .get(name)
         .map(|v| v.to_str().unwrap().to_string())
         .unwrap_or_default()
+}
+
+/// The value of one unlabelled line of a host's `/metrics`, such as `bilingue_open_connections`.
+pub fn metric(base: &str, name: &str) -> f64 {
+    metric_with(&client(), base, name)
+}
+
+pub fn metric_with(client: &reqwest::blocking::Client, base: &str, name: &str) -> f64 {
+    let text = client
+        .get(format!("{base}/metrics"))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    text.lines()
+        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' '))
+        .unwrap_or_else(|| panic!("no {name} in {text}"))
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// Bytes written as they are on a new connection to `address`; everything the server
+/// answers until it closes the connection (or 10 s pass).
+pub fn raw_exchange(address: &str, request: &[u8]) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    stream.write_all(request).unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// Runs a future to its end on a runtime of its own (for the HTTP/2 client).
+pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(future)
+}
+
+/// An HTTP/2 connection (prior knowledge, as `curl --http2-prior-knowledge`) to `address`.
+pub async fn h2_connect(address: &str) -> h2::client::SendRequest<bytes::Bytes> {
+    let tcp = tokio::net::TcpStream::connect(address).await.unwrap();
+    let (client, connection) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    client
+}
+
+/// One HTTP/2 GET with these extra headers: the answer's head and body.
+pub async fn h2_get(
+    client: &mut h2::client::SendRequest<bytes::Bytes>,
+    url: &str,
+    headers: &[(String, String)],
+) -> (axum::http::response::Parts, Vec<u8>) {
+    let mut request = axum::http::Request::get(url);
+    for (name, value) in headers {
+        request = request.header(name, value);
+    }
+    let client = client.clone().ready().await.unwrap();
+    let mut client = client;
+    let (answer, _) = client
+        .send_request(request.body(()).unwrap(), true)
+        .unwrap();
+    let (parts, mut body) = answer.await.unwrap().into_parts();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = body.data().await {
+        let chunk = chunk.unwrap();
+        let _ = body.flow_control().release_capacity(chunk.len());
+        bytes.extend_from_slice(&chunk);
+    }
+    (parts, bytes)
 }
 
 /// The first `href` of a `<link rel="{rel}"…>` or `src` of `<script … src>` in a document.

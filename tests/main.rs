@@ -1,0 +1,23 @@
+//! The integration tests, in one binary so V8 is linked once. Each module is one area:
+//!
+//! - `http`: pages over real HTTP against the real router (languages, signals, assets).
+//! - `api`: the built-in /api; `proxy`: --api-upstream against a real upstream.
+//! - `faults`: a misbehaving server bundle (loops, throws, eats the heap, fills the queue).
+//! - `wire`: what a client may send and how long it may hold a connection, HTTP/1 and HTTP/2.
+//! - `startup`, `shutdown`, `logs`: the real binary as a child process (warm-up, signals, logs).
+//! - `deploy`: the Dockerfile and the Kubernetes manifests.
+//! - `app_checks`: the app's own checks (type check, unit tests, Chromium, bench and soak smokes).
+//!
+//! `support` holds what they share: starting a host in-process or as a child process.
+
+mod api;
+mod app_checks;
+mod deploy;
+mod faults;
+mod http;
+mod logs;
+mod proxy;
+mod shutdown;
+mod startup;
+mod support;
+mod wire;

@@ -1,0 +1,502 @@
+//! `--api-upstream` over real HTTP against a real upstream started here: what is forwarded
+//! (and what never is: a path outside `BASE/api`), streaming both ways, the time limits,
+//! and who owns the security headers.
+
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{OriginalUri, Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get, post};
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+
+use crate::support::binary::Host;
+use crate::support::{self, block_on, client, h2_connect, h2_get, header, raw_exchange};
+
+const LARGE_BODY: usize = 32 * 1024 * 1024;
+
+/// What the upstream saw: every request target, and when an endless answer was dropped.
+#[derive(Default)]
+struct Seen {
+    targets: Mutex<Vec<String>>,
+    endless_dropped: Mutex<Option<Instant>>,
+}
+
+struct Upstream {
+    url: String,
+    seen: Arc<Seen>,
+}
+
+impl Upstream {
+    fn targets(&self) -> Vec<String> {
+        self.seen.targets.lock().unwrap().clone()
+    }
+}
+
+/// Records when the endless answer is dropped (its client went away).
+struct DropMark(Arc<Seen>);
+
+impl Drop for DropMark {
+    fn drop(&mut self) {
+        *self.0.endless_dropped.lock().unwrap() = Some(Instant::now());
+    }
+}
+
+/// An upstream API on its own thread and port, with the same routes at `/` and `/v1`.
+fn start_upstream() -> Upstream {
+    async fn echo(OriginalUri(uri): OriginalUri, request: Request) -> axum::Json<Value> {
+        let (parts, body) = request.into_parts();
+        let body = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+        let headers: &HeaderMap = &parts.headers;
+        let h = |name: &str| {
+            let values: Vec<&str> = headers
+                .get_all(name)
+                .iter()
+                .map(|v| v.to_str().unwrap())
+                .collect();
+            (!values.is_empty()).then(|| values.join(" | "))
+        };
+        axum::Json(json!({
+            "method": parts.method.as_str(),
+            "uri": uri.to_string(),
+            "authorization": h("authorization"),
+            "custom": h("x-custom"),
+            "keepAlive": h("keep-alive"),
+            "namedByConnection": h("x-hop"),
+            "forwardedFor": h("x-forwarded-for"),
+            "forwarded": h("forwarded"),
+            "realIp": h("x-real-ip"),
+            "body": String::from_utf8_lossy(&body),
+        }))
+    }
+    async fn upload(body: Body) -> String {
+        let mut stream = body.into_data_stream();
+        let mut total = 0usize;
+        while let Some(chunk) = stream.next().await {
+            total += chunk.unwrap().len();
+        }
+        total.to_string()
+    }
+    async fn download() -> Body {
+        let chunk = Bytes::from(vec![b'x'; 64 * 1024]);
+        Body::from_stream(futures_util::stream::iter(
+            (0..LARGE_BODY / chunk.len()).map(move |_| Ok::<_, std::io::Error>(chunk.clone())),
+        ))
+    }
+    async fn teapot() -> impl IntoResponse {
+        (
+            StatusCode::IM_A_TEAPOT,
+            [("x-upstream", "yes")],
+            "short and stout",
+        )
+    }
+    async fn loose_policy() -> impl IntoResponse {
+        (
+            [
+                ("content-security-policy", "default-src *"),
+                ("x-frame-options", "ALLOWALL"),
+                ("x-content-type-options", "none"),
+                ("referrer-policy", "unsafe-url"),
+                ("set-cookie", "session=1; HttpOnly"),
+            ],
+            "{}",
+        )
+    }
+    /// Five events, 700 ms apart: a stream longer than the head time-out, never idle long.
+    async fn events() -> Body {
+        Body::from_stream(futures_util::stream::unfold(0, |n| async move {
+            if n == 5 {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(700)).await;
+            Some((Ok::<_, std::io::Error>(Bytes::from(format!("data: {n}\n\n"))), n + 1))
+        }))
+    }
+    /// One event, then silence.
+    async fn stall() -> Body {
+        Body::from_stream(futures_util::stream::unfold(0, |n| async move {
+            if n > 0 {
+                std::future::pending::<()>().await;
+            }
+            Some((Ok::<_, std::io::Error>(Bytes::from("data: first\n\n")), n + 1))
+        }))
+    }
+    /// 64 KiB every 10 ms, for ever, until the host lets go of it.
+    async fn endless(State(seen): State<Arc<Seen>>) -> Body {
+        let mark = DropMark(seen);
+        let chunk = Bytes::from(vec![b'y'; 64 * 1024]);
+        Body::from_stream(futures_util::stream::unfold(mark, move |mark| {
+            let chunk = chunk.clone();
+            async move {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                Some((Ok::<_, std::io::Error>(chunk), mark))
+            }
+        }))
+    }
+    async fn record(State(seen): State<Arc<Seen>>, request: Request, next: Next) -> Response {
+        seen.targets.lock().unwrap().push(request.uri().to_string());
+        next.run(request).await
+    }
+    let seen = Arc::new(Seen::default());
+    let routes = || {
+        Router::new()
+            .route("/api/echo", any(echo))
+            .route("/api/{*rest}", any(echo))
+            .route("/api/upload", post(upload))
+            .route("/api/download", get(download))
+            .route("/api/teapot", get(teapot))
+            .route("/api/loose-policy", get(loose_policy))
+            .route("/api/events", get(events))
+            .route("/api/stall", get(stall))
+            .route("/api/endless", get(endless))
+            .route(
+                "/api/slow",
+                get(|| async {
+                    tokio::time::sleep(Duration::from_secs(5)).await;
+                    "late"
+                }),
+            )
+    };
+    let router = Router::new()
+        .merge(routes())
+        .nest("/v1", routes())
+        .fallback(any(echo))
+        .layer(middleware::from_fn_with_state(seen.clone(), record))
+        .with_state(seen.clone());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                tx.send(listener.local_addr().unwrap()).unwrap();
+                axum::serve(listener, router).await.unwrap();
+            });
+    });
+    Upstream {
+        url: format!("http://{}", rx.recv().unwrap()),
+        seen,
+    }
+}
+
+/// A host in this process whose /api goes to `UPSTREAM/v1`, with a 1 s head time-out and
+/// a 2 s idle limit; and its upstream.
+fn proxied() -> &'static (String, Upstream) {
+    static HOST: OnceLock<(String, Upstream)> = OnceLock::new();
+    HOST.get_or_init(|| {
+        let upstream = start_upstream();
+        let host = support::start(&[
+            "--render-threads",
+            "1",
+            "--api-upstream",
+            &format!("{}/v1", upstream.url),
+            "--api-timeout",
+            "1s",
+            "--api-idle-timeout",
+            "2s",
+        ]);
+        (host, upstream)
+    })
+}
+
+fn proxied_host() -> &'static str {
+    &proxied().0
+}
+
+#[test]
+fn the_proxy_forwards_method_path_query_headers_and_body() {
+    let response = client()
+        .put(format!("{}/api/echo?a=1&b=d%C3%A9j%C3%A0", proxied_host()))
+        .header("authorization", "Bearer s3cret")
+        .header("x-custom", "kept")
+        .header("keep-alive", "timeout=5")
+        .header("connection", "x-hop")
+        .header("x-hop", "dropped")
+        .body("le corps")
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().unwrap();
+    assert_eq!(body["method"], "PUT");
+    assert_eq!(body["uri"], "/v1/api/echo?a=1&b=d%C3%A9j%C3%A0");
+    assert_eq!(body["authorization"], "Bearer s3cret");
+    assert_eq!(body["custom"], "kept");
+    assert_eq!(
+        body["keepAlive"],
+        Value::Null,
+        "hop-by-hop headers are dropped"
+    );
+    assert_eq!(
+        body["namedByConnection"],
+        Value::Null,
+        "headers named by Connection are dropped"
+    );
+    assert_eq!(body["body"], "le corps");
+}
+
+#[test]
+fn a_path_that_would_leave_the_upstream_api_is_refused() {
+    let (host, upstream) = proxied();
+    let address = host.trim_start_matches("http://");
+    let escapes = [
+        "/api/a/../../../admin?x=1",
+        "/api/..",
+        "/api/%2e%2e/secret",
+        "/api/.%2e/secret",
+        "/api/%2E%2E/secret",
+        "/api/a/..\\..\\secret",
+        "/api/a/%5c..%5c..%5csecret",
+        "/api/a/%2f..%2f..%2fsecret",
+        "/api/a/%2e/b",
+        "/api/./echo",
+        "/api/%00/echo",
+    ];
+    for target in escapes {
+        let answer = raw_exchange(
+            address,
+            format!("GET {target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").as_bytes(),
+        );
+        let status = answer.lines().next().unwrap_or_default();
+        assert!(status.contains(" 400 "), "{target}: {status}");
+        assert!(
+            answer.contains(r#"{"error":"#),
+            "{target}: a JSON error: {answer}"
+        );
+    }
+    // Over HTTP/2 the target is the :path pseudo-header.
+    block_on(async {
+        let mut client = h2_connect(address).await;
+        let (refused, _) = h2_get(&mut client, &format!("{host}/api/%2e%2e/%2e%2e/admin"), &[]).await;
+        assert_eq!(refused.status, 400);
+    });
+    let seen = upstream.targets();
+    for target in &seen {
+        assert!(
+            target.starts_with("/v1/api/") || target == "/v1/api",
+            "the upstream saw {target}"
+        );
+        assert!(
+            !target.contains("admin") && !target.contains("secret"),
+            "the upstream saw {target}"
+        );
+    }
+    // Dots inside a segment name are not dot segments: forwarded as they are.
+    let fine = client()
+        .get(format!("{host}/api/a/..b/c.d/.e"))
+        .send()
+        .unwrap();
+    assert_eq!(fine.status(), 200);
+    let body: Value = fine.json().unwrap();
+    assert_eq!(body["uri"], "/v1/api/a/..b/c.d/.e");
+}
+
+#[test]
+fn a_malformed_request_body_is_the_client_error_400_not_a_502() {
+    let address = proxied_host().trim_start_matches("http://");
+    let answer = raw_exchange(
+        address,
+        b"POST /api/echo HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\n",
+    );
+    let status = answer.lines().next().unwrap_or_default();
+    assert!(status.contains(" 400 "), "{status}\n{answer}");
+    assert!(!answer.contains("cannot be reached"), "{answer}");
+}
+
+#[test]
+fn the_host_names_the_client_and_owns_the_security_headers() {
+    let response = client()
+        .get(format!("{}/api/echo", proxied_host()))
+        .header("x-forwarded-for", "6.6.6.6")
+        .header("forwarded", "for=6.6.6.6")
+        .header("x-real-ip", "6.6.6.6")
+        .send()
+        .unwrap();
+    let body: Value = response.json().unwrap();
+    assert_eq!(body["forwardedFor"], "127.0.0.1", "{body}");
+    assert_eq!(body["forwarded"], Value::Null, "{body}");
+    assert_eq!(body["realIp"], Value::Null, "{body}");
+
+    let loose = client()
+        .get(format!("{}/api/loose-policy", proxied_host()))
+        .send()
+        .unwrap();
+    assert_eq!(
+        header(&loose, "content-security-policy"),
+        header(&support::get("/api/status"), "content-security-policy"),
+        "the host's policy, not the upstream's"
+    );
+    assert_eq!(header(&loose, "x-frame-options"), "DENY");
+    assert_eq!(header(&loose, "x-content-type-options"), "nosniff");
+    assert_eq!(
+        header(&loose, "referrer-policy"),
+        "strict-origin-when-cross-origin"
+    );
+    assert_eq!(
+        header(&loose, "set-cookie"),
+        "session=1; HttpOnly",
+        "the API's own headers pass"
+    );
+}
+
+#[test]
+fn a_streamed_answer_outlives_the_head_time_out_while_it_flows() {
+    let started = Instant::now();
+    let response = client()
+        .get(format!("{}/api/events", proxied_host()))
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let text = response.text().expect("the stream ends normally");
+    assert_eq!(text.matches("data: ").count(), 5, "{text}");
+    assert!(started.elapsed() > Duration::from_secs(3));
+}
+
+#[test]
+fn a_streamed_answer_that_goes_silent_is_cut_after_the_idle_limit() {
+    let started = Instant::now();
+    let response = client()
+        .get(format!("{}/api/stall", proxied_host()))
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let read = response.text();
+    let took = started.elapsed();
+    assert!(read.is_err(), "the body ends in an error, not as complete");
+    assert!(
+        took >= Duration::from_millis(1800) && took < Duration::from_secs(5),
+        "{took:?}"
+    );
+}
+
+#[test]
+fn the_proxy_keeps_the_upstream_status_and_headers() {
+    let response = client()
+        .get(format!("{}/api/teapot", proxied_host()))
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 418);
+    assert_eq!(header(&response, "x-upstream"), "yes");
+    assert_eq!(response.text().unwrap(), "short and stout");
+}
+
+#[test]
+fn the_proxy_streams_large_bodies_both_ways() {
+    let upload = client()
+        .post(format!("{}/api/upload", proxied_host()))
+        .body(vec![b'y'; LARGE_BODY])
+        .send()
+        .unwrap();
+    assert_eq!(upload.text().unwrap(), LARGE_BODY.to_string());
+    let download = client()
+        .get(format!("{}/api/download", proxied_host()))
+        .send()
+        .unwrap();
+    assert_eq!(download.bytes().unwrap().len(), LARGE_BODY);
+}
+
+#[test]
+fn an_unreachable_upstream_is_a_json_502() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &format!("http://{closed}"),
+    ]);
+    let response = client().get(format!("{host}/api/anything")).send().unwrap();
+    assert_eq!(response.status(), 502);
+    let body: Value = response.json().unwrap();
+    assert_eq!(body["error"], "the API server cannot be reached");
+}
+
+#[test]
+fn a_slow_upstream_is_a_json_504_after_the_time_out() {
+    let started = Instant::now();
+    let response = client()
+        .get(format!("{}/api/slow", proxied_host()))
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 504);
+    let body: Value = response.json().unwrap();
+    assert_eq!(body["error"], "the API server did not answer in time");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "answered at the 1 s time-out, not the upstream's 5 s"
+    );
+}
+
+#[test]
+fn a_client_that_never_reads_a_proxied_stream_releases_the_upstream() {
+    let upstream = start_upstream();
+    let host = Host::start_with(
+        &[
+            "--api-upstream",
+            &upstream.url,
+            "--api-timeout",
+            "30",
+        ],
+        &[("BILINGUE_SEND_TIMEOUT", "2s")],
+    );
+    let mut stream = std::net::TcpStream::connect(host.address()).unwrap();
+    std::io::Write::write_all(
+        &mut stream,
+        b"GET /api/endless HTTP/1.1\r\nhost: x\r\n\r\n",
+    )
+    .unwrap();
+    let started = Instant::now();
+    loop {
+        if let Some(dropped) = *upstream.seen.endless_dropped.lock().unwrap() {
+            let took = dropped - started;
+            assert!(took >= Duration::from_millis(1500), "{took:?}");
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the upstream's answer is still held after {:?}",
+            started.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(host.metric("bilingue_open_connections"), 1.0);
+    drop(stream);
+}
+
+#[test]
+fn pages_still_render_when_the_api_is_proxied() {
+    let response = client()
+        .get(format!("{}/en/", proxied_host()))
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+}
+
+#[test]
+fn an_upstream_that_is_not_plain_http_stops_start_up() {
+    support::init_v8_once();
+    for (upstream, expected) in [
+        ("https://api.example", "only http://"),
+        ("not a url", "is not a URL"),
+    ] {
+        let config = <bilingue::config::Config as clap::Parser>::parse_from([
+            "bilingue",
+            "--api-upstream",
+            upstream,
+        ]);
+        let error = bilingue::AppState::start(&config)
+            .err()
+            .expect("start-up fails")
+            .to_string();
+        assert!(error.contains(expected), "{error}");
+    }
+}

@@ -1,0 +1,182 @@
+//! Start-up on the real binary: the warm-up is bound by its own deadline, not by
+//! `--render-timeout`, so a busy machine does not crash-loop the service; readiness is
+//! false until it ends; a bundle that cannot render still stops start-up with its message;
+//! a signal at any moment of start-up drains and exits 0; the V8 heap limit holds.
+
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use crate::support::binary::Host;
+use crate::support::{client, metric};
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn a_render_time_out_shorter_than_the_warm_up_does_not_stop_start_up() {
+    let host = Host::start(&["--render-threads", "4", "--render-timeout", "1ms"]);
+    host.wait_ready(Duration::from_secs(30));
+    let page = client().get(host.url("/fr/")).send().unwrap();
+    assert_eq!(page.status(), 200, "a page is still answered");
+}
+
+/// Busy loops pinned to CPU 0, killed when dropped.
+struct Spinners(Vec<Child>);
+
+impl Spinners {
+    fn on_cpu0(count: usize) -> Self {
+        Self(
+            (0..count)
+                .map(|_| {
+                    Command::new("taskset")
+                        .args(["-c", "0", "sh", "-c", "while :; do :; done"])
+                        .spawn()
+                        .expect("taskset (util-linux) runs")
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for Spinners {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+#[test]
+fn eight_render_threads_start_on_one_busy_core() {
+    let _spinners = Spinners::on_cpu0(2);
+    for attempt in 0..2 {
+        let host = Host::start_wrapped(&["taskset", "-c", "0"], &["--render-threads", "8"]);
+        let took = host.wait_ready(Duration::from_secs(60));
+        let page = client().get(host.url("/en/")).send().unwrap();
+        assert_eq!(page.status(), 200, "attempt {attempt}");
+        assert!(
+            page.text().unwrap().contains("Welcome to Bilingue"),
+            "attempt {attempt}: rendered, ready after {took:?}"
+        );
+    }
+}
+
+#[test]
+fn readiness_is_false_until_the_warm_up_ends() {
+    let host = Host::start(&[
+        "--server-bundle",
+        &fixture("slow-start-bundle.js"),
+        "--render-threads",
+        "2",
+        "--render-timeout",
+        "300ms",
+    ]);
+    let started = Instant::now();
+    let http = client();
+    assert_eq!(http.get(host.url("/healthz")).send().unwrap().status(), 200);
+    let ready = http.get(host.url("/readyz")).send().unwrap();
+    assert_eq!(ready.status(), 503, "still warming");
+    let took = host.wait_ready(Duration::from_secs(20)) + started.elapsed();
+    assert!(took >= Duration::from_millis(1000), "{took:?}");
+    let page = http.get(host.url("/fr/")).send().unwrap().text().unwrap();
+    assert!(page.contains("<p>warmed /</p>"), "{page}");
+}
+
+#[test]
+fn a_bundle_that_cannot_render_still_stops_start_up_with_its_message() {
+    let exit = Host::run(
+        &["--server-bundle", &fixture("broken-bundle.js")],
+        Duration::from_secs(20),
+    );
+    assert_eq!(exit.status.code(), Some(1), "{}", exit.logs);
+    assert!(
+        exit.logs.contains("this bundle cannot render: broken on purpose"),
+        "{}",
+        exit.logs
+    );
+}
+
+#[test]
+fn sigterm_during_the_warm_up_exits_zero() {
+    let host = Host::start(&["--server-bundle", &fixture("slow-start-bundle.js")]);
+    host.terminate();
+    let exit = host.wait_exit_status(Duration::from_secs(10));
+    assert!(exit.status.success(), "{}; {}", exit.status, exit.logs);
+}
+
+#[test]
+fn sigterm_right_after_start_up_always_drains_and_exits_zero() {
+    for attempt in 0..10 {
+        let host = Host::start(&[]);
+        host.terminate();
+        let exit = host.wait_exit_status(Duration::from_secs(10));
+        assert!(
+            exit.status.success(),
+            "attempt {attempt}: {}; logs:\n{}",
+            exit.status,
+            exit.logs
+        );
+    }
+}
+
+#[test]
+fn sighup_drains_like_sigterm() {
+    let host = Host::start(&[
+        "--server-bundle",
+        &fixture("faulty-bundle.js"),
+        "--render-timeout",
+        "1500ms",
+    ]);
+    host.wait_ready(Duration::from_secs(10));
+    let url = host.url("/fr/loop");
+    let in_flight = std::thread::spawn(move || client().get(url).send());
+    std::thread::sleep(Duration::from_millis(300));
+    host.signal("HUP");
+    let (_, logs) = host.wait_exit(Duration::from_secs(10));
+    let answer = in_flight.join().unwrap().expect("answered, not cut");
+    assert_eq!(answer.status(), 200);
+    assert!(logs.contains("drained"), "{logs}");
+}
+
+#[test]
+fn the_heap_limit_holds_and_the_runtime_is_replaced() {
+    // A time-out long enough that only the heap limit can stop this render.
+    let host = Host::start(&[
+        "--server-bundle",
+        &fixture("faulty-bundle.js"),
+        "--render-heap-mb",
+        "64",
+        "--render-timeout",
+        "20s",
+    ]);
+    host.wait_ready(Duration::from_secs(10));
+    let idle = host.peak_rss_mib();
+    let started = Instant::now();
+    let answer = reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap()
+        .get(host.url("/fr/alloc"))
+        .send()
+        .expect("answered");
+    let took = started.elapsed();
+    assert_eq!(answer.status(), 200);
+    assert!(
+        answer.text().unwrap().contains(r#"<div id="app"></div>"#),
+        "the client-rendered page"
+    );
+    assert!(took < Duration::from_secs(10), "stopped by the limit: {took:?}");
+    let peak = host.peak_rss_mib();
+    eprintln!("peak RSS: {idle:.0} MiB warmed, {peak:.0} MiB after the render that filled its heap");
+    assert!(peak < 400.0, "peak RSS {peak:.0} MiB with a 64 MiB heap");
+    // The thread answers first, then replaces its runtime.
+    let replaced = Instant::now();
+    while metric(&host.base, "bilingue_runtime_restarts_total") < 1.0 {
+        assert!(replaced.elapsed() < Duration::from_secs(10), "no restart counted");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let page = client().get(host.url("/fr/")).send().unwrap().text().unwrap();
+    assert!(page.contains("<p>rendered /</p>"), "still serves: {page}");
+}

@@ -1,0 +1,220 @@
+//! What a client may send, and how long it may hold a connection, over HTTP/1.1 and
+//! HTTP/2: every limit answers with the host's own security headers, and a connection that
+//! is idle, half-sent or never read is let go.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use crate::support::binary::Host;
+use crate::support::{self, block_on, h2_connect, h2_get, raw_exchange};
+
+fn address() -> String {
+    support::base_url().trim_start_matches("http://").to_string()
+}
+
+/// The status line and the lower-cased head of a raw HTTP/1 answer.
+fn head_of(answer: &str) -> (String, String) {
+    let head = answer.split("\r\n\r\n").next().unwrap_or_default();
+    let status = head.lines().next().unwrap_or_default().to_string();
+    (status, head.to_ascii_lowercase())
+}
+
+fn assert_security_headers(head: &str, what: &str) {
+    for line in [
+        "x-content-type-options: nosniff",
+        "referrer-policy: strict-origin-when-cross-origin",
+        "x-frame-options: deny",
+    ] {
+        assert!(head.contains(line), "{what}: no `{line}` in\n{head}");
+    }
+    assert!(
+        head.contains("content-security-policy: default-src 'self'"),
+        "{what}: no policy in\n{head}"
+    );
+}
+
+#[test]
+fn a_malformed_request_gets_400_with_the_security_headers() {
+    for request in [
+        &b"GARBAGE\r\n\r\n"[..],
+        b"GET /fr/ HTTP/1.1\r\nhost: x\r\nbad header\r\n\r\n",
+        b"GET /fr/ HTTP/1.1\r\nhost: x\r\ncontent-length: 1\r\ncontent-length: 2\r\n\r\n",
+    ] {
+        let (status, head) = head_of(&raw_exchange(&address(), request));
+        assert!(status.starts_with("HTTP/1.1 400 "), "{status}");
+        assert_security_headers(&head, &String::from_utf8_lossy(request));
+    }
+}
+
+#[test]
+fn an_oversized_head_gets_431_with_the_security_headers_over_http1() {
+    let many: String = (0..=bilingue::server::MAX_HEADERS)
+        .map(|i| format!("x-h{i}: v\r\n"))
+        .collect();
+    let big = format!("x-big: {}\r\n", "a".repeat(bilingue::server::MAX_HEAD_BYTES));
+    for fields in [many, big] {
+        let request = format!("GET /fr/ HTTP/1.1\r\nhost: x\r\n{fields}\r\n");
+        let (status, head) = head_of(&raw_exchange(&address(), request.as_bytes()));
+        assert!(status.starts_with("HTTP/1.1 431 "), "{status}");
+        assert_security_headers(&head, "431");
+    }
+}
+
+#[test]
+fn an_oversized_target_gets_414_with_the_security_headers() {
+    let request = format!(
+        "GET /fr/{} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+        "a".repeat(5000)
+    );
+    let (status, head) = head_of(&raw_exchange(&address(), request.as_bytes()));
+    assert!(status.starts_with("HTTP/1.1 414 "), "{status}");
+    assert_security_headers(&head, "414");
+}
+
+#[test]
+fn an_http11_request_needs_exactly_one_valid_host() {
+    let status_of = |request: &str| head_of(&raw_exchange(&address(), request.as_bytes()));
+    for request in [
+        "GET /fr/ HTTP/1.1\r\nconnection: close\r\n\r\n",
+        "GET /fr/ HTTP/1.1\r\nhost: a\r\nhost: b\r\nconnection: close\r\n\r\n",
+        "GET /fr/ HTTP/1.1\r\nhost: a b\r\nconnection: close\r\n\r\n",
+        "GET /fr/ HTTP/1.1\r\nhost: a/b\r\nconnection: close\r\n\r\n",
+        "GET /fr/ HTTP/1.0\r\nhost: a\r\nhost: a\r\n\r\n",
+    ] {
+        let (status, head) = status_of(request);
+        assert!(status.contains(" 400 "), "{request:?}: {status}");
+        assert_security_headers(&head, request);
+    }
+    for request in [
+        "GET /fr/ HTTP/1.1\r\nhost: example.org:8080\r\nconnection: close\r\n\r\n",
+        "GET /fr/ HTTP/1.1\r\nhost: [::1]:3000\r\nconnection: close\r\n\r\n",
+        "GET /fr/ HTTP/1.0\r\n\r\n",
+    ] {
+        let (status, _) = status_of(request);
+        assert!(status.contains(" 200 "), "{request:?}: {status}");
+    }
+}
+
+#[test]
+fn http2_holds_the_same_field_and_size_limits_as_http1() {
+    let url = format!("{}/fr/", support::base_url());
+    block_on(async {
+        let mut client = h2_connect(&address()).await;
+        let few: Vec<(String, String)> = (0..50).map(|i| (format!("x-h{i}"), "v".into())).collect();
+        let (ok, _) = h2_get(&mut client, &url, &few).await;
+        assert_eq!(ok.status, 200);
+        let many: Vec<(String, String)> = (0..300)
+            .map(|i| (format!("x-h{i}"), "v".into()))
+            .collect();
+        let big = vec![("x-big".to_string(), "a".repeat(17_000))];
+        for (what, headers) in [("300 fields", many), ("a 17 kB field", big)] {
+            let (refused, _) = h2_get(&mut client, &url, &headers).await;
+            assert_eq!(refused.status, 431, "{what}");
+            let h = &refused.headers;
+            assert_eq!(h["x-content-type-options"], "nosniff", "{what}");
+            assert!(
+                h["content-security-policy"]
+                    .to_str()
+                    .unwrap()
+                    .contains("frame-ancestors 'none'"),
+                "{what}"
+            );
+        }
+        let (target, _) = h2_get(
+            &mut client,
+            &format!("{url}{}", "a".repeat(5000)),
+            &[],
+        )
+        .await;
+        assert_eq!(target.status, 414);
+        assert_eq!(target.headers["x-content-type-options"], "nosniff");
+    });
+}
+
+/// Reads until the server closes the connection; how long that took.
+fn time_to_close(mut stream: TcpStream, limit: Duration) -> Duration {
+    let started = Instant::now();
+    stream.set_read_timeout(Some(limit)).unwrap();
+    let mut sink = [0u8; 4096];
+    loop {
+        match stream.read(&mut sink) {
+            Ok(0) => return started.elapsed(),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return started.elapsed(),
+            Err(e) => panic!("still open after {:?}: {e}", started.elapsed()),
+        }
+    }
+}
+
+const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+/// An empty SETTINGS frame.
+const SETTINGS: [u8; 9] = [0, 0, 0, 4, 0, 0, 0, 0, 0];
+
+fn assert_closed_after_the_head_time_out(stream: TcpStream, what: &str) {
+    let limit = bilingue::server::HEADER_READ_TIMEOUT;
+    let waited = time_to_close(stream, limit * 3);
+    assert!(
+        waited >= limit - Duration::from_millis(500) && waited < limit + Duration::from_secs(3),
+        "{what}: closed after {waited:?}"
+    );
+}
+
+#[test]
+fn an_idle_http2_connection_is_closed_after_the_head_time_out() {
+    let mut stream = TcpStream::connect(address()).unwrap();
+    stream.write_all(PREFACE).unwrap();
+    stream.write_all(&SETTINGS).unwrap();
+    assert_closed_after_the_head_time_out(stream, "idle after the preface");
+}
+
+#[test]
+fn an_unfinished_http2_header_block_is_closed_after_the_head_time_out() {
+    let mut stream = TcpStream::connect(address()).unwrap();
+    stream.write_all(PREFACE).unwrap();
+    stream.write_all(&SETTINGS).unwrap();
+    // HEADERS on stream 1 without END_HEADERS (:method GET, :scheme http, :path /), and
+    // no CONTINUATION after it.
+    stream
+        .write_all(&[0, 0, 3, 1, 0, 0, 0, 0, 1, 0x82, 0x86, 0x84])
+        .unwrap();
+    assert_closed_after_the_head_time_out(stream, "a header block never finished");
+}
+
+/// The entry script's URL, from the French home page.
+fn entry_script(base: &str) -> String {
+    let html = support::client()
+        .get(format!("{base}/fr/"))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    support::attribute_after(&html, r#"<script type="module""#, "src")
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_client_that_pipelines_and_never_reads_is_let_go_after_the_send_time_out() {
+    let host = Host::start_with(&[], &[("BILINGUE_SEND_TIMEOUT", "2s")]);
+    let script = entry_script(&host.base);
+    let mut stream = TcpStream::connect(host.address()).unwrap();
+    let request = format!("GET {script} HTTP/1.1\r\nhost: x\r\n\r\n").repeat(300);
+    stream.write_all(request.as_bytes()).unwrap();
+    let started = Instant::now();
+    // Only the connection that asks for the metrics stays open.
+    while host.metric("bilingue_open_connections") > 1.0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(8),
+            "the stalled connection is still open after {:?}",
+            started.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(
+        started.elapsed() >= Duration::from_millis(1500),
+        "let go at the time-out, not before: {:?}",
+        started.elapsed()
+    );
+    drop(stream);
+}
