@@ -11,8 +11,8 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::json;
 
-use crate::AppState;
 use crate::lang::Language;
+use crate::state::AppState;
 
 /// A JSON error the shared client reads into its `detail`: `{"error": "…"}`.
 pub fn error(status: StatusCode, message: impl Into<String>) -> Response {

@@ -26,7 +26,7 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_RENDER_THREADS")]
     pub render_threads: Option<NonZeroUsize>,
 
-    /// Renders waiting for a thread at most; past that a page is answered 503.
+    /// Renders waiting for a thread at most; past that a page is sent client-rendered at once.
     #[arg(long, env = "BILINGUE_RENDER_QUEUE", default_value_t = 256)]
     pub render_queue: usize,
 
@@ -38,9 +38,13 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_RENDER_TIMEOUT", default_value = "1s", value_parser = parse_duration)]
     pub render_timeout: Duration,
 
-    /// V8 heap of each render runtime, in MiB; near it, the runtime is replaced.
-    #[arg(long, env = "BILINGUE_RENDER_HEAP_MB", default_value_t = 128)]
-    pub render_heap_mb: usize,
+    /// V8 heap of each render runtime, in MiB; a render that fills it is stopped and the runtime replaced.
+    #[arg(long, env = "BILINGUE_RENDER_HEAP_MB", default_value_t = 128, value_parser = clap::value_parser!(u64).range(16..=65536))]
+    pub render_heap_mb: u64,
+
+    /// How long the render threads may take to warm up at start-up (slow on a busy machine) before start-up fails.
+    #[arg(long, env = "BILINGUE_WARM_UP_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
+    pub warm_up_timeout: Duration,
 
     /// Render with this server bundle instead of the built-in one (tests and development).
     #[arg(long, env = "BILINGUE_SERVER_BUNDLE", value_name = "PATH")]
@@ -54,16 +58,19 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_API_UPSTREAM", value_name = "URL")]
     pub api_upstream: Option<String>,
 
-    /// Seconds an upstream API call may take before it is answered 504.
-    #[arg(
-        long,
-        env = "BILINGUE_API_TIMEOUT",
-        default_value_t = 600,
-        value_name = "SECONDS"
-    )]
-    pub api_timeout: u64,
+    /// How long the upstream API may take to begin its answer before the call is answered 504 (e.g. 30s).
+    #[arg(long, env = "BILINGUE_API_TIMEOUT", default_value = "600s", value_parser = parse_duration)]
+    pub api_timeout: Duration,
 
-    /// On SIGTERM or SIGINT, keep serving this long while /readyz answers 503 and answers close
+    /// How long a proxied body, either way, may go without a byte before it is cut (server-sent events live while they flow).
+    #[arg(long, env = "BILINGUE_API_IDLE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
+    pub api_idle_timeout: Duration,
+
+    /// How long a client may leave an answer unread before its connection is closed.
+    #[arg(long, env = "BILINGUE_SEND_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    pub send_timeout: Duration,
+
+    /// On SIGTERM, SIGINT or SIGHUP, keep serving this long while /readyz answers 503 and answers close
     /// their connections, so a load balancer moves traffic away (e.g. 5s behind Kubernetes).
     #[arg(long, env = "BILINGUE_DRAIN_DELAY", default_value = "0s", value_parser = parse_delay)]
     pub drain_delay: Duration,

@@ -1,22 +1,43 @@
-//! `bilingue`: read the options, start V8 and the render threads, serve until a signal.
+//! `bilingue`: read the options, start V8, then, in this order: catch the signals, start the
+//! render threads (they warm up in the background), listen, serve until a signal, drain.
+//! Listening before the warm-up ends lets `/healthz` answer and `/readyz` say "not yet"
+//! on a slow start, instead of a refused connection that a supervisor reads as dead.
 
 use std::io::IsTerminal as _;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
 use clap::Parser;
+use tokio::signal::unix::{Signal, SignalKind, signal};
 use tracing_subscriber::EnvFilter;
 
 use bilingue::config::{Config, LogFormat};
-use bilingue::server::{self, DrainOptions};
+use bilingue::server::{self, ServeOptions};
 use bilingue::{AppState, app, render};
 
 fn main() -> ExitCode {
     let started = std::time::Instant::now();
     let config = Config::parse();
     init_logging(config.log_format);
+    raise_open_file_limit();
     // Before any other thread exists: V8 crashes otherwise on CPUs with memory protection keys.
     render::init_v8();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    runtime.block_on(run(config, started))
+}
+
+async fn run(config: Config, started: std::time::Instant) -> ExitCode {
+    // First of all, so a signal at any moment of start-up drains instead of killing.
+    let signals = match Signals::catch() {
+        Ok(signals) => signals,
+        Err(e) => {
+            eprintln!("bilingue: cannot catch signals: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let state = match AppState::start(&config) {
         Ok(state) => state,
         Err(e) => {
@@ -24,43 +45,62 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
-    runtime.block_on(async move {
-        let address = SocketAddr::new(config.bind, config.port);
-        let listener = match tokio::net::TcpListener::bind(address).await {
-            Ok(listener) => listener,
-            Err(e) => {
-                eprintln!(
-                    "bilingue: cannot listen on {address}: {e} (choose another --port or --bind)"
-                );
-                return ExitCode::FAILURE;
-            }
-        };
-        let bound = listener
-            .local_addr()
-            .expect("a bound socket has an address");
-        println!("bilingue listening on http://{bound}");
-        tracing::info!(%bound, threads = state.pool.threads(), ready_ms = started.elapsed().as_millis() as u64, "serving");
-        let drain = DrainOptions {
-            delay: config.drain_delay,
-            deadline: config.drain_timeout,
-        };
-        let lifecycle = state.lifecycle.clone();
-        let report = server::serve(listener, app(state), lifecycle, shutdown_signal(), drain).await;
-        if report.abandoned > 0 {
-            tracing::warn!(
-                abandoned = report.abandoned,
-                took_ms = report.took.as_millis() as u64,
-                "drain deadline passed: closing the connections still open"
+    let address = SocketAddr::new(config.bind, config.port);
+    let listener = match tokio::net::TcpListener::bind(address).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            eprintln!(
+                "bilingue: cannot listen on {address}: {e} (choose another --port or --bind)"
             );
-        } else {
-            tracing::info!(took_ms = report.took.as_millis() as u64, "drained: every request in flight was answered");
+            return ExitCode::FAILURE;
         }
-        ExitCode::SUCCESS
-    })
+    };
+    let bound = listener
+        .local_addr()
+        .expect("a bound socket has an address");
+    println!("bilingue listening on http://{bound}");
+
+    let options = ServeOptions {
+        drain_delay: config.drain_delay,
+        drain_timeout: config.drain_timeout,
+        send_timeout: config.send_timeout,
+    };
+    let serving = server::serve(
+        listener,
+        app(state.clone()),
+        state.lifecycle.clone(),
+        signals.wait(),
+        options,
+    );
+    let warmed = state.warmed();
+    tokio::pin!(serving, warmed);
+    let mut warming = true;
+    loop {
+        tokio::select! {
+            report = &mut serving => {
+                if report.abandoned > 0 {
+                    tracing::warn!(
+                        abandoned = report.abandoned,
+                        took_ms = report.took.as_millis() as u64,
+                        "drain deadline passed: closing the connections still open"
+                    );
+                } else {
+                    tracing::info!(took_ms = report.took.as_millis() as u64, "drained: every request in flight was answered");
+                }
+                return ExitCode::SUCCESS;
+            }
+            warm = &mut warmed, if warming => {
+                warming = false;
+                match warm {
+                    Ok(()) => tracing::info!(%bound, threads = state.pool.threads(), ready_ms = started.elapsed().as_millis() as u64, "serving"),
+                    Err(e) => {
+                        eprintln!("bilingue: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn init_logging(format: LogFormat) {
@@ -75,17 +115,46 @@ fn init_logging(format: LogFormat) {
     }
 }
 
-async fn shutdown_signal() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
+/// Every connection holds a descriptor: take all the operating system allows this process
+/// (the soft limit is often 1,024), as Go and nginx's `worker_rlimit_nofile` do.
+fn raise_open_file_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
     };
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending().await,
+    // SAFETY: getrlimit and setrlimit only read and write the struct given.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
         }
-    };
-    tokio::select! { () = interrupt => {}, () = terminate => {} }
+    }
+}
+
+/// SIGTERM and SIGINT (a supervisor, Ctrl-C) and SIGHUP (the terminal went away) all mean
+/// the same: stop taking work, finish what is in flight, exit 0.
+struct Signals {
+    terminate: Signal,
+    interrupt: Signal,
+    hang_up: Signal,
+}
+
+impl Signals {
+    fn catch() -> std::io::Result<Self> {
+        Ok(Self {
+            terminate: signal(SignalKind::terminate())?,
+            interrupt: signal(SignalKind::interrupt())?,
+            hang_up: signal(SignalKind::hangup())?,
+        })
+    }
+
+    async fn wait(mut self) {
+        let name = tokio::select! {
+            _ = self.terminate.recv() => "SIGTERM",
+            _ = self.interrupt.recv() => "SIGINT",
+            _ = self.hang_up.recv() => "SIGHUP",
+        };
+        tracing::info!(signal = name, "stopping");
+    }
 }

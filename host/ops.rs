@@ -1,23 +1,18 @@
 //! What operators read: `/healthz` (alive), `/readyz` (render threads warmed), Prometheus
-//! `/metrics`; and the layers every response passes: request counting, the URI size
-//! limit, security headers.
+//! `/metrics`; and the layer every response passes that counts it.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, Version, header};
+use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::AppState;
 use crate::lang::Language;
-use crate::nonce::Nonce;
 use crate::render::pool::RENDER_BUCKETS_SECONDS;
-
-/// Longer request targets are answered 414 before any work.
-pub const MAX_URI_BYTES: usize = 4096;
+use crate::state::AppState;
 
 /// Counts of answered requests by (status, Content-Language or none): one atomic per
 /// pair, so counting never makes two requests wait for each other.
@@ -137,6 +132,12 @@ pub async fn metrics(State(state): State<Arc<AppState>>) -> Response {
             stats.render_failures.load(Ordering::Relaxed),
         ),
         (
+            "bilingue_renders_abandoned_total",
+            "counter",
+            "Renders skipped because their client had gone while they waited.",
+            stats.abandoned.load(Ordering::Relaxed),
+        ),
+        (
             "bilingue_page_cache_hits_total",
             "counter",
             "Pages served from the page cache.",
@@ -177,30 +178,13 @@ pub async fn metrics(State(state): State<Arc<AppState>>) -> Response {
         .into_response()
 }
 
-/// The request target's length as sent, without writing it out.
-fn target_length(uri: &axum::http::Uri) -> usize {
-    let authority = uri.authority().map_or(0, |a| a.as_str().len());
-    let scheme = uri.scheme_str().map_or(0, |s| s.len() + "://".len());
-    scheme + authority + uri.path_and_query().map_or(0, |p| p.as_str().len())
-}
-
-/// Counts (and, with `--access-log`, logs) every answer; refuses oversized request targets
-/// before any work; while draining, asks HTTP/1 clients to close their connection.
+/// Counts (and, with `--access-log`, logs) every answer.
 pub async fn observe(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let started = std::time::Instant::now();
-    let http1 = request.version() < Version::HTTP_2;
     let logged = state
         .access_log
         .then(|| (request.method().clone(), request.uri().path().to_owned()));
-    let mut response = if target_length(request.uri()) > MAX_URI_BYTES {
-        (
-            StatusCode::URI_TOO_LONG,
-            format!("request target longer than {MAX_URI_BYTES} bytes"),
-        )
-            .into_response()
-    } else {
-        next.run(request).await
-    };
+    let response = next.run(request).await;
     let language = response
         .headers()
         .get(header::CONTENT_LANGUAGE)
@@ -208,11 +192,6 @@ pub async fn observe(State(state): State<Arc<AppState>>, request: Request, next:
         .and_then(Language::from_code);
     let status = response.status().as_u16();
     state.requests.add(status, language);
-    if http1 && state.lifecycle.draining() {
-        response
-            .headers_mut()
-            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-    }
     if let Some((method, path)) = logged {
         tracing::info!(
             target: "bilingue::access",
@@ -222,37 +201,6 @@ pub async fn observe(State(state): State<Arc<AppState>>, request: Request, next:
             language = language.map_or("none", Language::code),
             micros = started.elapsed().as_micros() as u64,
         );
-    }
-    response
-}
-
-/// The content security policy of answers that are not pages: scripts only from this origin;
-/// inline styles allowed for the notification library.
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
-connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-/// A page's policy: only the scripts carrying this response's nonce run, and what they load
-/// ('strict-dynamic'); 'self' is for browsers older than CSP 3, which ignore the rest.
-pub fn page_policy(nonce: &Nonce) -> HeaderValue {
-    HeaderValue::try_from(format!(
-        "default-src 'self'; script-src 'nonce-{nonce}' 'strict-dynamic' 'self'; style-src 'self' 'unsafe-inline'; \
-img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    ))
-    .expect("a nonce is hex digits")
-}
-
-pub async fn security_headers(request: Request, next: Next) -> Response {
-    let mut response = next.run(request).await;
-    let headers = response.headers_mut();
-    for (name, value) in [
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, "strict-origin-when-cross-origin"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-        (header::CONTENT_SECURITY_POLICY, CSP),
-    ] {
-        headers
-            .entry(name)
-            .or_insert(HeaderValue::from_static(value));
     }
     response
 }

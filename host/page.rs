@@ -13,8 +13,8 @@ use crate::assets::{MANIFEST_PARSED, PREFIX};
 use crate::escape::json_for_script;
 use crate::lang::Language;
 use crate::nonce::Nonce;
-use crate::ops::page_policy;
 use crate::render::Rendered;
+use crate::security::page_policy;
 
 /// The asset URLs a document names, from the manifest, ready per language.
 pub struct DocumentAssets {

@@ -1,26 +1,51 @@
-//! `--api-upstream`: every `/api/…` request is forwarded to `UPSTREAM/api/…` unchanged
-//! (method, path, query, headers, body streamed both ways, status), hop-by-hop headers
-//! dropped. An unreachable upstream is a 502 and a time-out a 504, each with a JSON
-//! `{"error": …}` body so the shared client's `detail` carries it.
+//! `--api-upstream`: every `/api/…` request is forwarded to `UPSTREAM/api/…` (method, path,
+//! query, headers, body streamed both ways, status), and nowhere else: a path that would
+//! leave `UPSTREAM/api` (dot segments, plain or encoded, backslashes, encoded slashes) is
+//! refused with a 400 before anything is sent. Like a reverse proxy in front of its own
+//! API, the host drops hop-by-hop headers, names the client in `X-Forwarded-For` (replacing
+//! whatever the client claimed), and keeps its own security headers on the answer.
+//!
+//! Two time limits: `--api-timeout` until the upstream's answer begins (else 504), and
+//! `--api-idle-timeout` between two parts of a body, either way, so server-sent events and
+//! long downloads live as long as they flow. An unreachable upstream is a 502; a client
+//! whose own body is malformed gets a 400, and one whose body stops arriving a 408.
 
+use std::io;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderName, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
+use futures_util::{Stream, StreamExt};
 
 use crate::api;
+use crate::security;
+use crate::server::PeerAddr;
 
 #[derive(Clone)]
 pub struct Upstream {
-    base: String,
+    base: reqwest::Url,
+    /// The base URL's path without its trailing slash: "" or "/prefix".
+    base_path: String,
     client: reqwest::Client,
+    head_timeout: Duration,
+    idle_timeout: Duration,
 }
+
+/// Headers about the client's route that only the host can vouch for.
+const FORWARDING: [&str; 5] = [
+    "forwarded",
+    "x-forwarded-for",
+    "x-forwarded-host",
+    "x-forwarded-proto",
+    "x-real-ip",
+];
 
 impl Upstream {
     /// `base` is `http://host[:port][/prefix]`; it must be plain HTTP (terminate TLS in front).
-    pub fn new(base: &str, timeout: Duration) -> Result<Self, String> {
+    pub fn new(base: &str, head_timeout: Duration, idle_timeout: Duration) -> Result<Self, String> {
         let url = reqwest::Url::parse(base)
             .map_err(|e| format!("--api-upstream {base:?} is not a URL: {e}"))?;
         if url.scheme() != "http" {
@@ -33,51 +58,209 @@ impl Upstream {
                 "--api-upstream {base:?}: give a base URL without query or fragment"
             ));
         }
+        let base_path = url.path().trim_end_matches('/').to_string();
         let client = reqwest::Client::builder()
-            .timeout(timeout)
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| format!("cannot build the upstream client: {e}"))?;
         Ok(Self {
-            base: base.trim_end_matches('/').to_string(),
+            base: url,
+            base_path,
             client,
+            head_timeout,
+            idle_timeout,
         })
     }
+
+    /// The upstream URL of a request for `path` (under `/api`) and `query`; or why the path
+    /// is refused. The URL is checked after it is built: whatever the URL parser would
+    /// resolve, the upstream sees `BASE` followed by exactly the path the client sent.
+    fn target(&self, path: &str, query: Option<&str>) -> Result<reqwest::Url, &'static str> {
+        if !(path == "/api" || path.starts_with("/api/")) {
+            return Err("only paths under /api are forwarded");
+        }
+        for segment in path.split('/').skip(1) {
+            let decoded = percent_decoded(segment);
+            if decoded == b"." || decoded == b".." {
+                return Err("a path segment may not be . or ..");
+            }
+            if decoded.iter().any(|b| matches!(b, b'/' | b'\\' | 0)) {
+                return Err("a path segment may not hold a slash, a backslash or a NUL");
+            }
+        }
+        let expected = format!("{}{path}", self.base_path);
+        let mut url = self.base.clone();
+        url.set_path(&expected);
+        url.set_query(query);
+        if url.path() != expected {
+            return Err("this path cannot be forwarded as it is");
+        }
+        Ok(url)
+    }
+}
+
+/// `segment` with its `%XX` escapes decoded (a malformed escape is kept as it is).
+fn percent_decoded(segment: &str) -> Vec<u8> {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(high), Some(low)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((high * 16 + low) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Why a client's own body failed, once it has.
+#[derive(Debug, Clone, Copy)]
+enum ClientBodyFailure {
+    Malformed,
+    Stalled,
 }
 
 pub async fn forward(State(upstream): State<Upstream>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
-    let path_and_query = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-    let url = format!("{}{path_and_query}", upstream.base);
-    let mut headers = without_hop_by_hop(&parts.headers);
-    headers.remove(header::HOST);
+    let target = match upstream.target(parts.uri.path(), parts.uri.query()) {
+        Ok(target) => target,
+        Err(why) => return api::error(StatusCode::BAD_REQUEST, why),
+    };
+    let peer = parts.extensions.get::<PeerAddr>().copied();
+    let failure = Arc::new(OnceLock::new());
+    let body = client_body(body, upstream.idle_timeout, failure.clone());
     let sent = upstream
         .client
-        .request(parts.method, url)
-        .headers(headers)
-        .body(reqwest::Body::wrap_stream(body.into_data_stream()))
-        .send()
-        .await;
-    let answer = match sent {
-        Ok(answer) => answer,
-        Err(e) if e.is_timeout() => {
-            tracing::warn!(error = %e, "API upstream timed out");
+        .request(parts.method, target)
+        .headers(request_headers(&parts.headers, peer))
+        .body(reqwest::Body::wrap_stream(body))
+        .send();
+    let answer = match tokio::time::timeout(upstream.head_timeout, sent).await {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(error)) => {
+            return match failure.get() {
+                Some(ClientBodyFailure::Malformed) => api::error(
+                    StatusCode::BAD_REQUEST,
+                    "the request body could not be read",
+                ),
+                Some(ClientBodyFailure::Stalled) => api::error(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "the request body stopped arriving",
+                ),
+                None => {
+                    tracing::warn!(%error, "API upstream unreachable");
+                    api::error(StatusCode::BAD_GATEWAY, "the API server cannot be reached")
+                }
+            };
+        }
+        Err(_) => {
+            tracing::warn!(
+                timeout_ms = upstream.head_timeout.as_millis() as u64,
+                "API upstream timed out"
+            );
             return api::error(
                 StatusCode::GATEWAY_TIMEOUT,
                 "the API server did not answer in time",
             );
         }
-        Err(e) => {
-            tracing::warn!(error = %e, "API upstream unreachable");
-            return api::error(StatusCode::BAD_GATEWAY, "the API server cannot be reached");
-        }
     };
     let status = answer.status();
-    let headers = without_hop_by_hop(answer.headers());
-    let mut response = Response::new(Body::from_stream(answer.bytes_stream()));
+    let headers = response_headers(answer.headers());
+    let body = idle_limited(answer.bytes_stream(), upstream.idle_timeout, |error| {
+        tracing::warn!(%error, "the API server's answer broke off");
+    });
+    let mut response = Response::new(Body::from_stream(body));
     *response.status_mut() = status;
     *response.headers_mut() = headers;
     response
+}
+
+/// The client's body as it is forwarded: its own failures are recorded, so that the answer
+/// blames the client and not the upstream.
+fn client_body(
+    body: Body,
+    idle: Duration,
+    failure: Arc<OnceLock<ClientBodyFailure>>,
+) -> impl Stream<Item = io::Result<Bytes>> + Send + 'static {
+    idle_limited(body.into_data_stream(), idle, move |error| {
+        let kind = if error.kind() == io::ErrorKind::TimedOut {
+            ClientBodyFailure::Stalled
+        } else {
+            ClientBodyFailure::Malformed
+        };
+        let _ = failure.set(kind);
+    })
+}
+
+/// `stream`, ended with an error when it fails or when no part comes for `idle`; `on_error`
+/// is told why.
+fn idle_limited<S, E>(
+    stream: S,
+    idle: Duration,
+    on_error: impl Fn(&io::Error) + Send + Sync + 'static,
+) -> impl Stream<Item = io::Result<Bytes>> + Send + 'static
+where
+    S: Stream<Item = Result<Bytes, E>> + Send + Unpin + 'static,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let on_error = Arc::new(on_error);
+    futures_util::stream::unfold(Some(stream), move |stream| {
+        let on_error = on_error.clone();
+        async move {
+            let mut stream = stream?;
+            let error = match tokio::time::timeout(idle, stream.next()).await {
+                Ok(Some(Ok(bytes))) => return Some((Ok(bytes), Some(stream))),
+                Ok(None) => return None,
+                Ok(Some(Err(error))) => io::Error::other(error),
+                Err(_) => io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!("nothing came for {idle:?}"),
+                ),
+            };
+            on_error(&error);
+            Some((Err(error), None))
+        }
+    })
+}
+
+/// The request's headers as the upstream gets them: no hop-by-hop headers, no `Host`, and
+/// the client named by the host alone.
+fn request_headers(headers: &HeaderMap, peer: Option<PeerAddr>) -> HeaderMap {
+    let mut forwarded = without_hop_by_hop(headers);
+    forwarded.remove(header::HOST);
+    for name in FORWARDING {
+        forwarded.remove(name);
+    }
+    if let Some(PeerAddr(address)) = peer
+        && let Ok(value) = HeaderValue::try_from(address.ip().to_string())
+    {
+        forwarded.insert(HeaderName::from_static("x-forwarded-for"), value);
+    }
+    forwarded
+}
+
+/// The upstream's headers as the client gets them: no hop-by-hop headers, and none of the
+/// security headers, which the host sets on every answer itself.
+fn response_headers(headers: &HeaderMap) -> HeaderMap {
+    let mut kept = without_hop_by_hop(headers);
+    let owned: Vec<HeaderName> = kept
+        .keys()
+        .filter(|name| security::is_owned_by_the_host(name))
+        .cloned()
+        .collect();
+    for name in owned {
+        kept.remove(name);
+    }
+    kept
 }
 
 /// RFC 9110 §7.6.1: the connection-specific headers, and any the Connection header names.
@@ -106,4 +289,62 @@ fn without_hop_by_hop(headers: &HeaderMap) -> HeaderMap {
         }
     }
     kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn upstream(base: &str) -> Upstream {
+        Upstream::new(base, Duration::from_secs(1), Duration::from_secs(1)).unwrap()
+    }
+
+    #[test]
+    fn a_path_is_forwarded_under_the_base_exactly() {
+        let root = upstream("http://127.0.0.1:9");
+        assert_eq!(
+            root.target("/api/x", None).unwrap().as_str(),
+            "http://127.0.0.1:9/api/x"
+        );
+        let upstream = upstream("http://127.0.0.1:9/v1/");
+        let url = upstream
+            .target("/api/a/..b/c.d", Some("x=1&y=%2e"))
+            .unwrap();
+        assert_eq!(
+            url.as_str(),
+            "http://127.0.0.1:9/v1/api/a/..b/c.d?x=1&y=%2e"
+        );
+        assert_eq!(
+            upstream.target("/api", None).unwrap().as_str(),
+            "http://127.0.0.1:9/v1/api"
+        );
+    }
+
+    #[test]
+    fn no_path_leaves_the_api_of_the_base() {
+        let upstream = upstream("http://127.0.0.1:9/v1");
+        for path in [
+            "/api/a/../../../admin",
+            "/api/..",
+            "/api/%2e%2e/secret",
+            "/api/.%2E/secret",
+            "/api/%2e",
+            "/api/./x",
+            "/api/a/..\\..\\secret",
+            "/api/a%5c..%5csecret",
+            "/api/a%2f..%2fsecret",
+            "/api/%00",
+            "/admin",
+            "/apix",
+            "/api/a b",
+        ] {
+            assert!(upstream.target(path, None).is_err(), "{path}");
+        }
+    }
+
+    #[test]
+    fn percent_escapes_are_decoded_and_malformed_ones_kept() {
+        assert_eq!(percent_decoded("%2e%2E"), b"..");
+        assert_eq!(percent_decoded("a%zz%4"), b"a%zz%4");
+    }
 }

@@ -7,7 +7,6 @@ use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::AppState;
 use crate::assets::accepted_encodings;
 use crate::error::HostError;
 use crate::lang::{self, Language, PathLanguage};
@@ -15,6 +14,7 @@ use crate::nonce::Nonce;
 use crate::page::{self, PageHeaders};
 use crate::page_cache::{CachedPage, NONCE_SLOT};
 use crate::render::{RenderError, RenderRequest};
+use crate::state::AppState;
 
 /// Prefixed pages are the same for everyone but their script nonce, which must not be
 /// replayed to other visitors: a short cache in the browser only. Unprefixed ones follow the
@@ -109,10 +109,7 @@ pub async fn serve(
                     tracing::error!(path = %uri.path(), %error, "server render failed: sending the client-rendered page")
                 }
             }
-            let title = state
-                .shell_titles
-                .get(code)
-                .map_or("Bilingue", String::as_str);
+            let title = state.shell_title(request.language);
             let shell = page::shell(
                 &state.document,
                 request.language,

@@ -1,6 +1,5 @@
 //! The host's built-in /api over real HTTP: its endpoints and its JSON errors.
 
-
 use serde_json::{Value, json};
 
 use crate::support::{client, get as fetch, header};

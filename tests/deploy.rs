@@ -169,4 +169,23 @@ fn the_deployment_and_the_image_set_only_options_the_binary_has() {
     for probe in ["path: /readyz", "path: /healthz"] {
         assert!(deployment.contains(probe), "{probe}");
     }
+    // The startup probe waits at least as long as the warm-up may take: a slow start on a
+    // busy node is waited for, not restarted into a crash loop.
+    let startup = &deployment[deployment.find("startupProbe:").expect("a startup probe")..];
+    let field = |name: &str| -> f64 {
+        startup
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(name))
+            .unwrap_or_else(|| panic!("the startup probe sets {name}"))
+            .parse()
+            .unwrap()
+    };
+    let patience = field("periodSeconds: ") * field("failureThreshold: ");
+    let warm_up = parse_duration(&value("BILINGUE_WARM_UP_TIMEOUT"))
+        .unwrap()
+        .as_secs_f64();
+    assert!(
+        patience >= warm_up,
+        "the startup probe gives up after {patience}s, the warm-up may take {warm_up}s"
+    );
 }

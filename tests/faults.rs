@@ -2,7 +2,6 @@
 //! one that eats the heap, and a full queue. Each gets the client-rendered page, and the
 //! render thread keeps serving.
 
-
 use std::time::{Duration, Instant};
 
 use crate::support::binary::Host;
@@ -131,7 +130,11 @@ fn a_status_outside_200_to_599_never_reaches_the_client() {
         assert_eq!(response.status(), 200, "{path}");
         assert!(is_shell(&response.text().unwrap(), "fr"), "{path}");
     }
-    assert_eq!(fetch(&host, "/fr/status-503").status(), 503, "a real status passes");
+    assert_eq!(
+        fetch(&host, "/fr/status-503").status(),
+        503,
+        "a real status passes"
+    );
     still_serves(&host);
 }
 

@@ -1,6 +1,5 @@
 //! The host over real HTTP: languages, their signals, alternates, 404s and assets.
 
-
 use crate::support::{attribute_after, client, get, get_with, header};
 
 #[test]
@@ -260,9 +259,9 @@ fn an_unknown_time_zone_stops_start_up_with_a_clear_error() {
         "--time-zone",
         "Mars/Olympus",
     ]);
-    let error = bilingue::AppState::start(&config)
-        .err()
-        .expect("start-up fails")
+    let state = bilingue::AppState::start(&config).expect("the options themselves are valid");
+    let error = crate::support::block_on(state.warmed())
+        .expect_err("the warm-up fails")
         .to_string();
     assert!(
         error.contains("unknown time zone \"Mars/Olympus\""),

@@ -1,7 +1,6 @@
 //! What the binary writes for operators: with `--log-format json`, every line on stderr is
 //! one JSON object; `--access-log` adds one per answered request.
 
-
 use std::time::Duration;
 
 use crate::support::binary::Host;

@@ -114,7 +114,10 @@ fn start_upstream() -> Upstream {
                 return None;
             }
             tokio::time::sleep(Duration::from_millis(700)).await;
-            Some((Ok::<_, std::io::Error>(Bytes::from(format!("data: {n}\n\n"))), n + 1))
+            Some((
+                Ok::<_, std::io::Error>(Bytes::from(format!("data: {n}\n\n"))),
+                n + 1,
+            ))
         }))
     }
     /// One event, then silence.
@@ -123,7 +126,10 @@ fn start_upstream() -> Upstream {
             if n > 0 {
                 std::future::pending::<()>().await;
             }
-            Some((Ok::<_, std::io::Error>(Bytes::from("data: first\n\n")), n + 1))
+            Some((
+                Ok::<_, std::io::Error>(Bytes::from("data: first\n\n")),
+                n + 1,
+            ))
         }))
     }
     /// 64 KiB every 10 ms, for ever, until the host lets go of it.
@@ -274,7 +280,8 @@ fn a_path_that_would_leave_the_upstream_api_is_refused() {
     // Over HTTP/2 the target is the :path pseudo-header.
     block_on(async {
         let mut client = h2_connect(address).await;
-        let (refused, _) = h2_get(&mut client, &format!("{host}/api/%2e%2e/%2e%2e/admin"), &[]).await;
+        let (refused, _) =
+            h2_get(&mut client, &format!("{host}/api/%2e%2e/%2e%2e/admin"), &[]).await;
         assert_eq!(refused.status, 400);
     });
     let seen = upstream.targets();
@@ -440,20 +447,12 @@ fn a_slow_upstream_is_a_json_504_after_the_time_out() {
 fn a_client_that_never_reads_a_proxied_stream_releases_the_upstream() {
     let upstream = start_upstream();
     let host = Host::start_with(
-        &[
-            "--api-upstream",
-            &upstream.url,
-            "--api-timeout",
-            "30",
-        ],
+        &["--api-upstream", &upstream.url, "--api-timeout", "30"],
         &[("BILINGUE_SEND_TIMEOUT", "2s")],
     );
     let mut stream = std::net::TcpStream::connect(host.address()).unwrap();
-    std::io::Write::write_all(
-        &mut stream,
-        b"GET /api/endless HTTP/1.1\r\nhost: x\r\n\r\n",
-    )
-    .unwrap();
+    std::io::Write::write_all(&mut stream, b"GET /api/endless HTTP/1.1\r\nhost: x\r\n\r\n")
+        .unwrap();
     let started = Instant::now();
     loop {
         if let Some(dropped) = *upstream.seen.endless_dropped.lock().unwrap() {

@@ -1,7 +1,6 @@
 //! SIGTERM on the real binary: requests in flight are answered, readiness fails during the
 //! drain delay, a deadline bounds the wait, and the exit code is 0 each time.
 
-
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 

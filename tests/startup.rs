@@ -48,11 +48,16 @@ impl Drop for Spinners {
     }
 }
 
+/// A small share of one busy core (what a low CPU quota gives): the old host, bound by
+/// `--render-timeout`, failed to start 10 times out of 10 like this.
 #[test]
-fn eight_render_threads_start_on_one_busy_core() {
-    let _spinners = Spinners::on_cpu0(2);
+fn render_threads_start_on_a_small_share_of_a_busy_core() {
+    let _spinner = Spinners::on_cpu0(1);
     for attempt in 0..2 {
-        let host = Host::start_wrapped(&["taskset", "-c", "0"], &["--render-threads", "8"]);
+        let host = Host::start_wrapped(
+            &["taskset", "-c", "0", "nice", "-n", "19"],
+            &["--render-threads", "4"],
+        );
         let took = host.wait_ready(Duration::from_secs(60));
         let page = client().get(host.url("/en/")).send().unwrap();
         assert_eq!(page.status(), 200, "attempt {attempt}");
@@ -92,7 +97,8 @@ fn a_bundle_that_cannot_render_still_stops_start_up_with_its_message() {
     );
     assert_eq!(exit.status.code(), Some(1), "{}", exit.logs);
     assert!(
-        exit.logs.contains("this bundle cannot render: broken on purpose"),
+        exit.logs
+            .contains("this bundle cannot render: broken on purpose"),
         "{}",
         exit.logs
     );
@@ -167,16 +173,29 @@ fn the_heap_limit_holds_and_the_runtime_is_replaced() {
         answer.text().unwrap().contains(r#"<div id="app"></div>"#),
         "the client-rendered page"
     );
-    assert!(took < Duration::from_secs(10), "stopped by the limit: {took:?}");
+    assert!(
+        took < Duration::from_secs(10),
+        "stopped by the limit: {took:?}"
+    );
     let peak = host.peak_rss_mib();
-    eprintln!("peak RSS: {idle:.0} MiB warmed, {peak:.0} MiB after the render that filled its heap");
+    eprintln!(
+        "peak RSS: {idle:.0} MiB warmed, {peak:.0} MiB after the render that filled its heap"
+    );
     assert!(peak < 400.0, "peak RSS {peak:.0} MiB with a 64 MiB heap");
     // The thread answers first, then replaces its runtime.
     let replaced = Instant::now();
     while metric(&host.base, "bilingue_runtime_restarts_total") < 1.0 {
-        assert!(replaced.elapsed() < Duration::from_secs(10), "no restart counted");
+        assert!(
+            replaced.elapsed() < Duration::from_secs(10),
+            "no restart counted"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
-    let page = client().get(host.url("/fr/")).send().unwrap().text().unwrap();
+    let page = client()
+        .get(host.url("/fr/"))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
     assert!(page.contains("<p>rendered /</p>"), "still serves: {page}");
 }

@@ -10,7 +10,9 @@ use crate::support::binary::Host;
 use crate::support::{self, block_on, h2_connect, h2_get, raw_exchange};
 
 fn address() -> String {
-    support::base_url().trim_start_matches("http://").to_string()
+    support::base_url()
+        .trim_start_matches("http://")
+        .to_string()
 }
 
 /// The status line and the lower-cased head of a raw HTTP/1 answer.
@@ -52,7 +54,10 @@ fn an_oversized_head_gets_431_with_the_security_headers_over_http1() {
     let many: String = (0..=bilingue::server::MAX_HEADERS)
         .map(|i| format!("x-h{i}: v\r\n"))
         .collect();
-    let big = format!("x-big: {}\r\n", "a".repeat(bilingue::server::MAX_HEAD_BYTES));
+    let big = format!(
+        "x-big: {}\r\n",
+        "a".repeat(bilingue::server::MAX_HEAD_BYTES)
+    );
     for fields in [many, big] {
         let request = format!("GET /fr/ HTTP/1.1\r\nhost: x\r\n{fields}\r\n");
         let (status, head) = head_of(&raw_exchange(&address(), request.as_bytes()));
@@ -104,9 +109,8 @@ fn http2_holds_the_same_field_and_size_limits_as_http1() {
         let few: Vec<(String, String)> = (0..50).map(|i| (format!("x-h{i}"), "v".into())).collect();
         let (ok, _) = h2_get(&mut client, &url, &few).await;
         assert_eq!(ok.status, 200);
-        let many: Vec<(String, String)> = (0..300)
-            .map(|i| (format!("x-h{i}"), "v".into()))
-            .collect();
+        let many: Vec<(String, String)> =
+            (0..300).map(|i| (format!("x-h{i}"), "v".into())).collect();
         let big = vec![("x-big".to_string(), "a".repeat(17_000))];
         for (what, headers) in [("300 fields", many), ("a 17 kB field", big)] {
             let (refused, _) = h2_get(&mut client, &url, &headers).await;
@@ -121,12 +125,7 @@ fn http2_holds_the_same_field_and_size_limits_as_http1() {
                 "{what}"
             );
         }
-        let (target, _) = h2_get(
-            &mut client,
-            &format!("{url}{}", "a".repeat(5000)),
-            &[],
-        )
-        .await;
+        let (target, _) = h2_get(&mut client, &format!("{url}{}", "a".repeat(5000)), &[]).await;
         assert_eq!(target.status, 414);
         assert_eq!(target.headers["x-content-type-options"], "nosniff");
     });

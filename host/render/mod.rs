@@ -18,7 +18,9 @@ pub fn init_v8() {
     deno_core::JsRuntime::init_platform(None);
 }
 
-/// The server bundle a render thread starts from.
+/// The server bundle a render thread starts from. A process uses one kind only: V8 shares
+/// one read-only heap between its isolates, and isolates made from the build's snapshot
+/// cannot live beside isolates made without it.
 #[derive(Debug, Clone)]
 pub enum Bundle {
     /// A V8 startup snapshot with the bundle already evaluated (made by build.rs).
@@ -61,6 +63,8 @@ pub enum RenderError {
     Busy,
     #[error("the render ran past --render-timeout and was stopped")]
     TimedOut,
-    #[error("the render used the whole V8 heap and was stopped; the runtime is replaced")]
+    #[error("the warm-up did not finish within --warm-up-timeout ({0:?})")]
+    WarmUpTimedOut(std::time::Duration),
+    #[error("the render reached --render-heap-mb and was stopped; the runtime is replaced")]
     HeapExhausted,
 }

@@ -14,7 +14,8 @@ use super::{Bundle, RenderError};
 pub struct Limits {
     /// A render running longer is terminated inside V8.
     pub timeout: Duration,
-    /// The V8 heap a runtime may use; near it, the runtime is replaced after its render.
+    /// The V8 heap a runtime may use: a render that reaches it is stopped, and the runtime
+    /// replaced.
     pub heap_bytes: usize,
 }
 
@@ -27,6 +28,8 @@ pub struct Renderer {
     watchdog: Watchdog,
     near_heap_limit: Arc<AtomicBool>,
     render: v8::Global<v8::Function>,
+    timeout: Duration,
+    stopped: bool,
     tokio: tokio::runtime::Runtime,
 }
 
@@ -45,6 +48,7 @@ impl Renderer {
         };
         let options = RuntimeOptions {
             startup_snapshot,
+            create_params: Some(v8::CreateParams::default().heap_limits(0, limits.heap_bytes)),
             ..Default::default()
         };
         let mut runtime =
@@ -70,15 +74,17 @@ impl Renderer {
         let near_heap_limit = Arc::new(AtomicBool::new(false));
         let flag = near_heap_limit.clone();
         let terminate = isolate.clone();
+        let ceiling = limits.heap_bytes * 2;
         runtime.add_near_heap_limit_callback(move |current, _initial| {
-            // First time: room to finish the render in hand, then the thread replaces this
-            // runtime. Again in the same render: it allocates without end, so stop it.
-            if flag.swap(true, Ordering::SeqCst) {
-                terminate.terminate_execution();
-            }
-            current + current / 2
+            // The heap is full of live objects (V8 calls this after collecting): stop the
+            // script, and give it just the room to unwind. The thread replaces this runtime
+            // once the render has returned. Never past twice the limit: a heap that still
+            // grows then is past saving, and V8 ends the process rather than the machine.
+            flag.store(true, Ordering::SeqCst);
+            terminate.terminate_execution();
+            (current + current / 4).min(ceiling).max(current)
         });
-        let watchdog = Watchdog::spawn(limits.timeout, move || {
+        let watchdog = Watchdog::spawn(move || {
             isolate.terminate_execution();
         })
         .map_err(|e| RenderError::Start(format!("cannot spawn a watchdog thread: {e}")))?;
@@ -87,18 +93,36 @@ impl Renderer {
             watchdog,
             near_heap_limit,
             render,
+            timeout: limits.timeout,
+            stopped: false,
             tokio,
         })
     }
 
-    /// Calls the bundle's render function with one JSON argument and returns its JSON answer.
+    /// Calls the bundle's render function with one JSON argument and returns its JSON
+    /// answer; stopped after `--render-timeout`.
     pub fn render(&mut self, request_json: &str) -> Result<String, RenderError> {
-        self.watchdog.start();
+        self.render_within(request_json, self.timeout)
+    }
+
+    /// The same, stopped after `limit` (the warm-up has its own).
+    pub fn render_within(
+        &mut self,
+        request_json: &str,
+        limit: Duration,
+    ) -> Result<String, RenderError> {
+        self.watchdog.start(limit);
         let answer = self.call_render(request_json);
         // After this no stop is on its way, so the cancel below clears any for good.
         self.watchdog.finish();
         let answer = match answer {
             Err(RenderError::TimedOut) if self.needs_replacing() => Err(RenderError::HeapExhausted),
+            Err(RenderError::TimedOut) => {
+                // Stopped mid-script, its `finally` blocks unrun: the bundle's own state
+                // (React's, say) may be half-changed, so this runtime serves no more.
+                self.stopped = true;
+                Err(RenderError::TimedOut)
+            }
             answer => answer,
         };
         self.runtime.v8_isolate().cancel_terminate_execution();
@@ -106,9 +130,10 @@ impl Renderer {
         answer
     }
 
-    /// The heap came near its limit: this runtime should be replaced before the next render.
+    /// A render was stopped (its heap limit, its time-out): this runtime must be replaced
+    /// before the next render.
     pub fn needs_replacing(&self) -> bool {
-        self.near_heap_limit.load(Ordering::SeqCst)
+        self.stopped || self.near_heap_limit.load(Ordering::SeqCst)
     }
 
     /// Runs what V8 queued for this thread (GC steps, compilation results): deno_core

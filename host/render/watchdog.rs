@@ -12,6 +12,8 @@ struct State {
     deadline: Option<Instant>,
     /// The watchdog waits with no time-out: only a new render wakes it.
     idle: bool,
+    /// The deadline the watchdog is asleep until, if it is.
+    sleeping_until: Option<Instant>,
     closed: bool,
 }
 
@@ -23,27 +25,29 @@ struct Shared {
 
 pub struct Watchdog {
     shared: Arc<Shared>,
-    timeout: Duration,
 }
 
 impl Watchdog {
     /// `stop` is called on the watchdog's thread when a render overruns.
-    pub fn spawn(timeout: Duration, stop: impl Fn() + Send + 'static) -> std::io::Result<Self> {
+    pub fn spawn(stop: impl Fn() + Send + 'static) -> std::io::Result<Self> {
         let shared = Arc::new(Shared::default());
         let watched = shared.clone();
         std::thread::Builder::new()
             .name("render-watchdog".into())
             .spawn(move || watch(&watched, stop))?;
-        Ok(Self { shared, timeout })
+        Ok(Self { shared })
     }
 
-    pub fn start(&self) {
+    /// Begins a render that is stopped if it still runs after `limit`.
+    pub fn start(&self, limit: Duration) {
         let mut state = self.shared.state.lock().expect("watchdog lock");
-        state.deadline = Some(Instant::now() + self.timeout);
+        let deadline = Instant::now() + limit;
+        state.deadline = Some(deadline);
         // Under steady load the watchdog is already asleep until an earlier render's
         // deadline, which comes before this one: it will find this deadline then, so
-        // there is no need to wake it for every render.
-        if state.idle {
+        // there is no need to wake it for every render. A render with a shorter limit than
+        // the one it sleeps for (after the warm-up's) does wake it.
+        if state.idle || state.sleeping_until.is_some_and(|until| deadline < until) {
             self.shared.changed.notify_one();
         }
     }
@@ -78,11 +82,14 @@ fn watch(shared: &Shared, stop: impl Fn()) {
                     state.deadline = None;
                     state
                 } else {
-                    shared
+                    state.sleeping_until = Some(deadline);
+                    let mut state = shared
                         .changed
                         .wait_timeout(state, deadline - now)
                         .expect("watchdog lock")
-                        .0
+                        .0;
+                    state.sleeping_until = None;
+                    state
                 }
             }
         };
@@ -102,18 +109,44 @@ mod tests {
     }
 
     #[test]
-    fn an_overrunning_render_is_stopped_and_a_quick_one_is_not() {
+    fn a_short_limit_after_a_long_one_is_still_kept() {
         let stops = Arc::new(AtomicUsize::new(0));
         let counted = stops.clone();
-        let watchdog = Watchdog::spawn(Duration::from_millis(20), move || {
+        let watchdog = Watchdog::spawn(move || {
             counted.fetch_add(1, Ordering::SeqCst);
         })
         .unwrap();
-        watchdog.start();
+        watchdog.start(Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(20));
+        watchdog.finish();
+        let started = Instant::now();
+        watchdog.start(Duration::from_millis(30));
+        while stops.load(Ordering::SeqCst) == 0 && started.elapsed() < Duration::from_secs(2) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        watchdog.finish();
+        assert_eq!(stops.load(Ordering::SeqCst), 1);
+        assert!(
+            started.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn an_overrunning_render_is_stopped_and_a_quick_one_is_not() {
+        let stops = Arc::new(AtomicUsize::new(0));
+        let counted = stops.clone();
+        let limit = Duration::from_millis(20);
+        let watchdog = Watchdog::spawn(move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+        })
+        .unwrap();
+        watchdog.start(limit);
         std::thread::sleep(Duration::from_millis(60));
         watchdog.finish();
         assert_eq!(stops.load(Ordering::SeqCst), 1, "stopped once");
-        watchdog.start();
+        watchdog.start(limit);
         watchdog.finish();
         std::thread::sleep(Duration::from_millis(40));
         assert_eq!(
@@ -132,7 +165,7 @@ mod tests {
         let late = Arc::new(AtomicUsize::new(0));
         let stops = Arc::new(AtomicUsize::new(0));
         let (seen, counted, counted_late) = (started.clone(), stops.clone(), late.clone());
-        let watchdog = Watchdog::spawn(timeout, move || {
+        let watchdog = Watchdog::spawn(move || {
             counted.fetch_add(1, Ordering::SeqCst);
             // A stop slow to land (V8's terminate takes its own lock) must still land inside.
             std::thread::sleep(Duration::from_micros(100));
@@ -147,7 +180,7 @@ mod tests {
         .unwrap();
         for i in 0..1000u64 {
             *started.lock().unwrap() = Some(Instant::now());
-            watchdog.start();
+            watchdog.start(timeout);
             spin(Duration::from_micros(200 + (i * 7919) % 200));
             watchdog.finish();
             *started.lock().unwrap() = None;

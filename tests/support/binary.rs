@@ -63,7 +63,10 @@ impl Host {
             }
             if started.elapsed() > limit {
                 let _ = child.kill();
-                panic!("still running after {limit:?}; logs:\n{}", logs.lock().unwrap());
+                panic!(
+                    "still running after {limit:?}; logs:\n{}",
+                    logs.lock().unwrap()
+                );
             }
             std::thread::sleep(Duration::from_millis(10));
         }

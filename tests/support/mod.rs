@@ -6,7 +6,7 @@ pub mod binary;
 use std::sync::OnceLock;
 
 use bilingue::config::Config;
-use bilingue::server::{self, DrainOptions};
+use bilingue::server::{self, ServeOptions};
 use bilingue::{AppState, app, render};
 use clap::Parser;
 
@@ -21,7 +21,7 @@ pub fn init_v8_once() {
 }
 
 /// Starts the host in this process with these options, once its render threads have
-/// base URL. Only with the built-in bundle: V8 shares one read-only heap
+/// warmed up; its base URL. Only with the built-in bundle: V8 shares one read-only heap
 /// between the isolates of a process, so isolates made from the build's snapshot cannot
 /// live beside isolates made from another bundle (`--server-bundle`); such hosts run as
 /// child processes ([`binary::Host`]), as the binary never mixes the two.
@@ -32,7 +32,7 @@ pub fn start(args: &[&str]) -> String {
     );
     init_v8_once();
     let config = Config::parse_from(std::iter::once("bilingue").chain(args.iter().copied()));
-    let state = AppState::start(&config).expect("render threads start");
+    let state = AppState::start(&config).expect("valid options");
     let (address_tx, address_rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -41,17 +41,32 @@ pub fn start(args: &[&str]) -> String {
             .build()
             .unwrap();
         runtime.block_on(async move {
+            if let Err(e) = state.warmed().await {
+                address_tx.send(Err(e.to_string())).unwrap();
+                return;
+            }
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            address_tx.send(listener.local_addr().unwrap()).unwrap();
-            let lifecycle = state.lifecycle.clone();
-            let drain = DrainOptions {
-                delay: std::time::Duration::ZERO,
-                deadline: std::time::Duration::ZERO,
+            address_tx.send(Ok(listener.local_addr().unwrap())).unwrap();
+            let options = ServeOptions {
+                drain_delay: std::time::Duration::ZERO,
+                drain_timeout: std::time::Duration::ZERO,
+                send_timeout: config.send_timeout,
             };
-            server::serve(listener, app(state), lifecycle, std::future::pending(), drain).await;
+            let lifecycle = state.lifecycle.clone();
+            server::serve(
+                listener,
+                app(state),
+                lifecycle,
+                std::future::pending(),
+                options,
+            )
+            .await;
         });
     });
-    format!("http://{}", address_rx.recv().unwrap())
+    match address_rx.recv().unwrap() {
+        Ok(address) => format!("http://{address}"),
+        Err(e) => panic!("the host did not start: {e}"),
+    }
 }
 
 pub fn client() -> reqwest::blocking::Client {

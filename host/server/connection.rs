@@ -1,0 +1,473 @@
+//! One client connection, watched, so that nothing holds it for ever. The host lets go of a
+//! connection that has had no request in flight for the head time-out (an idle keep-alive
+//! connection, an HTTP/2 connection that only sent its preface, a header block never
+//! finished), and of one whose client stops reading: a socket write that waits past
+//! `--send-timeout`, or an answer whose next part nobody has asked for in that time (a
+//! stalled HTTP/2 stream, whose client withholds its flow-control window). hyper keeps the
+//! limits it has (the HTTP/1 head time-out); this covers what it leaves to the server, for
+//! both protocols alike.
+//!
+//! It also gives hyper's own answers the host's security headers: hyper answers an HTTP/1
+//! head it cannot read (400, 431) by itself, before any service sees a request, and with no
+//! way to add a header. Those answers are recognised as they are written (see
+//! [`WatchedIo`]) and the headers put in.
+
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::task::{Context, Poll, ready};
+use std::time::{Duration, Instant};
+
+use axum::body::{Body, Bytes};
+use axum::http::{Request, Response};
+use hyper::body::{Frame, Incoming, SizeHint};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+
+use crate::security;
+
+/// The client's address, as a request extension (the proxy names it to the upstream).
+#[derive(Debug, Clone, Copy)]
+pub struct PeerAddr(pub SocketAddr);
+
+/// How long a connection may stay in each state.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    /// No request in flight for this long: the connection is closed (gracefully).
+    pub idle: Duration,
+    /// A write the client does not take, or an answer it does not ask for, for this long:
+    /// the connection is dropped.
+    pub send: Duration,
+}
+
+const NEVER: u64 = u64::MAX;
+
+/// What a connection is doing, shared by its socket, its service and its answers' bodies.
+pub struct Watch {
+    opened: Instant,
+    in_flight: AtomicUsize,
+    /// When the last request in flight ended (ms since `opened`).
+    idle_since: AtomicU64,
+    /// When a socket write began to wait for the client, or [`NEVER`].
+    write_waiting_since: AtomicU64,
+    /// The answers being sent, each with when it began to wait for its reader.
+    bodies: Mutex<Vec<Weak<BodyClock>>>,
+    /// The client spoke HTTP/2 (its first bytes were the preface).
+    http2: AtomicBool,
+}
+
+/// What the watcher decides on a look at the connection.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Keep,
+    /// Idle past the time-out: close it gracefully.
+    Idle,
+    /// The client stopped reading: drop it.
+    Stalled,
+}
+
+impl Watch {
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self {
+            opened: Instant::now(),
+            in_flight: AtomicUsize::new(0),
+            idle_since: AtomicU64::new(0),
+            write_waiting_since: AtomicU64::new(NEVER),
+            bodies: Mutex::default(),
+            http2: AtomicBool::new(false),
+        })
+    }
+
+    /// Requests whose answers are not yet sent.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.load(Ordering::Acquire)
+    }
+
+    fn now(&self) -> u64 {
+        self.opened.elapsed().as_millis() as u64
+    }
+
+    fn instant(&self, millis: u64) -> Instant {
+        self.opened + Duration::from_millis(millis)
+    }
+
+    /// The earliest time something waiting on the client began, if anything is.
+    fn oldest_wait(&self) -> Option<u64> {
+        let mut bodies = self.bodies.lock().expect("bodies lock");
+        bodies.retain(|body| body.strong_count() > 0);
+        let owed = bodies
+            .iter()
+            .filter_map(Weak::upgrade)
+            .map(|clock| clock.owed_since.load(Ordering::Relaxed))
+            .min()
+            .unwrap_or(NEVER);
+        let oldest = owed.min(self.write_waiting_since.load(Ordering::Relaxed));
+        (oldest != NEVER).then_some(oldest)
+    }
+
+    pub fn verdict(&self, timeouts: &Timeouts) -> Verdict {
+        let now = self.now();
+        let send = timeouts.send.as_millis() as u64;
+        if self
+            .oldest_wait()
+            .is_some_and(|since| now.saturating_sub(since) >= send)
+        {
+            return Verdict::Stalled;
+        }
+        let idle = timeouts.idle.as_millis() as u64;
+        if self.in_flight.load(Ordering::Acquire) == 0
+            && now.saturating_sub(self.idle_since.load(Ordering::Acquire)) >= idle
+        {
+            return Verdict::Idle;
+        }
+        Verdict::Keep
+    }
+
+    /// When to look again: the verdict cannot change before then, except that a wait that
+    /// begins meanwhile is seen at most one tick late.
+    pub fn next_look(&self, timeouts: &Timeouts) -> Instant {
+        const TICK: Duration = Duration::from_secs(1);
+        let by_wait = self
+            .oldest_wait()
+            .map(|since| self.instant(since) + timeouts.send);
+        let by_idle = (self.in_flight.load(Ordering::Acquire) == 0)
+            .then(|| self.instant(self.idle_since.load(Ordering::Acquire)) + timeouts.idle);
+        let soonest = Instant::now() + TICK.min(timeouts.send);
+        [by_wait, by_idle]
+            .into_iter()
+            .flatten()
+            .fold(soonest, Instant::min)
+            .max(Instant::now())
+    }
+}
+
+/// One request in flight, from the moment the service is called until its answer's body
+/// is finished or dropped.
+struct InFlight(Arc<Watch>);
+
+impl InFlight {
+    fn begin(watch: &Arc<Watch>) -> Self {
+        watch.in_flight.fetch_add(1, Ordering::AcqRel);
+        Self(watch.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let watch = &self.0;
+        watch.idle_since.store(watch.now(), Ordering::Release);
+        watch.in_flight.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// When an answer began to wait for its reader to ask for more, or [`NEVER`] while the
+/// answer itself is the one to wait for (a render, an upstream).
+struct BodyClock {
+    owed_since: AtomicU64,
+}
+
+/// An answer's body that tells the watch how it is read.
+pub struct WatchedBody {
+    inner: Body,
+    clock: Arc<BodyClock>,
+    watch: Arc<Watch>,
+    _in_flight: InFlight,
+}
+
+impl WatchedBody {
+    fn new(inner: Body, in_flight: InFlight) -> Self {
+        let watch = in_flight.0.clone();
+        // Ready to be sent: from now on, the reader is the one to wait for.
+        let clock = Arc::new(BodyClock {
+            owed_since: AtomicU64::new(watch.now()),
+        });
+        watch
+            .bodies
+            .lock()
+            .expect("bodies lock")
+            .push(Arc::downgrade(&clock));
+        Self {
+            inner,
+            clock,
+            watch,
+            _in_flight: in_flight,
+        }
+    }
+}
+
+impl hyper::body::Body for WatchedBody {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        let owed = match &polled {
+            Poll::Ready(Some(Ok(_))) if !self.inner.is_end_stream() => self.watch.now(),
+            _ => NEVER,
+        };
+        self.clock.owed_since.store(owed, Ordering::Relaxed);
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// The router, as hyper calls it on one connection: each request carries the client's
+/// address and counts as in flight until its answer is sent.
+#[derive(Clone)]
+pub struct ConnectionService {
+    pub router: axum::Router,
+    pub watch: Arc<Watch>,
+    pub peer: SocketAddr,
+}
+
+impl hyper::service::Service<Request<Incoming>> for ConnectionService {
+    type Response = Response<WatchedBody>;
+    type Error = std::convert::Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response<WatchedBody>, Self::Error>> + Send>>;
+
+    fn call(&self, request: Request<Incoming>) -> Self::Future {
+        let in_flight = InFlight::begin(&self.watch);
+        let mut request = request.map(Body::new);
+        request.extensions_mut().insert(PeerAddr(self.peer));
+        let answer = tower_service::Service::call(&mut self.router.clone(), request);
+        Box::pin(async move {
+            let response = answer.await?;
+            Ok(response.map(|body| WatchedBody::new(body, in_flight)))
+        })
+    }
+}
+
+/// The client's socket: tells the watch when a write waits for the client, notices an
+/// HTTP/2 client, and gives hyper's own HTTP/1 error answers the security headers.
+pub struct WatchedIo {
+    stream: TcpStream,
+    watch: Arc<Watch>,
+    /// A rewritten answer still to send, and how much of it is sent.
+    rewritten: Vec<u8>,
+    sent: usize,
+    seen_first_bytes: bool,
+}
+
+impl WatchedIo {
+    pub fn new(stream: TcpStream, watch: Arc<Watch>) -> Self {
+        Self {
+            stream,
+            watch,
+            rewritten: Vec::new(),
+            sent: 0,
+            seen_first_bytes: false,
+        }
+    }
+
+    fn note_write<T>(&self, polled: &Poll<io::Result<T>>) {
+        let since = match polled {
+            Poll::Pending => match self.watch.write_waiting_since.load(Ordering::Relaxed) {
+                NEVER => self.watch.now(),
+                since => since,
+            },
+            Poll::Ready(_) => NEVER,
+        };
+        self.watch
+            .write_waiting_since
+            .store(since, Ordering::Relaxed);
+    }
+
+    /// Sends what is left of a rewritten answer.
+    fn poll_rewritten(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while self.sent < self.rewritten.len() {
+            let polled = Pin::new(&mut self.stream).poll_write(cx, &self.rewritten[self.sent..]);
+            self.note_write(&polled);
+            match ready!(polled)? {
+                0 => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                n => self.sent += n,
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    /// `bytes` is hyper's own error answer when nothing of the service's is being sent: it
+    /// is replaced by the same answer with the security headers.
+    fn rewrite(&mut self, bytes: &[u8]) -> bool {
+        if self.watch.http2.load(Ordering::Relaxed)
+            || self.watch.in_flight.load(Ordering::Acquire) > 0
+        {
+            return false;
+        }
+        match with_security_headers(bytes) {
+            Some(rewritten) => {
+                self.rewritten = rewritten;
+                self.sent = 0;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl AsyncRead for WatchedIo {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.stream).poll_read(cx, buf);
+        if !self.seen_first_bytes && buf.filled().len() > before {
+            self.seen_first_bytes = true;
+            let first = &buf.filled()[before..];
+            // The preface of HTTP/2 with prior knowledge: "PRI * HTTP/2.0".
+            if first.starts_with(b"PRI ") {
+                self.watch.http2.store(true, Ordering::Relaxed);
+            }
+        }
+        polled
+    }
+}
+
+impl AsyncWrite for WatchedIo {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        ready!(self.poll_rewritten(cx))?;
+        if self.rewrite(buf) {
+            if let Poll::Ready(Err(e)) = self.poll_rewritten(cx) {
+                return Poll::Ready(Err(e));
+            }
+            return Poll::Ready(Ok(buf.len()));
+        }
+        let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
+        self.note_write(&polled);
+        polled
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        ready!(self.poll_rewritten(cx))?;
+        if let Some(first) = bufs.iter().find(|b| !b.is_empty())
+            && self.rewrite(first)
+        {
+            if let Poll::Ready(Err(e)) = self.poll_rewritten(cx) {
+                return Poll::Ready(Err(e));
+            }
+            return Poll::Ready(Ok(first.len()));
+        }
+        let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
+        self.note_write(&polled);
+        polled
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        ready!(self.poll_rewritten(cx))?;
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        ready!(self.poll_rewritten(cx))?;
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+/// hyper's answer to an HTTP/1 head it could not read is a whole 4xx head, written at once,
+/// without the headers every service answer has: the same answer with them.
+fn with_security_headers(bytes: &[u8]) -> Option<Vec<u8>> {
+    if !(bytes.starts_with(b"HTTP/1.1 4") || bytes.starts_with(b"HTTP/1.0 4")) {
+        return None;
+    }
+    let head_end = find(bytes, b"\r\n\r\n")?;
+    let head = bytes[..head_end].to_ascii_lowercase();
+    if find(&head, security::MARKER.as_bytes()).is_some() {
+        return None;
+    }
+    let status_line_end = find(bytes, b"\r\n")? + 2;
+    let mut out = Vec::with_capacity(bytes.len() + 512);
+    out.extend_from_slice(&bytes[..status_line_end]);
+    for (name, value) in security::headers() {
+        out.extend_from_slice(name.as_str().as_bytes());
+        out.extend_from_slice(b": ");
+        out.extend_from_slice(value.as_bytes());
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(&bytes[status_line_end..]);
+    Some(out)
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hypers_own_error_answer_gets_the_security_headers() {
+        let bare =
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
+        let rewritten = String::from_utf8(with_security_headers(bare).unwrap()).unwrap();
+        assert!(rewritten.starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
+        assert!(rewritten.contains("\r\nx-content-type-options: nosniff\r\n"));
+        assert!(rewritten.ends_with("content-length: 0\r\ndate: x\r\n\r\n"));
+    }
+
+    #[test]
+    fn an_answer_that_has_them_or_is_not_an_error_head_is_left_alone() {
+        for bytes in [
+            &b"HTTP/1.1 404 Not Found\r\nx-content-type-options: nosniff\r\n\r\n"[..],
+            b"HTTP/1.1 200 OK\r\n\r\n",
+            b"HTTP/1.1 400 Bad Request\r\nno end of head",
+            b"<html>HTTP/1.1 400</html>",
+        ] {
+            assert!(with_security_headers(bytes).is_none());
+        }
+    }
+
+    #[test]
+    fn idle_and_stalled_connections_are_told_apart() {
+        let timeouts = Timeouts {
+            idle: Duration::from_millis(30),
+            send: Duration::from_millis(30),
+        };
+        let watch = Watch::new();
+        assert_eq!(watch.verdict(&timeouts), Verdict::Keep);
+        std::thread::sleep(Duration::from_millis(40));
+        assert_eq!(watch.verdict(&timeouts), Verdict::Idle, "no request at all");
+        let in_flight = InFlight::begin(&watch);
+        assert_eq!(
+            watch.verdict(&timeouts),
+            Verdict::Keep,
+            "a request in flight"
+        );
+        let body = WatchedBody::new(Body::from("x"), in_flight);
+        std::thread::sleep(Duration::from_millis(40));
+        assert_eq!(
+            watch.verdict(&timeouts),
+            Verdict::Stalled,
+            "an answer never read"
+        );
+        drop(body);
+        assert_eq!(watch.verdict(&timeouts), Verdict::Keep, "just finished");
+    }
+}

@@ -1,0 +1,104 @@
+//! What every request is served from, built once at start-up: the render threads, the
+//! document parts, the page cache, the API (built in or an upstream), the counters.
+
+use std::sync::Arc;
+
+use crate::assets;
+use crate::config::Config;
+use crate::lang::Language;
+use crate::ops::RequestCounts;
+use crate::page::DocumentAssets;
+use crate::page_cache::PageCache;
+use crate::proxy::Upstream;
+use crate::render::{Bundle, Limits, PoolOptions, RenderError, RenderPool, RenderRequest};
+use crate::server::Lifecycle;
+
+pub struct AppState {
+    pub pool: RenderPool,
+    pub time_zone: String,
+    pub document: DocumentAssets,
+    pub upstream: Option<Upstream>,
+    pub pages: PageCache,
+    pub requests: RequestCounts,
+    pub lifecycle: Arc<Lifecycle>,
+    pub access_log: bool,
+}
+
+/// Why the host could not start; each message names the option or step to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("the render threads could not be started: {0}")]
+    Render(#[from] RenderError),
+    #[error(
+        "the render threads could not start: {0} (check --time-zone, or rebuild if the server bundle is broken)"
+    )]
+    WarmUp(String),
+    #[error("{0}")]
+    Option(String),
+}
+
+impl AppState {
+    /// Checks the options and starts the render threads, which warm up in the background:
+    /// await [`AppState::warmed`] before relying on them. Call [`crate::render::init_v8`]
+    /// first, on the main thread.
+    pub fn start(config: &Config) -> Result<Arc<Self>, StartError> {
+        let upstream = match &config.api_upstream {
+            Some(base) => Some(
+                Upstream::new(base, config.api_timeout, config.api_idle_timeout)
+                    .map_err(StartError::Option)?,
+            ),
+            None => None,
+        };
+        let bundle = match &config.server_bundle {
+            Some(path) => Bundle::Script(
+                std::fs::read_to_string(path)
+                    .map_err(|e| {
+                        StartError::Option(format!("--server-bundle {}: {e}", path.display()))
+                    })?
+                    .into(),
+            ),
+            None => Bundle::Snapshot(assets::SERVER_SNAPSHOT),
+        };
+        let pool = RenderPool::start(PoolOptions {
+            bundle,
+            limits: Limits {
+                timeout: config.render_timeout,
+                heap_bytes: (config.render_heap_mb << 20) as usize,
+            },
+            threads: config.render_threads(),
+            queue: config.render_queue,
+            // Each language's home page: its title is the one a client-rendered page carries.
+            warm_up: Language::all()
+                .map(|language| RenderRequest {
+                    language: language.code(),
+                    path: "/".into(),
+                    time_zone: config.time_zone.clone(),
+                })
+                .collect(),
+            warm_up_timeout: config.warm_up_timeout,
+        })?;
+        Ok(Arc::new(Self {
+            pool,
+            time_zone: config.time_zone.clone(),
+            document: DocumentAssets::from_manifest(),
+            upstream,
+            pages: PageCache::new(config.page_cache_entries),
+            requests: RequestCounts::default(),
+            lifecycle: Arc::default(),
+            access_log: config.access_log,
+        }))
+    }
+
+    /// Resolves once every render thread has warmed up; fails with the bundle's reason.
+    pub async fn warmed(&self) -> Result<(), StartError> {
+        self.pool.warmed().await.map_err(StartError::WarmUp)
+    }
+
+    /// The title a client-rendered page carries in `language`: its home page's.
+    pub fn shell_title(&self, language: Language) -> &str {
+        self.pool
+            .warm_up_pages()
+            .and_then(|pages| pages.get(language.index()))
+            .map_or("Bilingue", |page| page.title.as_str())
+    }
+}
