@@ -1,5 +1,7 @@
-// The contract between the server render and the client entry: where the app mounts and
-// the state the client hydrates with (the host embeds it as JSON, escaped).
+// The contract between the host, the server render and the client entry: where the app
+// mounts, and the boot state. The host writes the boot state once: it renders the page
+// from it (the server bundle's `render`), and embeds the same JSON, escaped, for the
+// client to hydrate with.
 import type { Language } from "./i18n/languages";
 
 export const ROOT_ID = "app";
@@ -9,23 +11,16 @@ export interface BootState {
   language: Language;
   /** The path without its language prefix: it picks the screen. */
   path: string;
-  /** The IANA time zone the server formatted dates in; the client uses the same, so they match. */
+  /** The IANA time zone the server formats dates in; the client uses the same, so they match. */
   timeZone: string;
 }
 
-/** What the host asks of the server bundle. */
-export interface RenderRequest {
-  language: Language;
-  path: string;
-  timeZone: string;
-}
-
-/** What the server bundle answers. */
+/** What the server bundle answers the host. */
 export interface RenderResult {
   status: number;
   title: string;
   html: string;
-  boot: BootState;
+  /** The render depends only on (path, language, build): the host may cache the page. */
   cacheable: boolean;
 }
 

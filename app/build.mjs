@@ -61,6 +61,17 @@ const precompileMessages = {
   },
 };
 
+// Every listed language needs its table and its date locale, which are found by name.
+for (const { code } of languages.languages) {
+  for (const file of [`app/i18n/tables/${code}.ts`, `app/i18n/dateLocales/${code}.ts`]) {
+    try {
+      await readFile(path.join(root, file));
+    } catch {
+      throw new Error(`app/i18n/languages.json lists "${code}", but ${file} is missing (see "Add a language" in the README)`);
+    }
+  }
+}
+
 await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
 

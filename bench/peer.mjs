@@ -3,7 +3,14 @@
 import cluster from "node:cluster";
 import { readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import vm from "node:vm";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const declared = JSON.parse(readFileSync(path.join(root, "app/i18n/languages.json"), "utf8"));
+const codes = declared.languages.map((l) => l.code);
+const prefix = new RegExp(`^/(${codes.join("|")})(/.*)?$`);
 
 const [bundlePath, workersArg = "2"] = process.argv.slice(2);
 const workers = Number(workersArg);
@@ -27,13 +34,14 @@ if (cluster.isPrimary) {
   const escapeJson = (s) => s.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   http
     .createServer((req, res) => {
-      const path = new URL(req.url, "http://x").pathname;
-      const match = path.match(/^\/(fr|en)(\/.*)?$/);
-      const language = match ? match[1] : "fr";
-      const rest = match ? match[2] ?? "/" : path;
-      const result = JSON.parse(render(JSON.stringify({ language, path: rest, timeZone: "UTC" })));
-      const alternates = ["fr", "en"].map((l) => `<link rel="alternate" hreflang="${l}" href="/${l}${rest}">`).join("");
-      const body = `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta http-equiv="content-language" content="${language}"><title>${escapeHtml(result.title)}</title>${alternates}<link rel="alternate" hreflang="x-default" href="${rest}"></head><body><div id="app">${result.html}</div><script id="bilingue-boot" type="application/json">${escapeJson(JSON.stringify(result.boot))}</script></body></html>`;
+      const pathname = new URL(req.url, "http://x").pathname;
+      const match = pathname.match(prefix);
+      const language = match ? match[1] : declared.default;
+      const rest = match ? match[2] ?? "/" : pathname;
+      const boot = { language, path: rest, timeZone: "UTC" };
+      const result = JSON.parse(render(JSON.stringify(boot)));
+      const alternates = codes.map((l) => `<link rel="alternate" hreflang="${l}" href="/${l}${rest}">`).join("");
+      const body = `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta http-equiv="content-language" content="${language}"><title>${escapeHtml(result.title)}</title>${alternates}<link rel="alternate" hreflang="x-default" href="${rest}"></head><body><div id="app">${result.html}</div><script id="bilingue-boot" type="application/json">${escapeJson(JSON.stringify(boot))}</script></body></html>`;
       res.writeHead(result.status, { "content-type": "text/html; charset=utf-8", "content-language": language });
       res.end(body);
     })

@@ -1,5 +1,6 @@
-// What the benchmark and the soak share: starting a server and reading its address,
-// stopping it, reading a process's resident memory, running wrk and reading its report.
+// What the benchmark, the soak and the browser tests share: starting a server and reading
+// its address, stopping it, reading a process's resident memory, running wrk and reading
+// its report.
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 
@@ -13,24 +14,43 @@ export function requireWrk() {
   }
 }
 
-/** Starts a server process and resolves with its base URL from its "listening on" line. */
-export function startServer(command, commandArgs) {
+/**
+ * Starts a server process and resolves with its base URL from its "listening on" line;
+ * rejects if it exits first or prints no such line within 20 s.
+ */
+export function startServer(command, commandArgs, { env } = {}) {
   const started = process.hrtime.bigint();
-  const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   const server = { child, baseUrl: null, started, stderr: "" };
   child.stderr.on("data", (d) => (server.stderr += d));
   return new Promise((resolve, reject) => {
     let stdout = "";
+    const timer = setTimeout(() => reject(new Error(`${command}: no "listening on" line in 20 s; stderr:\n${server.stderr}`)), 20_000);
     child.stdout.on("data", (d) => {
       stdout += d;
       const match = stdout.match(/listening on (http:\/\/\S+)/);
       if (match && !server.baseUrl) {
+        clearTimeout(timer);
         server.baseUrl = match[1];
         resolve(server);
       }
     });
-    child.on("exit", (code) => reject(new Error(`${command} exited with ${code}: ${server.stderr}`)));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited with ${code}: ${server.stderr}`));
+    });
   });
+}
+
+/** Resolves once the host's /readyz answers 200 (its render threads have warmed up). */
+export async function waitReady(baseUrl, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.ok, () => false);
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${baseUrl} not ready in ${timeoutMs} ms`);
 }
 
 export async function stop(server) {

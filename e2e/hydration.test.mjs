@@ -35,7 +35,11 @@ test("the 404 page hydrates cleanly too", async () => {
   const response = await page.goto(`${running.host.baseUrl}/en/nowhere`);
   assert.equal(response.status(), 404);
   await page.getByRole("heading", { name: "Page not found" }).waitFor();
-  await page.getByRole("link", { name: "Back to the home page" }).waitFor();
+  // Only a hydrated page answers its language control.
+  await page.getByLabel("Language").selectOption("fr");
+  await page.getByRole("heading", { name: "Page introuvable" }).waitFor({ timeout: 5000 });
+  await page.getByRole("link", { name: "Retour à l’accueil" }).waitFor();
+  assert.equal(await page.evaluate(() => location.pathname), "/fr/nowhere");
   await page.waitForLoadState("networkidle");
   // Chromium reports the document's own 404 status; nothing else may appear.
   const others = problems.filter((p) => !(p.includes("404") && p.includes("Failed to load resource")));

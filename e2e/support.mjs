@@ -1,42 +1,24 @@
 // Shared by the browser tests: start the real binary, drive Debian's Chromium.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before } from "node:test";
 import { chromium } from "playwright-core";
+import { startServer, stop, waitReady } from "../bench/support.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const BINARY = process.env.BILINGUE_BIN ?? path.join(root, "target/release/bilingue");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-/** Starts `bilingue --port 0` and resolves with its base URL once it listens. */
+/** Starts `bilingue --port 0 ARGS`; resolves with its base URL once it is ready. */
 export async function startHost(args = []) {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`cargo build --release\` first`);
-  const child = spawn(BINARY, ["--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d));
-  const baseUrl = await new Promise((resolve, reject) => {
-    let stdout = "";
-    const timer = setTimeout(() => reject(new Error(`no listening line in 20 s; stderr:\n${stderr}`)), 20_000);
-    child.stdout.on("data", (d) => {
-      stdout += d;
-      const match = stdout.match(/listening on (http:\/\/\S+)/);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`bilingue exited with ${code}; stderr:\n${stderr}`)));
-  });
+  const server = await startServer(BINARY, ["--port", "0", ...args]);
+  await waitReady(server.baseUrl);
   return {
-    baseUrl,
-    stderr: () => stderr,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
-    },
+    baseUrl: server.baseUrl,
+    stderr: () => server.stderr,
+    stop: () => stop(server),
   };
 }
 

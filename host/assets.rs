@@ -9,6 +9,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
+use crate::encoding::{Encoding, negotiate};
+
 /// The URL prefix every asset is served under.
 pub const PREFIX: &str = "/assets/";
 
@@ -47,7 +49,7 @@ pub static MANIFEST_PARSED: LazyLock<Manifest> =
 
 const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
 
-pub async fn serve(Path(name): Path<String>, headers: HeaderMap) -> Response {
+pub async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
     let Some(asset) = find(&name) else {
         return (
             StatusCode::NOT_FOUND,
@@ -56,10 +58,11 @@ pub async fn serve(Path(name): Path<String>, headers: HeaderMap) -> Response {
         )
             .into_response();
     };
-    let (body, encoding) = match preferred_encoding(&headers) {
-        Encoding::Brotli => (asset.brotli, Some("br")),
-        Encoding::Gzip => (asset.gzip, Some("gzip")),
-        Encoding::Identity => (asset.raw, None),
+    let encoding = negotiate(&headers, true, true);
+    let body = match encoding {
+        Encoding::Brotli => asset.brotli,
+        Encoding::Gzip => asset.gzip,
+        Encoding::Identity => asset.raw,
     };
     let mut response = body.into_response();
     let response_headers = response.headers_mut();
@@ -69,105 +72,15 @@ pub async fn serve(Path(name): Path<String>, headers: HeaderMap) -> Response {
     );
     response_headers.insert(header::CACHE_CONTROL, IMMUTABLE);
     response_headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-    if let Some(encoding) = encoding {
-        response_headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+    if let Some(coding) = encoding.header_value() {
+        response_headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(coding));
     }
     response
-}
-
-#[derive(Debug, PartialEq, Eq)]
-pub enum Encoding {
-    Brotli,
-    Gzip,
-    Identity,
-}
-
-/// Which codings the client takes, from `Accept-Encoding` (`q=0` refuses one).
-pub struct Accepted {
-    pub brotli: bool,
-    pub gzip: bool,
-}
-
-pub fn accepted_encodings(headers: &HeaderMap) -> Accepted {
-    let mut brotli = false;
-    let mut gzip = false;
-    for value in headers.get_all(header::ACCEPT_ENCODING) {
-        let Ok(value) = value.to_str() else { continue };
-        for item in value.split(',') {
-            let mut parts = item.split(';');
-            let coding = parts.next().unwrap_or_default().trim();
-            let refused = parts.any(|p| {
-                p.trim()
-                    .strip_prefix("q=")
-                    .and_then(|q| q.trim().parse::<f32>().ok())
-                    .is_some_and(|q| q <= 0.0)
-            });
-            if refused {
-                continue;
-            }
-            match coding.to_ascii_lowercase().as_str() {
-                "br" => brotli = true,
-                "gzip" | "x-gzip" => gzip = true,
-                "*" => {
-                    brotli = true;
-                    gzip = true;
-                }
-                _ => {}
-            }
-        }
-    }
-    Accepted { brotli, gzip }
-}
-
-/// Brotli, else gzip, else none: as far as `Accept-Encoding` allows.
-pub fn preferred_encoding(headers: &HeaderMap) -> Encoding {
-    let Accepted { brotli, gzip } = accepted_encodings(headers);
-    if brotli {
-        Encoding::Brotli
-    } else if gzip {
-        Encoding::Gzip
-    } else {
-        Encoding::Identity
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn accepting(value: &str) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        headers.insert(
-            header::ACCEPT_ENCODING,
-            HeaderValue::from_str(value).unwrap(),
-        );
-        headers
-    }
-
-    #[test]
-    fn brotli_is_preferred_when_accepted() {
-        assert_eq!(
-            preferred_encoding(&accepting("gzip, deflate, br")),
-            Encoding::Brotli
-        );
-    }
-
-    #[test]
-    fn a_zero_quality_refuses_an_encoding() {
-        assert_eq!(
-            preferred_encoding(&accepting("br;q=0, gzip")),
-            Encoding::Gzip
-        );
-        assert_eq!(
-            preferred_encoding(&accepting("gzip;q=0")),
-            Encoding::Identity
-        );
-    }
-
-    #[test]
-    fn no_header_means_identity() {
-        assert_eq!(preferred_encoding(&HeaderMap::new()), Encoding::Identity);
-    }
 
     #[test]
     fn every_manifest_file_is_embedded() {

@@ -1,46 +1,65 @@
-//! Which language a request is answered in. The supported languages are read from
-//! `app/i18n/languages.json`, the one list the app reads too. Order of precedence: the
-//! path's language prefix, then the saved choice (a cookie the app writes), then the
-//! default. Nothing here trusts its input: any path or cookie of any shape is answered.
+//! Which language a request is answered in. The supported languages are the one list in
+//! `app/i18n/languages.json`, which the app reads too (the build embeds it; development
+//! mode reads the app's own copy). Order of precedence: the path's language prefix, then
+//! the saved choice (a cookie the app writes), then the default. Nothing here trusts its
+//! input: any path or cookie of any shape is answered.
 
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-/// The cookie the app writes when the visitor changes language (`app/i18n/documentLanguage.ts`).
-pub const LANGUAGE_COOKIE: &str = "bilingue_lang";
-
 #[derive(Debug, Deserialize)]
 pub struct LanguageInfo {
-    pub code: String,
-    pub locale: String,
-    pub name: String,
+    code: String,
     /// Its place in the declared list, set once the list is read.
     #[serde(skip)]
     index: usize,
 }
 
+/// `languages.json`.
 #[derive(Debug, Deserialize)]
 struct Declared {
     default: String,
+    /// The cookie that keeps the visitor's choice.
+    cookie: String,
     languages: Vec<LanguageInfo>,
 }
 
-static DECLARED: LazyLock<Declared> = LazyLock::new(|| {
-    let mut declared: Declared = serde_json::from_str(include_str!("../app/i18n/languages.json"))
-        .expect("app/i18n/languages.json is valid");
+static DECLARED: OnceLock<Declared> = OnceLock::new();
+
+fn read_declared(json: &str) -> Result<Declared, String> {
+    let mut declared: Declared =
+        serde_json::from_str(json).map_err(|e| format!("languages.json: {e}"))?;
+    if declared.languages.is_empty() {
+        return Err("languages.json declares no language".into());
+    }
     for (index, language) in declared.languages.iter_mut().enumerate() {
         language.index = index;
     }
-    assert!(
-        declared
-            .languages
-            .iter()
-            .any(|l| l.code == declared.default),
-        "the default language is one of the supported languages"
-    );
-    declared
-});
+    if !declared
+        .languages
+        .iter()
+        .any(|l| l.code == declared.default)
+    {
+        return Err(format!(
+            "languages.json: the default {:?} is not one of the languages",
+            declared.default
+        ));
+    }
+    Ok(declared)
+}
+
+fn declared() -> &'static Declared {
+    DECLARED.get_or_init(|| {
+        read_declared(include_str!("../app/i18n/languages.json"))
+            .expect("app/i18n/languages.json is valid")
+    })
+}
+
+/// The cookie the app writes when the visitor changes language.
+pub fn cookie_name() -> &'static str {
+    &declared().cookie
+}
 
 /// A supported language: a reference into the declared list, cheap to copy and compare.
 #[derive(Debug, Clone, Copy)]
@@ -53,17 +72,29 @@ impl PartialEq for Language {
 }
 impl Eq for Language {}
 
+impl std::hash::Hash for Language {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.index().hash(state);
+    }
+}
+
+impl serde::Serialize for Language {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
 impl Language {
     pub fn all() -> impl Iterator<Item = Language> {
-        DECLARED.languages.iter().map(Language)
+        declared().languages.iter().map(Language)
     }
 
     pub fn default_language() -> Language {
-        Self::from_code(&DECLARED.default).expect("checked when the list is read")
+        Self::from_code(&declared().default).expect("checked when the list is read")
     }
 
     pub fn from_code(code: &str) -> Option<Language> {
-        DECLARED
+        declared()
             .languages
             .iter()
             .find(|l| l.code == code)
@@ -74,13 +105,9 @@ impl Language {
         &self.0.code
     }
 
-    pub fn locale(self) -> &'static str {
-        &self.0.locale
-    }
-
     /// How many languages are supported.
     pub fn count() -> usize {
-        DECLARED.languages.len()
+        declared().languages.len()
     }
 
     /// This language's place in the declared list, from 0 to `count() - 1`.
@@ -137,7 +164,7 @@ pub fn from_cookies<'a>(cookie_headers: impl IntoIterator<Item = &'a [u8]>) -> O
         .filter_map(|value| std::str::from_utf8(value).ok())
         .flat_map(|value| value.split(';'))
         .filter_map(|pair| pair.split_once('='))
-        .filter(|(name, _)| name.trim() == LANGUAGE_COOKIE)
+        .filter(|(name, _)| name.trim() == cookie_name())
         .find_map(|(_, value)| Language::from_code(value.trim().trim_matches('"')))
 }
 
@@ -212,8 +239,16 @@ mod tests {
     #[test]
     fn french_is_the_default() {
         assert_eq!(Language::default_language().code(), "fr");
-        assert_eq!(lang("fr").locale(), "fr-FR");
-        assert_eq!(lang("en").locale(), "en-US");
+        assert_eq!(cookie_name(), "bilingue_lang");
+    }
+
+    #[test]
+    fn a_list_that_cannot_be_served_is_refused_with_its_reason() {
+        let no_default = r#"{"default":"de","cookie":"c","languages":[{"code":"fr","locale":"fr-FR","name":"F"}]}"#;
+        assert!(read_declared(no_default).unwrap_err().contains("\"de\""));
+        let empty = r#"{"default":"fr","cookie":"c","languages":[]}"#;
+        assert!(read_declared(empty).unwrap_err().contains("no language"));
+        assert!(read_declared("{").is_err());
     }
 }
 
@@ -289,7 +324,7 @@ mod random_input {
             let header = random.text();
             if let Some(language) = from_cookies([header.as_slice()]) {
                 assert!(Language::all().any(|l| l == language));
-                assert!(String::from_utf8_lossy(&header).contains(LANGUAGE_COOKIE));
+                assert!(String::from_utf8_lossy(&header).contains(cookie_name()));
             }
         }
     }

@@ -1,23 +1,24 @@
 //! Bilingue's host. `main.rs` reads the configuration, starts V8 and serves; the tests call
-//! [`app`] the same way. The path of a page request: `server` (accept loop, limits) →
-//! `security`, `ops` (layers) → `site` (language, cache, render) → `render` (V8) → `page`
-//! (the document).
+//! [`app`] the same way. A page request goes: `server` (accept loop, connection watch,
+//! wire limits) → the layers (`security`, `metrics`) → `pages` (language, page cache) →
+//! `render` (V8) → `document` (the HTML). `/api` is `api` (built in, or `api::proxy`).
 
 mod api;
-pub mod assets;
+mod assets;
 pub mod config;
+mod document;
+mod encoding;
 mod error;
 mod escape;
-pub mod lang;
-pub mod nonce;
-mod ops;
-mod page;
-pub mod page_cache;
-mod proxy;
+mod health;
+mod lang;
+mod metrics;
+mod nonce;
+mod page_cache;
+mod pages;
 pub mod render;
 mod security;
 pub mod server;
-mod site;
 mod spliced_gzip;
 mod state;
 
@@ -31,18 +32,18 @@ pub use state::{AppState, StartError};
 
 pub fn app(state: Arc<AppState>) -> Router {
     let pages = Router::new()
-        .fallback(site::serve)
+        .fallback(pages::page)
         .layer(CompressionLayer::new());
     let router = Router::new()
-        .route(&format!("{}{{name}}", assets::PREFIX), get(assets::serve))
-        .route("/healthz", get(ops::healthz))
-        .route("/readyz", get(ops::readyz))
-        .route("/metrics", get(ops::metrics));
+        .route(&format!("{}{{name}}", assets::PREFIX), get(assets::asset))
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .route("/metrics", get(metrics::metrics));
     let router = match state.upstream.clone() {
         Some(upstream) => {
             let forwarded = Router::new()
-                .route("/api", any(proxy::forward))
-                .route("/api/{*rest}", any(proxy::forward))
+                .route("/api", any(api::proxy::forward))
+                .route("/api/{*rest}", any(api::proxy::forward))
                 .with_state(upstream);
             router
                 .merge(pages)
@@ -60,6 +61,6 @@ pub fn app(state: Arc<AppState>) -> Router {
             state.lifecycle.clone(),
             server::limits::check_request,
         ))
-        .layer(middleware::from_fn_with_state(state, ops::observe))
+        .layer(middleware::from_fn_with_state(state, metrics::observe))
         .layer(middleware::from_fn(security::add_headers))
 }

@@ -1,7 +1,8 @@
 //! Finished pages whose render depends only on (path, language, build), as the app
-//! declares them (`cacheable` in `app/routes.ts`): kept as the document's bytes,
-//! deflated once, so serving one again costs a map lookup and a copy. Bounded in entries; the
-//! cache lives in the process, so a new build (a new binary) never serves an old page.
+//! declares them (`cacheable` in `app/routes.ts`): kept as the document's bytes, deflated
+//! once, so serving one again costs a map lookup, a copy and a CRC (each response splices
+//! in its own nonce, see `spliced_gzip.rs`). Bounded in entries; the cache lives in the
+//! process, so a new build (a new binary) never serves an old page.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,6 +10,7 @@ use std::sync::{LazyLock, RwLock};
 
 use axum::http::StatusCode;
 
+use crate::lang::Language;
 use crate::nonce::Nonce;
 use crate::spliced_gzip::SplicedGzip;
 
@@ -45,7 +47,7 @@ impl CachedPage {
     }
 }
 
-type Key = (&'static str, String);
+type Key = (Language, String);
 
 pub struct PageCache {
     capacity: usize,
@@ -69,7 +71,7 @@ impl PageCache {
         self.capacity > 0
     }
 
-    pub fn get(&self, language: &'static str, path: &str) -> Option<std::sync::Arc<CachedPage>> {
+    pub fn get(&self, language: Language, path: &str) -> Option<std::sync::Arc<CachedPage>> {
         if self.capacity == 0 {
             return None;
         }
@@ -88,7 +90,7 @@ impl PageCache {
         found
     }
 
-    pub fn insert(&self, language: &'static str, path: &str, page: std::sync::Arc<CachedPage>) {
+    pub fn insert(&self, language: Language, path: &str, page: std::sync::Arc<CachedPage>) {
         if self.capacity == 0 {
             return;
         }
@@ -124,6 +126,10 @@ impl PageCache {
 mod tests {
     use super::*;
 
+    fn lang(code: &str) -> Language {
+        Language::from_code(code).unwrap()
+    }
+
     fn page(text: &str) -> std::sync::Arc<CachedPage> {
         std::sync::Arc::new(CachedPage::new(StatusCode::OK, text))
     }
@@ -131,12 +137,12 @@ mod tests {
     #[test]
     fn a_page_is_found_by_language_and_path() {
         let cache = PageCache::new(8);
-        cache.insert("en", "/", page("english"));
+        cache.insert(lang("en"), "/", page("english"));
         assert_eq!(
-            cache.get("en", "/").unwrap().plain(&Nonce::random()),
+            cache.get(lang("en"), "/").unwrap().plain(&Nonce::random()),
             b"english"
         );
-        assert!(cache.get("fr", "/").is_none());
+        assert!(cache.get(lang("fr"), "/").is_none());
         assert_eq!((cache.hits(), cache.misses()), (1, 1));
     }
 
@@ -144,17 +150,20 @@ mod tests {
     fn the_cache_never_holds_more_than_its_capacity() {
         let cache = PageCache::new(3);
         for i in 0..100 {
-            cache.insert("fr", &format!("/{i}"), page("x"));
+            cache.insert(lang("fr"), &format!("/{i}"), page("x"));
         }
         assert_eq!(cache.len(), 3);
-        assert!(cache.get("fr", "/99").is_some(), "the newest page is kept");
+        assert!(
+            cache.get(lang("fr"), "/99").is_some(),
+            "the newest page is kept"
+        );
     }
 
     #[test]
     fn capacity_zero_turns_it_off() {
         let cache = PageCache::new(0);
-        cache.insert("fr", "/", page("x"));
-        assert!(cache.get("fr", "/").is_none());
+        cache.insert(lang("fr"), "/", page("x"));
+        assert!(cache.get(lang("fr"), "/").is_none());
         assert!(cache.is_empty());
     }
 

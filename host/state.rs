@@ -3,23 +3,23 @@
 
 use std::sync::Arc;
 
+use crate::api::proxy::Upstream;
 use crate::assets;
 use crate::config::Config;
+use crate::document::DocumentAssets;
 use crate::lang::Language;
-use crate::ops::RequestCounts;
-use crate::page::DocumentAssets;
+use crate::metrics::Metrics;
 use crate::page_cache::PageCache;
-use crate::proxy::Upstream;
-use crate::render::{Bundle, Limits, PoolOptions, RenderError, RenderPool, RenderRequest};
+use crate::render::{BootState, Bundle, Limits, PoolOptions, RenderError, RenderPool};
 use crate::server::Lifecycle;
 
 pub struct AppState {
     pub pool: RenderPool,
-    pub time_zone: String,
+    pub time_zone: Arc<str>,
     pub document: DocumentAssets,
     pub upstream: Option<Upstream>,
     pub pages: PageCache,
-    pub requests: RequestCounts,
+    pub metrics: Metrics,
     pub lifecycle: Arc<Lifecycle>,
     pub access_log: bool,
 }
@@ -59,6 +59,8 @@ impl AppState {
             ),
             None => Bundle::Snapshot(assets::SERVER_SNAPSHOT),
         };
+        let metrics = Metrics::new();
+        let time_zone: Arc<str> = config.time_zone.as_str().into();
         let pool = RenderPool::start(PoolOptions {
             bundle,
             limits: Limits {
@@ -69,21 +71,22 @@ impl AppState {
             queue: config.render_queue,
             // Each language's home page: its title is the one a client-rendered page carries.
             warm_up: Language::all()
-                .map(|language| RenderRequest {
-                    language: language.code(),
+                .map(|language| BootState {
+                    language,
                     path: "/".into(),
-                    time_zone: config.time_zone.clone(),
+                    time_zone: time_zone.clone(),
                 })
                 .collect(),
             warm_up_timeout: config.warm_up_timeout,
+            render_seconds: metrics.render_seconds(),
         })?;
         Ok(Arc::new(Self {
             pool,
-            time_zone: config.time_zone.clone(),
+            time_zone,
             document: DocumentAssets::from_manifest(),
             upstream,
             pages: PageCache::new(config.page_cache_entries),
-            requests: RequestCounts::default(),
+            metrics,
             lifecycle: Arc::default(),
             access_log: config.access_log,
         }))

@@ -478,6 +478,13 @@ fn pages_still_render_when_the_api_is_proxied() {
         .send()
         .unwrap();
     assert_eq!(response.status(), 200);
+    assert!(
+        response
+            .text()
+            .unwrap()
+            .contains("<h1>Welcome to Bilingue</h1>"),
+        "rendered, not the client-rendered page"
+    );
 }
 
 #[test]

@@ -1,4 +1,6 @@
-// The shared HTTP client of the specification (sections 6 to 9), over axios.
+// The shared HTTP client, over axios: base path /api, a 10-minute time-out, settable base
+// URL, headers and Authorization (a token with an optional scheme; an empty token removes
+// it), request and response interceptors. A failed call rejects with `ApiError`.
 import axios, {
   type AxiosError,
   type AxiosInstance,
@@ -13,7 +15,13 @@ export const REQUEST_TIMEOUT_MS = 600_000;
 /** The status a failure carries when no response came (network failure, time-out, abort). */
 export const NO_RESPONSE_STATUS = 400;
 
-/** What every failed call rejects with: the specification's error catalogue. */
+/**
+ * What every failed call rejects with: `message` is the client's own error message;
+ * `detail` the response body's `error` field, else the body itself when it is a non-empty
+ * string, else ""; `data` the body when it is an object, else {}; `status` the response's
+ * status, or 400 when no response came. A status of 500 or more is also logged to the
+ * console with the request's configuration.
+ */
 export interface ApiError {
   message: string;
   detail: string;

@@ -1,17 +1,20 @@
+// The language provider: the active language, its resources, and a change under way. It
+// only holds state; what to show meanwhile (a spinner, an error with a retry) is the app's
+// choice (App.tsx).
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useReducer, useRef } from "react";
 import type { Locale } from "date-fns";
-import { applyDocumentLanguage } from "./documentLanguage";
+import { followLanguage } from "./followLanguage";
 import { type Language, localeOf } from "./languages";
-import { reduceLanguage } from "./languageState";
+import { type Pending, reduceLanguage } from "./languageState";
 import type { LoadResources, Resources } from "./resources";
 import { createTranslator, type Translate } from "./translate";
-import { Spinner } from "../ui/Spinner";
-import { LanguageLoadFailed } from "../ui/LanguageLoadFailed";
 
 export interface LanguageContextValue {
   language: Language;
   /** The language being loaded, when a change is under way; else the active one. */
   requestedLanguage: Language;
+  /** A change under way (loading) or one whose resources failed to load; else null. */
+  pending: Pending | null;
   locale: string;
   dateLocale: Locale;
   t: Translate;
@@ -28,7 +31,7 @@ export function useLanguage(): LanguageContextValue {
 
 interface Props {
   initialLanguage: Language;
-  /** The initial language's resources, already loaded: the first paint never shows the spinner. */
+  /** The initial language's resources, already loaded: the first paint never waits. */
   initialResources: Resources;
   load: LoadResources;
   children: ReactNode;
@@ -58,7 +61,7 @@ export function LanguageProvider({ initialLanguage, initialResources, load, chil
   useEffect(() => {
     // The server already rendered the first language into the document.
     if (state.language === firstLanguage.current && lastRequest.current === 0) return;
-    applyDocumentLanguage(state.language);
+    followLanguage(state.language);
   }, [state.language]);
 
   const { language, resources, pending } = state;
@@ -67,6 +70,7 @@ export function LanguageProvider({ initialLanguage, initialResources, load, chil
     return {
       language,
       requestedLanguage: pending?.language ?? language,
+      pending,
       locale,
       dateLocale: resources.dateLocale,
       t: createTranslator(resources.table, locale),
@@ -74,8 +78,5 @@ export function LanguageProvider({ initialLanguage, initialResources, load, chil
     };
   }, [language, resources, pending, changeLanguage]);
 
-  let content = children;
-  if (pending?.status === "loading") content = <Spinner />;
-  if (pending?.status === "failed") content = <LanguageLoadFailed onRetry={() => changeLanguage(pending.language)} />;
-  return <LanguageContext.Provider value={value}>{content}</LanguageContext.Provider>;
+  return <LanguageContext.Provider value={value}>{children}</LanguageContext.Provider>;
 }

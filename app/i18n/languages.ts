@@ -1,19 +1,32 @@
-// The supported languages, read from languages.json: the one list the host reads too.
+// The supported languages, read from languages.json: the one list, which the host reads
+// too. Nothing else names them: a language is added there, with its table
+// (tables/<code>.ts) and its date locale (dateLocales/<code>.ts), which are found by name.
 import declared from "./languages.json";
 
-export type Language = "fr" | "en";
+/** A code from the list (`fr`, `en`, …); made only by `isLanguage` or `languageOf`. */
+export type Language = string & { readonly __brand: "Language" };
 
 export interface LanguageInfo {
   code: Language;
+  /** The BCP 47 locale Intl formats with (fr-FR). */
   locale: string;
+  /** The language's own name for itself, as the language control shows it. */
   name: string;
 }
 
 export const LANGUAGES: readonly LanguageInfo[] = declared.languages as LanguageInfo[];
-export const DEFAULT_LANGUAGE: Language = declared.default as Language;
+export const DEFAULT_LANGUAGE = declared.default as Language;
+/** The cookie that keeps the visitor's choice; the host reads it on unprefixed paths. */
+export const LANGUAGE_COOKIE: string = declared.cookie;
 
 export function isLanguage(value: unknown): value is Language {
   return LANGUAGES.some((l) => l.code === value);
+}
+
+/** `code` as a Language; throws for a language the list does not have. */
+export function languageOf(code: string): Language {
+  if (!isLanguage(code)) throw new Error(`unsupported language: ${JSON.stringify(code)}`);
+  return code;
 }
 
 export function localeOf(language: Language): string {

@@ -1,17 +1,25 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LANGUAGES } from "./languages";
-import { languagesWithLoaders, loadResources } from "./resources";
+import { LANGUAGES, languageOf } from "./languages";
+import { loadResources } from "./resources";
 
-test("every declared language has a table and a date locale to load", () => {
-  assert.deepEqual(languagesWithLoaders().sort(), LANGUAGES.map((l) => l.code).sort());
+test("every listed language loads its table and its date locale", async () => {
+  for (const { code, locale } of LANGUAGES) {
+    const { table, dateLocale } = await loadResources(code);
+    assert.equal(typeof table["language.label"], "string", `${code}: a table with entries`);
+    assert.ok(locale.toLowerCase().startsWith(dateLocale.code.toLowerCase().slice(0, 2)), `${code}: ${dateLocale.code}`);
+  }
 });
 
-test("loading a language gives its table and its date locale", async () => {
-  const fr = await loadResources("fr");
+test("loading a language gives its own table and date locale", async () => {
+  const fr = await loadResources(languageOf("fr"));
   assert.equal(fr.table["language.label"], "Langue");
   assert.equal(fr.dateLocale.code, "fr");
-  const en = await loadResources("en");
+  const en = await loadResources(languageOf("en"));
   assert.equal(en.table["language.label"], "Language");
   assert.equal(en.dateLocale.code, "en-US");
+});
+
+test("a language the list does not have is refused", async () => {
+  assert.throws(() => languageOf("de"), /unsupported language: "de"/);
 });

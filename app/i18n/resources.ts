@@ -1,5 +1,7 @@
 // The two resources a language needs (its table and its date locale), each its own
-// code-split chunk, so the browser fetches only the active language's.
+// code-split chunk, so the browser fetches only the active language's. They are found by
+// name, tables/<code>.ts and dateLocales/<code>.ts (esbuild bundles every file the
+// pattern matches); the build refuses a listed language that lacks either.
 import type { Locale } from "date-fns";
 import type { Language } from "./languages";
 import type { Table } from "./table";
@@ -11,19 +13,10 @@ export interface Resources {
 
 export type LoadResources = (language: Language) => Promise<Resources>;
 
-const tables: Record<Language, () => Promise<{ default: Table }>> = {
-  fr: () => import("./tables/fr"),
-  en: () => import("./tables/en"),
-};
-
-const dateLocales: Record<Language, () => Promise<{ default: Locale }>> = {
-  fr: () => import("./dateLocales/fr"),
-  en: () => import("./dateLocales/en"),
-};
-
 export const loadResources: LoadResources = async (language) => {
-  const [table, dateLocale] = await Promise.all([tables[language](), dateLocales[language]()]);
+  const [table, dateLocale] = await Promise.all([
+    import(`./tables/${language}.ts`) as Promise<{ default: Table }>,
+    import(`./dateLocales/${language}.ts`) as Promise<{ default: Locale }>,
+  ]);
   return { table: table.default, dateLocale: dateLocale.default };
 };
-
-export const languagesWithLoaders = (): string[] => Object.keys(tables).filter((l) => l in dateLocales);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createTranslator } from "./translate";
+import { TYPE } from "@formatjs/icu-messageformat-parser";
+import { createTranslator, registerCompiledMessages } from "./translate";
 import en from "./tables/en";
 import fr from "./tables/fr";
 
@@ -32,10 +33,22 @@ test("select and number formats follow the locale", () => {
   assert.equal(createTranslator(table, "en-US")("m", { who: "z", n: 1234.5 }), "quelqu’un a payé 1,234.5");
 });
 
-test("one translator and one compiled formatter are kept per table and locale", () => {
-  const table = { k: "{n, number}" };
-  assert.equal(createTranslator(table, "fr-FR"), createTranslator(table, "fr-FR"));
-  assert.notEqual(createTranslator(table, "fr-FR"), createTranslator(table, "en-US"));
+test("a table's messages are formatted from what the build parsed, not parsed again", () => {
+  const table = { k: "source text" };
+  // What the build registers for a table: its messages, already parsed. Here it differs
+  // from the source on purpose, so the output shows which one was used.
+  registerCompiledMessages(table, { k: [{ type: TYPE.literal, value: "parsed at build time" }] });
+  assert.equal(createTranslator(table, "fr-FR")("k"), "parsed at build time");
+});
+
+test("a message's formatter is made once per table and locale, then kept", () => {
+  const table: Record<string, string> = { k: "{n, number} a" };
+  const t = createTranslator(table, "fr-FR");
+  assert.equal(t("k", { n: 1000 }), "1\u202f000 a");
+  table.k = "{n, number} b"; // a formatter made anew would show the change
+  assert.equal(t("k", { n: 1000 }), "1\u202f000 a");
+  assert.equal(createTranslator(table, "fr-FR"), t, "one translator per table and locale");
+  assert.equal(createTranslator(table, "en-US")("k", { n: 1000 }), "1,000 b", "another locale, another formatter");
 });
 
 test("the French and English tables have the same keys", () => {

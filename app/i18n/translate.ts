@@ -1,4 +1,6 @@
-// Translation lookup: the rules of the specification, over intl-messageformat.
+// Translation lookup, over intl-messageformat: a missing key yields "" (and a warning in
+// development builds); a function entry is called with the parameters; a string entry is
+// an ICU message, parsed at build time and formatted for the language's locale.
 import type { MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import { IntlMessageFormat } from "intl-messageformat";
 import type { Params, Table } from "./table";

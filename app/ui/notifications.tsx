@@ -1,5 +1,5 @@
-// The notification facility, on react-hot-toast, with the specification's defaults:
-// close after 1.5 s, 65 px from the top, centred horizontally. The library loads after
+// The notification facility, on react-hot-toast, with the product's defaults: a
+// notification closes after 1.5 s and sits 65 px from the top, centred horizontally. The library loads after
 // hydration (notifications only follow what the user does), keeping it out of the
 // first-load JavaScript; the server renders nothing for it, so hydration matches.
 import { lazy, Suspense, useEffect, useState } from "react";

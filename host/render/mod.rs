@@ -2,15 +2,18 @@
 //! the server bundle loaded once, fed through a bounded channel. The rest of the host sees
 //! one typed call, [`RenderPool::render`], and never blocks a tokio worker on V8.
 
-pub mod pool;
+mod pool;
 mod runtime;
 mod watchdog;
 
 pub use pool::{PoolOptions, PoolStats, RenderPool};
 pub use runtime::Limits;
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
+
+use crate::lang::Language;
 
 /// Initialises the V8 platform. Call once, on the main thread, before any other thread
 /// starts (V8 crashes otherwise on CPUs with memory protection keys).
@@ -29,13 +32,16 @@ pub enum Bundle {
     Script(std::sync::Arc<str>),
 }
 
-/// What the host asks of the server bundle (`RenderRequest` in `app/boot.ts`).
+/// The state a page boots with, written by the host once: the bundle renders from it and
+/// the client hydrates with it, as the same JSON (`BootState` in `app/boot.ts`).
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RenderRequest {
-    pub language: &'static str,
+pub struct BootState {
+    pub language: Language,
+    /// The path without its language prefix: it picks the screen.
     pub path: String,
-    pub time_zone: String,
+    /// The IANA time zone dates are shown in, on the server and in the browser alike.
+    pub time_zone: Arc<str>,
 }
 
 /// What the server bundle answers (`RenderResult` in `app/boot.ts`).
@@ -44,8 +50,7 @@ pub struct Rendered {
     pub status: u16,
     pub title: String,
     pub html: String,
-    /// The state the client hydrates with, kept as the JSON the app wrote.
-    pub boot: Box<RawValue>,
+    /// The render depends only on (path, language, build): the page may be cached.
     pub cacheable: bool,
 }
 

@@ -18,7 +18,7 @@ use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 use tokio::sync::{oneshot, watch};
 
 use super::runtime::{Limits, Renderer};
-use super::{Bundle, RenderError, RenderRequest, Rendered};
+use super::{BootState, Bundle, RenderError, Rendered};
 
 pub struct PoolOptions {
     pub bundle: Bundle,
@@ -28,9 +28,11 @@ pub struct PoolOptions {
     pub queue: usize,
     /// Rendered by every thread before it serves: it warms V8 and proves the bundle and
     /// the options (the time zone) work before the first visitor comes.
-    pub warm_up: Vec<RenderRequest>,
+    pub warm_up: Vec<BootState>,
     /// How long a thread's warm-up may take in all, retries included.
     pub warm_up_timeout: Duration,
+    /// Where render times are recorded, in seconds.
+    pub render_seconds: metrics::Histogram,
 }
 
 struct Job {
@@ -59,29 +61,11 @@ enum Warmth {
 pub struct PoolStats {
     /// Threads whose runtime is up and warmed.
     pub ready_threads: AtomicUsize,
-    /// Runtimes replaced (heap at its limit, or a failed start after one).
+    /// Runtimes replaced (a render stopped by its heap limit or its time-out).
     pub restarts: AtomicU64,
-    /// Render durations: counts per upper bound of [`RENDER_BUCKETS_SECONDS`], then +Inf.
-    pub render_buckets: [AtomicU64; RENDER_BUCKETS_SECONDS.len() + 1],
-    pub render_seconds_micros: AtomicU64,
     pub render_failures: AtomicU64,
     /// Jobs dropped unrendered because their client had gone while they waited.
     pub abandoned: AtomicU64,
-}
-
-pub const RENDER_BUCKETS_SECONDS: [f64; 8] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1.0];
-
-impl PoolStats {
-    fn observe(&self, elapsed: Duration) {
-        let seconds = elapsed.as_secs_f64();
-        let bucket = RENDER_BUCKETS_SECONDS
-            .iter()
-            .position(|b| seconds <= *b)
-            .unwrap_or(RENDER_BUCKETS_SECONDS.len());
-        self.render_buckets[bucket].fetch_add(1, Ordering::Relaxed);
-        self.render_seconds_micros
-            .fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
-    }
 }
 
 /// What each render thread shares with the pool.
@@ -90,6 +74,7 @@ struct ThreadContext {
     limits: Limits,
     warm_up: Vec<String>,
     warm_up_timeout: Duration,
+    render_seconds: metrics::Histogram,
     stats: Arc<PoolStats>,
     threads: usize,
     warmth: watch::Sender<Warmth>,
@@ -109,9 +94,10 @@ impl RenderPool {
             warm_up: options
                 .warm_up
                 .iter()
-                .map(|request| serde_json::to_string(request).expect("serialisable request"))
+                .map(|boot| serde_json::to_string(boot).expect("serialisable boot state"))
                 .collect(),
             warm_up_timeout: options.warm_up_timeout,
+            render_seconds: options.render_seconds,
             stats: stats.clone(),
             threads: options.threads,
             warmth: warmth_tx,
@@ -167,8 +153,8 @@ impl RenderPool {
     }
 
     /// Renders on a free thread; answers `Busy` at once when the queue is full.
-    pub async fn render(&self, request: &RenderRequest) -> Result<Rendered, RenderError> {
-        let request_json = serde_json::to_string(request).expect("serialisable request");
+    pub async fn render(&self, boot: &BootState) -> Result<Rendered, RenderError> {
+        let request_json = serde_json::to_string(boot).expect("serialisable boot state");
         let (reply, answer) = oneshot::channel();
         self.jobs
             .try_send(Job {
@@ -219,7 +205,9 @@ fn render_thread(context: &ThreadContext, queue: Receiver<Job>) {
         }
         let started = Instant::now();
         let result = render_once(&mut renderer, &job.request_json, None);
-        stats.observe(started.elapsed());
+        context
+            .render_seconds
+            .record(started.elapsed().as_secs_f64());
         if result.is_err() {
             stats.render_failures.fetch_add(1, Ordering::Relaxed);
         }

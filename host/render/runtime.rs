@@ -23,11 +23,12 @@ pub struct Limits {
 const RENDER_FUNCTION: &str = "bilingueRender";
 
 pub struct Renderer {
-    // Dropped before `tokio`: the runtime's delayed V8 tasks live on it.
+    // Fields drop in this order: the handle to the render function before the isolate it
+    // lives in, and the isolate before `tokio`, which holds its delayed V8 tasks.
+    render: v8::Global<v8::Function>,
     runtime: JsRuntime,
     watchdog: Watchdog,
     near_heap_limit: Arc<AtomicBool>,
-    render: v8::Global<v8::Function>,
     timeout: Duration,
     stopped: bool,
     tokio: tokio::runtime::Runtime,

@@ -20,7 +20,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use futures_util::{Stream, StreamExt};
 
-use crate::api;
+use super::json_error;
 use crate::security;
 use crate::server::PeerAddr;
 
@@ -133,7 +133,7 @@ pub async fn forward(State(upstream): State<Upstream>, request: Request) -> Resp
     let (parts, body) = request.into_parts();
     let target = match upstream.target(parts.uri.path(), parts.uri.query()) {
         Ok(target) => target,
-        Err(why) => return api::error(StatusCode::BAD_REQUEST, why),
+        Err(why) => return json_error(StatusCode::BAD_REQUEST, why),
     };
     let peer = parts.extensions.get::<PeerAddr>().copied();
     let failure = Arc::new(OnceLock::new());
@@ -148,17 +148,17 @@ pub async fn forward(State(upstream): State<Upstream>, request: Request) -> Resp
         Ok(Ok(answer)) => answer,
         Ok(Err(error)) => {
             return match failure.get() {
-                Some(ClientBodyFailure::Malformed) => api::error(
+                Some(ClientBodyFailure::Malformed) => json_error(
                     StatusCode::BAD_REQUEST,
                     "the request body could not be read",
                 ),
-                Some(ClientBodyFailure::Stalled) => api::error(
+                Some(ClientBodyFailure::Stalled) => json_error(
                     StatusCode::REQUEST_TIMEOUT,
                     "the request body stopped arriving",
                 ),
                 None => {
                     tracing::warn!(%error, "API upstream unreachable");
-                    api::error(StatusCode::BAD_GATEWAY, "the API server cannot be reached")
+                    json_error(StatusCode::BAD_GATEWAY, "the API server cannot be reached")
                 }
             };
         }
@@ -167,7 +167,7 @@ pub async fn forward(State(upstream): State<Upstream>, request: Request) -> Resp
                 timeout_ms = upstream.head_timeout.as_millis() as u64,
                 "API upstream timed out"
             );
-            return api::error(
+            return json_error(
                 StatusCode::GATEWAY_TIMEOUT,
                 "the API server did not answer in time",
             );

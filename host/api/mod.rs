@@ -1,10 +1,10 @@
 //! The host's `/api`: built-in endpoints (`GET /api/status`), JSON errors for everything
 //! else, or, with `--api-upstream`, every `/api/…` request forwarded (see `proxy.rs`).
 
-use std::sync::Arc;
+pub mod proxy;
+
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use axum::extract::State;
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -12,10 +12,9 @@ use axum::{Json, Router};
 use serde_json::json;
 
 use crate::lang::Language;
-use crate::state::AppState;
 
 /// A JSON error the shared client reads into its `detail`: `{"error": "…"}`.
-pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
+pub fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
     let mut response = (status, Json(json!({ "error": message.into() }))).into_response();
     response
         .headers_mut()
@@ -23,14 +22,14 @@ pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
     response
 }
 
-pub fn built_in() -> Router<Arc<AppState>> {
+pub fn built_in<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route("/api/status", get(status).fallback(method_not_allowed))
         .route("/api", axum::routing::any(not_found))
         .route("/api/{*rest}", axum::routing::any(not_found))
 }
 
-async fn status(State(_state): State<Arc<AppState>>) -> Response {
+async fn status() -> Response {
     let languages: Vec<&str> = Language::all().map(Language::code).collect();
     let mut response = Json(json!({
         "version": env!("CARGO_PKG_VERSION"),
@@ -45,14 +44,14 @@ async fn status(State(_state): State<Arc<AppState>>) -> Response {
 }
 
 async fn not_found(uri: Uri) -> Response {
-    error(
+    json_error(
         StatusCode::NOT_FOUND,
         format!("no such API endpoint: {}", uri.path()),
     )
 }
 
 async fn method_not_allowed(method: Method, uri: Uri) -> Response {
-    let mut response = error(
+    let mut response = json_error(
         StatusCode::METHOD_NOT_ALLOWED,
         format!("{method} is not allowed on {}", uri.path()),
     );

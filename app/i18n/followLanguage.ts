@@ -1,12 +1,10 @@
 // What follows the active language outside React's tree: <html lang>, the
-// content-language meta, the URL's language prefix and the saved choice.
-import { type Language, localizedPath, stripLanguagePrefix } from "./languages";
+// content-language meta, the URL's language prefix and the saved choice (the cookie).
+import { LANGUAGE_COOKIE, type Language, localizedPath, stripLanguagePrefix } from "./languages";
 
-/** The cookie the host reads on unprefixed paths; its name is shared with host/lang.rs. */
-export const LANGUAGE_COOKIE = "bilingue_lang";
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
-export function applyDocumentLanguage(language: Language): void {
+export function followLanguage(language: Language): void {
   document.documentElement.lang = language;
   let meta = document.querySelector<HTMLMetaElement>('meta[http-equiv="content-language"]');
   if (!meta) {

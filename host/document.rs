@@ -1,8 +1,7 @@
 //! The HTML document around the rendered markup: language signals (`<html lang>`, the
-//! content-language meta and header, hreflang alternates), the title, the preloads of the
-//! active language's chunks and the boot state. Everything per build is computed once.
-
-use std::collections::HashMap;
+//! content-language meta, hreflang alternates), the title, the preloads of the active
+//! language's chunks and the boot state; and the headers a page answers with. Everything
+//! per build is computed once, at start-up.
 
 use askama::Template;
 use axum::body::Bytes;
@@ -13,7 +12,7 @@ use crate::assets::{MANIFEST_PARSED, PREFIX};
 use crate::escape::json_for_script;
 use crate::lang::Language;
 use crate::nonce::Nonce;
-use crate::render::Rendered;
+use crate::render::BootState;
 use crate::security::page_policy;
 
 /// The asset URLs a document names, from the manifest, ready per language.
@@ -21,7 +20,8 @@ pub struct DocumentAssets {
     entry: String,
     icon: String,
     styles: Vec<String>,
-    preloads: HashMap<&'static str, Vec<String>>,
+    /// By [`Language::index`]: the chunks the entry imports, then the language's own.
+    preloads: Vec<Vec<String>>,
 }
 
 impl DocumentAssets {
@@ -35,10 +35,7 @@ impl DocumentAssets {
                     .get(language.code())
                     .into_iter()
                     .flatten();
-                (
-                    language.code(),
-                    manifest.preload.iter().chain(own).map(url).collect(),
-                )
+                manifest.preload.iter().chain(own).map(url).collect()
             })
             .collect();
         Self {
@@ -49,8 +46,8 @@ impl DocumentAssets {
         }
     }
 
-    fn preloads(&self, language: &str) -> &[String] {
-        self.preloads.get(language).map_or(&[], Vec::as_slice)
+    fn preloads(&self, language: Language) -> &[String] {
+        &self.preloads[language.index()]
     }
 }
 
@@ -80,54 +77,42 @@ struct Document<'a> {
     lang: &'a str,
     title: &'a str,
     alternates: &'a [Alternate],
-    assets: &'a DocumentAssets,
+    styles: &'a [String],
+    preloads: &'a [String],
+    entry: &'a str,
+    icon: &'a str,
     markup: &'a str,
     boot: &'a str,
     nonce: &'a str,
 }
 
-/// The whole document of a rendered screen; `nonce` goes on every script and preload.
-pub fn document(
-    assets: &DocumentAssets,
-    language: Language,
-    rendered: &Rendered,
-    alternates: &[Alternate],
-    nonce: &Nonce,
-) -> Result<String, askama::Error> {
-    let boot = json_for_script(rendered.boot.get());
-    Document {
-        lang: language.code(),
-        title: &rendered.title,
-        alternates,
-        assets,
-        markup: &rendered.html,
-        boot: &boot,
-        nonce: nonce.as_str(),
-    }
-    .render()
+/// What a document shows: the title and the markup the bundle rendered (empty for a page
+/// the browser renders itself), and the alternates it names.
+pub struct Content<'a> {
+    pub title: &'a str,
+    pub markup: &'a str,
+    pub alternates: &'a [Alternate],
 }
 
-/// A document with no rendered markup: the browser renders the screen itself. Sent when
-/// the server render failed, timed out or could not be queued, so the visitor still gets
-/// a working page with the language signals; the boot state has `app/boot.ts`'s shape.
-pub fn shell(
+/// The whole document; `nonce` goes on every script and preload. With empty markup it is
+/// the client-rendered page: the browser renders the screen from the same boot state.
+pub fn write(
     assets: &DocumentAssets,
-    language: Language,
-    title: &str,
-    path: &str,
-    time_zone: &str,
+    boot: &BootState,
+    content: &Content<'_>,
     nonce: &Nonce,
 ) -> Result<String, askama::Error> {
-    let boot =
-        serde_json::json!({ "language": language.code(), "path": path, "timeZone": time_zone })
-            .to_string();
+    let boot_json = serde_json::to_string(boot).expect("serialisable boot state");
     Document {
-        lang: language.code(),
-        title,
-        alternates: &[],
-        assets,
-        markup: "",
-        boot: &json_for_script(&boot),
+        lang: boot.language.code(),
+        title: content.title,
+        alternates: content.alternates,
+        styles: &assets.styles,
+        preloads: assets.preloads(boot.language),
+        entry: &assets.entry,
+        icon: &assets.icon,
+        markup: content.markup,
+        boot: &json_for_script(&boot_json),
         nonce: nonce.as_str(),
     }
     .render()
@@ -137,12 +122,13 @@ pub fn shell(
 pub struct PageHeaders {
     pub language: Language,
     pub cache_control: &'static str,
-    /// Request headers the page depends on, besides `Accept-Encoding`.
+    /// Request headers the page depends on, besides `Accept-Encoding`: `Cookie` or none.
     pub vary_cookie: bool,
 }
 
-/// `body` as is; or, when `encoded` is given, already compressed in that encoding. The
-/// policy allows the scripts that carry `nonce`, and those they load.
+/// `body` as is; or, when `encoded` is given, already compressed in that coding. The
+/// policy allows the scripts that carry `nonce`, and those they load. The language rides
+/// along as a response extension, for the request counts.
 pub fn respond(
     status: StatusCode,
     body: Bytes,
@@ -151,6 +137,7 @@ pub fn respond(
     nonce: &Nonce,
 ) -> Response {
     let mut response = (status, body).into_response();
+    response.extensions_mut().insert(page.language);
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_SECURITY_POLICY, page_policy(nonce));
     headers.insert(
@@ -167,14 +154,13 @@ pub fn respond(
     );
     if let Some(encoding) = encoded {
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
-        let vary = if page.vary_cookie {
-            "accept-encoding, cookie"
-        } else {
-            "accept-encoding"
-        };
-        headers.insert(header::VARY, HeaderValue::from_static(vary));
-    } else if page.vary_cookie {
-        headers.insert(header::VARY, HeaderValue::from_static("cookie"));
     }
+    // Every page is chosen by its coding, whether or not this one is compressed.
+    let vary = if page.vary_cookie {
+        "accept-encoding, cookie"
+    } else {
+        "accept-encoding"
+    };
+    headers.insert(header::VARY, HeaderValue::from_static(vary));
     response
 }

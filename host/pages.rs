@@ -1,0 +1,212 @@
+//! Answers a page request: picks the language, serves the cached document or renders the
+//! screen in V8 and writes the document, then answers with the page's language signals.
+//! A render that fails, in any way but a closed pool, gets the client-rendered page: the
+//! same document with no markup, which the browser renders from the same boot state.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::document::{self, Content, PageHeaders};
+use crate::encoding::{Encoding, negotiate};
+use crate::error::HostError;
+use crate::lang::{self, Language, PathLanguage};
+use crate::nonce::Nonce;
+use crate::page_cache::{CachedPage, NONCE_SLOT};
+use crate::render::{BootState, RenderError, Rendered};
+use crate::state::AppState;
+
+/// What a page request is, once its path is read: the answer's status, caching and
+/// `Vary` follow from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PageKind {
+    /// `/fr/…`: the language is in the path.
+    Prefixed,
+    /// `/…`: the language is the visitor's saved choice, else the default.
+    Unprefixed,
+    /// `/de/…`: a language we do not offer; a 404 whatever the app renders.
+    Unsupported,
+}
+
+impl PageKind {
+    fn status(self, rendered: StatusCode) -> StatusCode {
+        match self {
+            PageKind::Unsupported => StatusCode::NOT_FOUND,
+            PageKind::Prefixed | PageKind::Unprefixed => rendered,
+        }
+    }
+
+    /// Prefixed pages are the same for everyone but their script nonce, which must not be
+    /// replayed to other visitors: a short cache in the browser only. Unprefixed ones
+    /// follow the visitor's saved choice, so they are revalidated every time.
+    fn cache_control(self) -> &'static str {
+        match self {
+            PageKind::Unprefixed => "private, no-cache",
+            PageKind::Prefixed | PageKind::Unsupported => "private, max-age=60",
+        }
+    }
+
+    fn varies_by_cookie(self) -> bool {
+        self == PageKind::Unprefixed
+    }
+
+    /// Whether the page cache may hold it: an unsupported prefix is a 404 of its own.
+    fn cacheable(self) -> bool {
+        self != PageKind::Unsupported
+    }
+}
+
+/// Which page a request asks for.
+struct PageRequest<'a> {
+    language: Language,
+    /// The path without its language prefix.
+    rest: &'a str,
+    kind: PageKind,
+}
+
+fn read_request<'a>(path: &'a str, headers: &HeaderMap) -> PageRequest<'a> {
+    match lang::split_path(path) {
+        PathLanguage::Prefixed { language, rest } => PageRequest {
+            language,
+            rest,
+            kind: PageKind::Prefixed,
+        },
+        PathLanguage::Unsupported => PageRequest {
+            language: Language::default_language(),
+            rest: path,
+            kind: PageKind::Unsupported,
+        },
+        PathLanguage::Unprefixed { rest } => {
+            let saved =
+                lang::from_cookies(headers.get_all(header::COOKIE).iter().map(|v| v.as_bytes()));
+            PageRequest {
+                language: saved.unwrap_or_else(Language::default_language),
+                rest,
+                kind: PageKind::Unprefixed,
+            }
+        }
+    }
+}
+
+pub async fn page(
+    State(state): State<Arc<AppState>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Result<Response, HostError> {
+    if method != Method::GET && method != Method::HEAD {
+        return Ok((
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::ALLOW, "GET, HEAD")],
+            "method not allowed",
+        )
+            .into_response());
+    }
+    let request = read_request(uri.path(), &headers);
+    let page_headers = PageHeaders {
+        language: request.language,
+        cache_control: request.kind.cache_control(),
+        vary_cookie: request.kind.varies_by_cookie(),
+    };
+    let nonce = Nonce::random();
+    if request.kind.cacheable()
+        && let Some(cached) = state.pages.get(request.language, request.rest)
+    {
+        return Ok(respond_cached(&cached, &headers, page_headers, &nonce));
+    }
+
+    let boot = BootState {
+        language: request.language,
+        path: request.rest.to_string(),
+        time_zone: state.time_zone.clone(),
+    };
+    let rendered = match state.pool.render(&boot).await {
+        Ok(rendered) => rendered,
+        Err(RenderError::PoolClosed) => return Err(HostError::Render(RenderError::PoolClosed)),
+        Err(error) => {
+            match &error {
+                RenderError::Busy => {
+                    tracing::warn!(path = %uri.path(), "render queue full: sending the client-rendered page")
+                }
+                _ => {
+                    tracing::error!(path = %uri.path(), %error, "server render failed: sending the client-rendered page")
+                }
+            }
+            let content = Content {
+                title: state.shell_title(request.language),
+                markup: "",
+                alternates: &[],
+            };
+            let shell = document::write(&state.document, &boot, &content, &nonce)?;
+            let no_store = PageHeaders {
+                cache_control: "no-store",
+                ..page_headers
+            };
+            let status = request.kind.status(StatusCode::OK);
+            return Ok(document::respond(
+                status,
+                shell.into(),
+                None,
+                no_store,
+                &nonce,
+            ));
+        }
+    };
+    let status = request
+        .kind
+        .status(StatusCode::from_u16(rendered.status).expect("the pool checks the status range"));
+    let alternates = if status == StatusCode::OK {
+        document::alternates(request.rest)
+    } else {
+        Vec::new()
+    };
+    let write = |nonce: &Nonce| {
+        let content = content_of(&rendered, &alternates);
+        document::write(&state.document, &boot, &content, nonce)
+    };
+    if rendered.cacheable && request.kind.cacheable() && state.pages.enabled() {
+        let cached = Arc::new(CachedPage::new(status, &write(&NONCE_SLOT)?));
+        state
+            .pages
+            .insert(request.language, request.rest, cached.clone());
+        return Ok(respond_cached(&cached, &headers, page_headers, &nonce));
+    }
+    let document = write(&nonce)?;
+    Ok(document::respond(
+        status,
+        document.into(),
+        None,
+        page_headers,
+        &nonce,
+    ))
+}
+
+fn content_of<'a>(rendered: &'a Rendered, alternates: &'a [document::Alternate]) -> Content<'a> {
+    Content {
+        title: &rendered.title,
+        markup: &rendered.html,
+        alternates,
+    }
+}
+
+/// A cached page with this response's nonce: gzip when the client takes it (a brotli
+/// stream cannot be spliced, so a cached page is never sent in brotli), else plain.
+fn respond_cached(
+    page: &CachedPage,
+    request_headers: &HeaderMap,
+    headers: PageHeaders,
+    nonce: &Nonce,
+) -> Response {
+    match negotiate(request_headers, false, true) {
+        Encoding::Gzip => document::respond(
+            page.status,
+            page.gzip(nonce).into(),
+            Some("gzip"),
+            headers,
+            nonce,
+        ),
+        _ => document::respond(page.status, page.plain(nonce).into(), None, headers, nonce),
+    }
+}
