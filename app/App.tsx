@@ -1,16 +1,20 @@
-// The application: the language provider around the screen the path names. While a new
-// language's resources load, a spinner stands instead of the screen; if they fail, an error
-// with a retry does.
+// The application: the language provider around the screen the path names, with that
+// screen's data. While a new language's resources load, a spinner stands instead of the
+// screen; if they fail, an error with a retry does.
 import { useEffect } from "react";
 import type { BootState } from "./boot";
+import { ScreenDataProvider } from "./data/ScreenData";
 import { LanguageProvider, useLanguage } from "./i18n/LanguageProvider";
+import type { Language } from "./i18n/languages";
 import type { LoadResources, Resources } from "./i18n/resources";
-import { resolveRoute } from "./routes";
+import { NavigationProvider, useNavigation } from "./navigation";
+import { resolveRoute, type Screen as ScreenName } from "./routes";
 import { Home } from "./ui/Home";
 import { LanguageLoadFailed } from "./ui/LanguageLoadFailed";
 import { NotFound } from "./ui/NotFound";
 import { Notifications } from "./ui/notifications";
 import { Spinner } from "./ui/Spinner";
+import { Status } from "./ui/Status";
 
 interface Props {
   boot: BootState;
@@ -21,20 +25,42 @@ interface Props {
 export function App({ boot, initialResources, load }: Props) {
   return (
     <LanguageProvider initialLanguage={boot.language} initialResources={initialResources} load={load}>
-      <Screen boot={boot} />
+      <NavigationProvider initialPath={boot.path}>
+        <Screen boot={boot} />
+      </NavigationProvider>
       <Notifications />
     </LanguageProvider>
   );
 }
 
+/** What a loader's outcome is kept under: it holds for one language and one path. */
+const dataKey = (language: Language, path: string) => `${language} ${path}`;
+
 function Screen({ boot }: { boot: BootState }) {
-  const { t, pending, changeLanguage } = useLanguage();
-  const route = resolveRoute(boot.path);
+  const { t, language, pending, changeLanguage } = useLanguage();
+  const { path } = useNavigation();
+  const { route, params } = resolveRoute(path);
   const title = t(route.titleKey);
   useEffect(() => {
     document.title = title;
   }, [title]);
   if (pending?.status === "loading") return <Spinner />;
   if (pending?.status === "failed") return <LanguageLoadFailed onRetry={() => changeLanguage(pending.language)} />;
-  return route.screen === "home" ? <Home timeZone={boot.timeZone} /> : <NotFound />;
+  const initial = boot.data ? { key: dataKey(boot.language, boot.path), outcome: boot.data } : null;
+  return (
+    <ScreenDataProvider route={route} params={params} language={language} initial={initial} dataKey={dataKey(language, path)}>
+      <ScreenFor screen={route.screen} timeZone={boot.timeZone} />
+    </ScreenDataProvider>
+  );
+}
+
+function ScreenFor({ screen, timeZone }: { screen: ScreenName; timeZone: string }) {
+  switch (screen) {
+    case "home":
+      return <Home timeZone={timeZone} />;
+    case "status":
+      return <Status timeZone={timeZone} />;
+    case "notFound":
+      return <NotFound />;
+  }
 }

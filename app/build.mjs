@@ -75,6 +75,16 @@ for (const { code } of languages.languages) {
 await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
 
+/** In the server bundle, the shared client's transport is the host (app/server/transport.ts). */
+const hostTransport = {
+  name: "host-transport",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/transport$/ }, (args) =>
+      args.importer === path.join(root, "app/http/client.ts") ? { path: path.join(root, "app/server/transport.ts") } : undefined,
+    );
+  },
+};
+
 await build({
   ...shared,
   entryPoints: ["app/server.tsx"],
@@ -82,7 +92,7 @@ await build({
   format: "iife",
   platform: "browser",
   loader: { ".css": "empty" },
-  plugins: [precompileMessages],
+  plugins: [precompileMessages, hostTransport],
 });
 
 const client = await build({

@@ -1,16 +1,20 @@
-// The server entry: one `render` for the host (V8) and the benchmark peer (Node). The host
-// sends the boot state; the answer is the screen's markup, its title, its status, and
-// whether the host may cache it.
+// The server entry: the host renders pages through three functions (below). A page
+// without a loader is rendered at once; a page with one first loads its data through the
+// host (see server/exchange.ts), then renders with it, while the host renders others.
 import "./server/polyfills";
 import { renderToString } from "react-dom/server";
+import type { Locale } from "date-fns";
 import { App } from "./App";
 import type { BootState, RenderResult } from "./boot";
+import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
+import http, { type HttpClient, type RequestConfig } from "./http/client";
 import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES, localeOf } from "./i18n/languages";
 import type { LoadResources, Resources } from "./i18n/resources";
 import type { Table } from "./i18n/table";
 import { createTranslator } from "./i18n/translate";
-import type { Locale } from "date-fns";
-import { resolveRoute } from "./routes";
+import { type Match, resolveRoute } from "./routes";
+import { type Answer, deliver, finishLater, finishNow, routeConsoleToHost, takeOutbox } from "./server/exchange";
+import { JOB } from "./server/transport";
 
 // Every listed language's resources are in the server bundle, found by name as the
 // client's chunks are: a render never waits for one.
@@ -39,15 +43,57 @@ function checkTimeZone(timeZone: string): void {
   validTimeZones.add(timeZone);
 }
 
-export function render(boot: BootState): RenderResult {
-  checkTimeZone(boot.timeZone);
-  const language = isLanguage(boot.language) ? boot.language : DEFAULT_LANGUAGE;
-  const route = resolveRoute(boot.path);
-  const html = renderToString(<App boot={{ ...boot, language }} initialResources={resourcesOf(language)} load={loadResources} />);
-  const t = createTranslator(resourcesOf(language).table, localeOf(language));
-  return { status: route.status, title: t(route.titleKey), html, cacheable: route.cacheable };
+/** The page for `boot`, with its loader's outcome when the screen has a loader. */
+function renderPage(boot: BootState, { route }: Match, data?: LoadOutcome<unknown>): RenderResult {
+  const html = renderToString(<App boot={{ ...boot, data }} initialResources={resourcesOf(boot.language)} load={loadResources} />);
+  const t = createTranslator(resourcesOf(boot.language).table, localeOf(boot.language));
+  const status = route.loader && data ? statusFor(route.loader, data, route.status) : route.status;
+  const publicForSeconds = data?.ok ? route.loader?.publicForSeconds : undefined;
+  return { status, title: t(route.titleKey), html, cacheable: route.cacheable && !route.loader, data, publicForSeconds };
 }
 
-/** The host's entry point: JSON in, JSON out, so one V8 call carries the whole exchange. */
-(globalThis as Record<string, unknown>).bilingueRender = (boot: string): string =>
-  JSON.stringify(render(JSON.parse(boot) as BootState));
+/** The shared client, its calls marked as this page's, so the host knows whose they are. */
+function clientFor(job: number): HttpClient {
+  const mark = (config?: RequestConfig): RequestConfig => ({ ...config, [JOB]: job }) as RequestConfig;
+  return {
+    ...http,
+    request: (config) => http.request(mark(config)),
+    get: (url, config) => http.get(url, mark(config)),
+    delete: (url, config) => http.delete(url, mark(config)),
+    post: (url, data, config) => http.post(url, data, mark(config)),
+    put: (url, data, config) => http.put(url, data, mark(config)),
+    patch: (url, data, config) => http.patch(url, data, mark(config)),
+  };
+}
+
+/** Starts the page `job`: rendered now, or once its loader has its data. */
+export function render(boot: BootState, job: number): void {
+  checkTimeZone(boot.timeZone);
+  const page = { ...boot, language: isLanguage(boot.language) ? boot.language : DEFAULT_LANGUAGE };
+  const match = resolveRoute(page.path);
+  const loader = match.route.loader;
+  if (!loader) {
+    finishNow(job, renderPage(page, match));
+    return;
+  }
+  const context = { language: page.language, params: match.params, http: clientFor(job) };
+  finishLater(job, runLoader(loader, context).then((data) => renderPage(page, match, data)));
+}
+
+// In the host, the bundle's console goes to the host's log; a bundle run by Node (the
+// benchmark's peer) keeps Node's.
+if ((globalThis as { Deno?: unknown }).Deno !== undefined) routeConsoleToHost();
+
+const entry = globalThis as Record<string, unknown>;
+/** A page to render, as job number `job`: the outbox (JSON). */
+entry.bilingueRender = (boot: string, job: number): string => {
+  render(JSON.parse(boot) as BootState, job);
+  return takeOutbox();
+};
+/** Answers to the API calls asked for: the outbox (JSON). */
+entry.bilingueDeliver = (answers: string): string => {
+  deliver(JSON.parse(answers) as Answer[]);
+  return takeOutbox();
+};
+/** What the pages still loading have put in the outbox since (JSON). */
+entry.bilingueOutbox = takeOutbox;

@@ -39,7 +39,8 @@ if (cluster.isPrimary) {
       const language = match ? match[1] : declared.default;
       const rest = match ? match[2] ?? "/" : pathname;
       const boot = { language, path: rest, timeZone: "UTC" };
-      const result = JSON.parse(render(JSON.stringify(boot)));
+      // A page without a loader is done in the first outbox.
+      const result = JSON.parse(render(JSON.stringify(boot), 0)).done[0].result;
       const alternates = codes.map((l) => `<link rel="alternate" hreflang="${l}" href="/${l}${rest}">`).join("");
       const body = `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta http-equiv="content-language" content="${language}"><title>${escapeHtml(result.title)}</title>${alternates}<link rel="alternate" hreflang="x-default" href="${rest}"></head><body><div id="app">${result.html}</div><script id="bilingue-boot" type="application/json">${escapeJson(JSON.stringify(boot))}</script></body></html>`;
       res.writeHead(result.status, { "content-type": "text/html; charset=utf-8", "content-language": language });

@@ -62,6 +62,10 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_API_TIMEOUT", default_value = "600s", value_parser = parse_duration)]
     pub api_timeout: Duration,
 
+    /// How long a page's loader may wait for its data; past it the screen renders with the time-out error.
+    #[arg(long, env = "BILINGUE_LOAD_TIMEOUT", default_value = "3s", value_parser = parse_duration)]
+    pub load_timeout: Duration,
+
     /// How long a proxied body, either way, may go without a byte before it is cut (server-sent events live while they flow).
     #[arg(long, env = "BILINGUE_API_IDLE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
     pub api_idle_timeout: Duration,

@@ -24,7 +24,7 @@ mod state;
 
 use std::sync::Arc;
 
-use axum::routing::{any, get};
+use axum::routing::get;
 use axum::{Router, middleware};
 use tower_http::compression::CompressionLayer;
 
@@ -38,23 +38,10 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route(&format!("{}{{name}}", assets::PREFIX), get(assets::asset))
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
-        .route("/metrics", get(metrics::metrics));
-    let router = match state.upstream.clone() {
-        Some(upstream) => {
-            let forwarded = Router::new()
-                .route("/api", any(api::proxy::forward))
-                .route("/api/{*rest}", any(api::proxy::forward))
-                .with_state(upstream);
-            router
-                .merge(pages)
-                .with_state(state.clone())
-                .merge(forwarded)
-        }
-        None => router
-            .merge(api::built_in())
-            .merge(pages)
-            .with_state(state.clone()),
-    };
+        .route("/metrics", get(metrics::metrics))
+        .merge(pages)
+        .with_state(state.clone())
+        .merge(state.api.clone());
     // Outermost last: every answer, refusals included, is counted and carries the headers.
     router
         .layer(middleware::from_fn_with_state(

@@ -6,7 +6,8 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{LazyLock, RwLock};
+use std::sync::{Arc, LazyLock, RwLock};
+use std::time::Instant;
 
 use axum::http::StatusCode;
 
@@ -49,9 +50,15 @@ impl CachedPage {
 
 type Key = (Language, String);
 
+/// A cached page, and when it stops being served (`None`: never, within this process).
+struct Entry {
+    page: Arc<CachedPage>,
+    expires: Option<Instant>,
+}
+
 pub struct PageCache {
     capacity: usize,
-    pages: RwLock<HashMap<Key, std::sync::Arc<CachedPage>>>,
+    pages: RwLock<HashMap<Key, Entry>>,
     hits: AtomicU64,
     misses: AtomicU64,
 }
@@ -71,7 +78,7 @@ impl PageCache {
         self.capacity > 0
     }
 
-    pub fn get(&self, language: Language, path: &str) -> Option<std::sync::Arc<CachedPage>> {
+    pub fn get(&self, language: Language, path: &str) -> Option<Arc<CachedPage>> {
         if self.capacity == 0 {
             return None;
         }
@@ -80,7 +87,8 @@ impl PageCache {
             .read()
             .expect("cache lock")
             .get(&(language, path.to_string()))
-            .cloned();
+            .filter(|entry| entry.expires.is_none_or(|expires| Instant::now() < expires))
+            .map(|entry| entry.page.clone());
         let counter = if found.is_some() {
             &self.hits
         } else {
@@ -90,7 +98,14 @@ impl PageCache {
         found
     }
 
-    pub fn insert(&self, language: Language, path: &str, page: std::sync::Arc<CachedPage>) {
+    /// Keeps `page` until `expires` (`None`: for the life of the process).
+    pub fn insert(
+        &self,
+        language: Language,
+        path: &str,
+        page: Arc<CachedPage>,
+        expires: Option<Instant>,
+    ) {
         if self.capacity == 0 {
             return;
         }
@@ -102,7 +117,7 @@ impl PageCache {
                 pages.remove(&evicted);
             }
         }
-        pages.insert((language, path.to_string()), page);
+        pages.insert((language, path.to_string()), Entry { page, expires });
     }
 
     pub fn len(&self) -> usize {
@@ -130,14 +145,14 @@ mod tests {
         Language::from_code(code).unwrap()
     }
 
-    fn page(text: &str) -> std::sync::Arc<CachedPage> {
-        std::sync::Arc::new(CachedPage::new(StatusCode::OK, text))
+    fn page(text: &str) -> Arc<CachedPage> {
+        Arc::new(CachedPage::new(StatusCode::OK, text))
     }
 
     #[test]
     fn a_page_is_found_by_language_and_path() {
         let cache = PageCache::new(8);
-        cache.insert(lang("en"), "/", page("english"));
+        cache.insert(lang("en"), "/", page("english"), None);
         assert_eq!(
             cache.get(lang("en"), "/").unwrap().plain(&Nonce::random()),
             b"english"
@@ -150,7 +165,7 @@ mod tests {
     fn the_cache_never_holds_more_than_its_capacity() {
         let cache = PageCache::new(3);
         for i in 0..100 {
-            cache.insert(lang("fr"), &format!("/{i}"), page("x"));
+            cache.insert(lang("fr"), &format!("/{i}"), page("x"), None);
         }
         assert_eq!(cache.len(), 3);
         assert!(
@@ -160,9 +175,19 @@ mod tests {
     }
 
     #[test]
+    fn a_page_kept_for_a_while_is_not_served_after_it() {
+        let cache = PageCache::new(8);
+        let soon = Instant::now() + std::time::Duration::from_millis(30);
+        cache.insert(lang("fr"), "/a", page("a"), Some(soon));
+        assert!(cache.get(lang("fr"), "/a").is_some());
+        std::thread::sleep(std::time::Duration::from_millis(40));
+        assert!(cache.get(lang("fr"), "/a").is_none(), "expired");
+    }
+
+    #[test]
     fn capacity_zero_turns_it_off() {
         let cache = PageCache::new(0);
-        cache.insert(lang("fr"), "/", page("x"));
+        cache.insert(lang("fr"), "/", page("x"), None);
         assert!(cache.get(lang("fr"), "/").is_none());
         assert!(cache.is_empty());
     }

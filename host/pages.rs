@@ -1,9 +1,15 @@
 //! Answers a page request: picks the language, serves the cached document or renders the
-//! screen in V8 and writes the document, then answers with the page's language signals.
-//! A render that fails, in any way but a closed pool, gets the client-rendered page: the
-//! same document with no markup, which the browser renders from the same boot state.
+//! screen in V8 (its loader's data first, within `--load-timeout`) and writes the
+//! document, then answers with the page's language signals. A render that fails, in any
+//! way but a closed pool, gets the client-rendered page: the same document with no markup,
+//! which the browser renders from the same boot state (loading the data itself).
+//!
+//! The page cache holds pages the app declares the same for everyone: a screen without a
+//! loader, or one whose loader declared its data public (for as long as it said), and
+//! never a page whose data was fetched with the visitor's Cookie or Authorization.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
@@ -15,7 +21,8 @@ use crate::error::HostError;
 use crate::lang::{self, Language, PathLanguage};
 use crate::nonce::Nonce;
 use crate::page_cache::{CachedPage, NONCE_SLOT};
-use crate::render::{BootState, RenderError, Rendered};
+use crate::render::{BootState, Page, RenderError, Rendered, Visitor};
+use crate::server::PeerAddr;
 use crate::state::AppState;
 
 /// What a page request is, once its path is read: the answer's status, caching and
@@ -90,11 +97,30 @@ fn read_request<'a>(path: &'a str, headers: &HeaderMap) -> PageRequest<'a> {
     }
 }
 
+/// What a page's loader carries for the visitor.
+fn visitor(headers: &HeaderMap, peer: Option<PeerAddr>) -> Visitor {
+    let cookies: Vec<&str> = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .collect();
+    Visitor {
+        // Several Cookie fields are one list (RFC 6265 §5.4 sends one; HTTP/2 may split it).
+        cookie: (!cookies.is_empty())
+            .then(|| axum::http::HeaderValue::from_str(&cookies.join("; ")).ok())
+            .flatten(),
+        authorization: headers.get(header::AUTHORIZATION).cloned(),
+        accept_language: headers.get(header::ACCEPT_LANGUAGE).cloned(),
+        peer: peer.map(|PeerAddr(address)| address),
+    }
+}
+
 pub async fn page(
     State(state): State<Arc<AppState>>,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
+    peer: Option<axum::Extension<PeerAddr>>,
 ) -> Result<Response, HostError> {
     if method != Method::GET && method != Method::HEAD {
         return Ok((
@@ -121,9 +147,15 @@ pub async fn page(
         language: request.language,
         path: request.rest.to_string(),
         time_zone: state.time_zone.clone(),
+        data: None,
     };
-    let rendered = match state.pool.render(&boot).await {
-        Ok(rendered) => rendered,
+    let visitor = visitor(&headers, peer.map(|axum::Extension(peer)| peer));
+    let deadline = Instant::now() + state.load_timeout;
+    let Page {
+        mut rendered,
+        per_visitor,
+    } = match state.pool.render(&boot, visitor, deadline).await {
+        Ok(page) => page,
         Err(RenderError::PoolClosed) => return Err(HostError::Render(RenderError::PoolClosed)),
         Err(error) => {
             match &error {
@@ -162,15 +194,24 @@ pub async fn page(
     } else {
         Vec::new()
     };
+    // The boot state the browser hydrates with carries the loader's data.
+    let boot = BootState {
+        data: rendered.data.take(),
+        ..boot
+    };
     let write = |nonce: &Nonce| {
         let content = content_of(&rendered, &alternates);
         document::write(&state.document, &boot, &content, nonce)
     };
-    if rendered.cacheable && request.kind.cacheable() && state.pages.enabled() {
+    if let Some(lifetime) = cache_lifetime(&rendered, per_visitor)
+        && request.kind.cacheable()
+        && state.pages.enabled()
+    {
         let cached = Arc::new(CachedPage::new(status, &write(&NONCE_SLOT)?));
+        let expires = lifetime.map(|lifetime| Instant::now() + lifetime);
         state
             .pages
-            .insert(request.language, request.rest, cached.clone());
+            .insert(request.language, request.rest, cached.clone(), expires);
         return Ok(respond_cached(&cached, &headers, page_headers, &nonce));
     }
     let document = write(&nonce)?;
@@ -181,6 +222,21 @@ pub async fn page(
         page_headers,
         &nonce,
     ))
+}
+
+/// Whether the page cache may keep a page, and for how long (`None`: for the life of the
+/// process): a page the same for everyone, never one holding the visitor's own data.
+fn cache_lifetime(rendered: &Rendered, per_visitor: bool) -> Option<Option<Duration>> {
+    if per_visitor {
+        return None;
+    }
+    if rendered.cacheable {
+        return Some(None);
+    }
+    rendered
+        .public_for_seconds
+        .filter(|seconds| *seconds > 0)
+        .map(|seconds| Some(Duration::from_secs(seconds)))
 }
 
 fn content_of<'a>(rendered: &'a Rendered, alternates: &'a [document::Alternate]) -> Content<'a> {

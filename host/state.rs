@@ -2,8 +2,11 @@
 //! document parts, the page cache, the API (built in or an upstream), the counters.
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use crate::api::proxy::Upstream;
+use axum::Router;
+
+use crate::api::{self, LoaderCalls, proxy::Upstream};
 use crate::assets;
 use crate::config::Config;
 use crate::document::DocumentAssets;
@@ -17,7 +20,10 @@ pub struct AppState {
     pub pool: RenderPool,
     pub time_zone: Arc<str>,
     pub document: DocumentAssets,
-    pub upstream: Option<Upstream>,
+    /// The `/api` routes, which the app serves and pages' loaders call.
+    pub api: Router,
+    /// How long a page's loader may wait for its data.
+    pub load_timeout: Duration,
     pub pages: PageCache,
     pub metrics: Metrics,
     pub lifecycle: Arc<Lifecycle>,
@@ -40,7 +46,8 @@ pub enum StartError {
 impl AppState {
     /// Checks the options and starts the render threads, which warm up in the background:
     /// await [`AppState::warmed`] before relying on them. Call [`crate::render::init_v8`]
-    /// first, on the main thread.
+    /// first, on the main thread, and this inside the tokio runtime that will serve: pages'
+    /// API calls are made on it.
     pub fn start(config: &Config) -> Result<Arc<Self>, StartError> {
         let upstream = match &config.api_upstream {
             Some(base) => Some(
@@ -59,6 +66,10 @@ impl AppState {
             ),
             None => Bundle::Snapshot(assets::SERVER_SNAPSHOT),
         };
+        let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
+            StartError::Option("the host must start inside the tokio runtime that serves".into())
+        })?;
+        let api = api::router(upstream);
         let metrics = Metrics::new();
         let time_zone: Arc<str> = config.time_zone.as_str().into();
         let pool = RenderPool::start(PoolOptions {
@@ -75,16 +86,23 @@ impl AppState {
                     language,
                     path: "/".into(),
                     time_zone: time_zone.clone(),
+                    data: None,
                 })
                 .collect(),
             warm_up_timeout: config.warm_up_timeout,
             render_seconds: metrics.render_seconds(),
+            api: Arc::new(LoaderCalls {
+                api: api.clone(),
+                runtime,
+                load_timeout: config.load_timeout,
+            }),
         })?;
         Ok(Arc::new(Self {
             pool,
             time_zone,
             document: DocumentAssets::from_manifest(),
-            upstream,
+            api,
+            load_timeout: config.load_timeout,
             pages: PageCache::new(config.page_cache_entries),
             metrics,
             lifecycle: Arc::default(),

@@ -251,18 +251,9 @@ fn only_get_and_head_are_pages() {
 
 #[test]
 fn an_unknown_time_zone_stops_start_up_with_a_clear_error() {
-    crate::support::init_v8_once();
-    let config = <bilingue::config::Config as clap::Parser>::parse_from([
-        "bilingue",
-        "--render-threads",
-        "1",
-        "--time-zone",
-        "Mars/Olympus",
-    ]);
-    let state = bilingue::AppState::start(&config).expect("the options themselves are valid");
-    let error = crate::support::block_on(state.warmed())
-        .expect_err("the warm-up fails")
-        .to_string();
+    let error =
+        crate::support::start_error(&["--render-threads", "1", "--time-zone", "Mars/Olympus"])
+            .expect("start-up fails");
     assert!(
         error.contains("unknown time zone \"Mars/Olympus\""),
         "{error}"

@@ -1,6 +1,7 @@
 //! The integration tests, in one binary so V8 is linked once. Each module is one area:
 //!
 //! - `http`: pages over real HTTP against the real router (languages, signals, assets).
+//! - `loaders`: screens whose data is in the first paint, from the built-in API or an upstream.
 //! - `api`: the built-in /api; `proxy`: --api-upstream against a real upstream.
 //! - `faults`: a misbehaving server bundle (loops, throws, eats the heap, fills the queue).
 //! - `wire`: what a client may send and how long it may hold a connection, HTTP/1 and HTTP/2.
@@ -15,6 +16,7 @@ mod app_checks;
 mod deploy;
 mod faults;
 mod http;
+mod loaders;
 mod logs;
 mod proxy;
 mod shutdown;

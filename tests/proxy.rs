@@ -489,20 +489,11 @@ fn pages_still_render_when_the_api_is_proxied() {
 
 #[test]
 fn an_upstream_that_is_not_plain_http_stops_start_up() {
-    support::init_v8_once();
     for (upstream, expected) in [
         ("https://api.example", "only http://"),
         ("not a url", "is not a URL"),
     ] {
-        let config = <bilingue::config::Config as clap::Parser>::parse_from([
-            "bilingue",
-            "--api-upstream",
-            upstream,
-        ]);
-        let error = bilingue::AppState::start(&config)
-            .err()
-            .expect("start-up fails")
-            .to_string();
+        let error = support::start_error(&["--api-upstream", upstream]).expect("start-up fails");
         assert!(error.contains(expected), "{error}");
     }
 }

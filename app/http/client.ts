@@ -9,6 +9,7 @@ import axios, {
   type CreateAxiosDefaults,
   type InternalAxiosRequestConfig,
 } from "axios";
+import { transport } from "./transport";
 
 export const API_BASE_PATH = "/api";
 export const REQUEST_TIMEOUT_MS = 600_000;
@@ -86,7 +87,12 @@ export function toApiError(error: unknown): ApiError {
 }
 
 export function createHttpClient(options: CreateAxiosDefaults = {}): HttpClient {
-  const instance: AxiosInstance = axios.create({ baseURL: API_BASE_PATH, timeout: REQUEST_TIMEOUT_MS, ...options });
+  const instance: AxiosInstance = axios.create({
+    baseURL: API_BASE_PATH,
+    timeout: REQUEST_TIMEOUT_MS,
+    ...(transport ? { adapter: transport } : {}),
+    ...options,
+  });
 
   const call = async <T>(config: RequestConfig): Promise<T> => {
     try {

@@ -3,6 +3,7 @@ import { format } from "date-fns";
 import { TZDate } from "@date-fns/tz";
 import { useLanguage } from "../i18n/LanguageProvider";
 import { LANGUAGES } from "../i18n/languages";
+import { Link } from "../navigation";
 import { LanguageSelect } from "./LanguageSelect";
 import { StatusCheck } from "./StatusCheck";
 
@@ -23,6 +24,9 @@ export function Home({ timeZone }: { timeZone: string }) {
         <output>{t("home.clicks", { count: clicks })}</output>
       </p>
       <StatusCheck timeZone={timeZone} />
+      <p>
+        <Link to="/status">{t("home.statusLink")}</Link>
+      </p>
       <p className="build">
         {t("home.builtOn", {
           version: BILINGUE_VERSION,

@@ -1,13 +1,16 @@
 //! The host's `/api`: built-in endpoints (`GET /api/status`), JSON errors for everything
 //! else, or, with `--api-upstream`, every `/api/…` request forwarded (see `proxy.rs`).
 
+mod loader_calls;
 pub mod proxy;
+
+pub use loader_calls::LoaderCalls;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{any, get};
 use axum::{Json, Router};
 use serde_json::json;
 
@@ -22,11 +25,61 @@ pub fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
     response
 }
 
-pub fn built_in<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new()
-        .route("/api/status", get(status).fallback(method_not_allowed))
-        .route("/api", axum::routing::any(not_found))
-        .route("/api/{*rest}", axum::routing::any(not_found))
+/// The routes of `/api`: the built-in ones, or every path forwarded to the upstream. The
+/// app serves them, and a page's loader calls them in-process.
+pub fn router(upstream: Option<proxy::Upstream>) -> Router {
+    match upstream {
+        Some(upstream) => Router::new()
+            .route("/api", any(proxy::forward))
+            .route("/api/{*rest}", any(proxy::forward))
+            .with_state(upstream),
+        None => Router::new()
+            .route("/api/status", get(status).fallback(method_not_allowed))
+            .route("/api", any(not_found))
+            .route("/api/{*rest}", any(not_found)),
+    }
+}
+
+/// Why `path` may not be asked of the API, if it may not: it is not under `/api`, or a
+/// segment would lead out of it once a URL parser or a server had its way with it (`.`
+/// and `..`, plain or percent-encoded; an encoded slash or backslash; NUL).
+pub fn path_problem(path: &str) -> Option<&'static str> {
+    if !(path == "/api" || path.starts_with("/api/")) {
+        return Some("only paths under /api are answered");
+    }
+    for segment in path.split('/').skip(1) {
+        let decoded = percent_decoded(segment);
+        if decoded == b"." || decoded == b".." {
+            return Some("a path segment may not be . or ..");
+        }
+        if decoded.iter().any(|b| matches!(b, b'/' | b'\\' | 0)) {
+            return Some("a path segment may not hold a slash, a backslash or a NUL");
+        }
+    }
+    None
+}
+
+/// `segment` with its `%XX` escapes decoded (a malformed escape is kept as it is).
+fn percent_decoded(segment: &str) -> Vec<u8> {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(high), Some(low)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((high * 16 + low) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    out
 }
 
 async fn status() -> Response {
@@ -93,6 +146,12 @@ fn rfc3339(millis: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::rfc3339;
+
+    #[test]
+    fn percent_escapes_are_decoded_and_malformed_ones_kept() {
+        assert_eq!(super::percent_decoded("%2e%2E"), b"..");
+        assert_eq!(super::percent_decoded("a%zz%4"), b"a%zz%4");
+    }
 
     #[test]
     fn times_are_written_in_rfc3339_utc() {

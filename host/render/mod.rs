@@ -1,7 +1,13 @@
 //! Server rendering: a pool of render threads, each owning one long-lived V8 runtime with
 //! the server bundle loaded once, fed through a bounded channel. The rest of the host sees
 //! one typed call, [`RenderPool::render`], and never blocks a tokio worker on V8.
+//!
+//! A page whose screen loads data asks, through the bundle, for API calls; the render
+//! thread has them made elsewhere (an [`ApiCaller`], on the host's tokio runtime) and
+//! renders other pages meanwhile, then hands the answers back to the bundle
+//! (`app/server/exchange.ts` is the other side).
 
+mod exchange;
 mod pool;
 mod runtime;
 mod watchdog;
@@ -9,11 +15,15 @@ mod watchdog;
 pub use pool::{PoolOptions, PoolStats, RenderPool};
 pub use runtime::Limits;
 
+use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Instant;
 
+use axum::http::HeaderValue;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
-use crate::lang::Language;
+use crate::lang::{self, Language};
 
 /// Initialises the V8 platform. Call once, on the main thread, before any other thread
 /// starts (V8 crashes otherwise on CPUs with memory protection keys).
@@ -42,19 +52,112 @@ pub struct BootState {
     pub path: String,
     /// The IANA time zone dates are shown in, on the server and in the browser alike.
     pub time_zone: Arc<str>,
+    /// What the screen's loader gave, when it has one (the bundle says; the host writes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<Box<RawValue>>,
 }
 
-/// What the server bundle answers (`RenderResult` in `app/boot.ts`).
+/// What the server bundle answers for a page (`RenderResult` in `app/boot.ts`).
 #[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Rendered {
     pub status: u16,
     pub title: String,
     pub html: String,
     /// The render depends only on (path, language, build): the page may be cached.
     pub cacheable: bool,
+    /// The loader's outcome, for the boot state.
+    #[serde(default)]
+    pub data: Option<Box<RawValue>>,
+    /// The loader declared its data the same for everyone, for this many seconds.
+    #[serde(default)]
+    pub public_for_seconds: Option<u64>,
 }
 
-#[derive(Debug, thiserror::Error)]
+/// A rendered page, and whether it holds data fetched with the visitor's credentials.
+#[derive(Debug)]
+pub struct Page {
+    pub rendered: Rendered,
+    /// A loader's call carried the visitor's Cookie or Authorization: the page is theirs
+    /// alone, and never cached.
+    pub per_visitor: bool,
+}
+
+/// Who asked for a page: what a loader's API calls carry for them, as the browser's own
+/// calls would.
+#[derive(Debug, Default, Clone)]
+pub struct Visitor {
+    pub cookie: Option<HeaderValue>,
+    pub authorization: Option<HeaderValue>,
+    pub accept_language: Option<HeaderValue>,
+    pub peer: Option<SocketAddr>,
+}
+
+impl Visitor {
+    /// Whether calls made for this visitor carry their credentials: an Authorization, or a
+    /// cookie other than the language choice.
+    pub fn has_credentials(&self) -> bool {
+        self.authorization.is_some()
+            || self.cookie.as_ref().is_some_and(|cookie| {
+                String::from_utf8_lossy(cookie.as_bytes())
+                    .split(';')
+                    .filter_map(|pair| pair.split_once('=').map(|(name, _)| name.trim()))
+                    .any(|name| !name.is_empty() && name != lang::cookie_name())
+            })
+    }
+}
+
+/// An API call a page's loader asks for (`Fetch` in `app/server/exchange.ts`).
+#[derive(Debug, Deserialize)]
+pub struct ApiCall {
+    pub id: u64,
+    pub job: u64,
+    pub method: String,
+    /// As the shared client built it: it must name a path under /api on this host.
+    pub url: String,
+    pub headers: std::collections::BTreeMap<String, String>,
+    pub body: Option<String>,
+}
+
+/// Its answer (`Answer`): a response, or why there is none.
+#[derive(Debug, Clone, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiAnswer {
+    pub id: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    pub headers: Vec<(String, String)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub timed_out: bool,
+}
+
+impl ApiAnswer {
+    /// No answer, and why.
+    pub fn failed(id: u64, why: impl Into<String>) -> Self {
+        Self {
+            id,
+            error: Some(why.into()),
+            ..Self::default()
+        }
+    }
+}
+
+/// Makes a page's API calls, off the render thread; `answer` is called once with the
+/// answer, which must come by `deadline`.
+pub trait ApiCaller: Send + Sync + 'static {
+    fn call(
+        &self,
+        call: ApiCall,
+        visitor: Arc<Visitor>,
+        deadline: Instant,
+        answer: Box<dyn FnOnce(ApiAnswer) + Send>,
+    );
+}
+
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum RenderError {
     #[error("the V8 runtime could not start: {0}")]
     Start(String),

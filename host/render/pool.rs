@@ -2,6 +2,12 @@
 //! tasks run on); all pull jobs from one bounded channel, so a slow render holds one
 //! thread while the others keep serving.
 //!
+//! A thread never sits idle while a page waits for its data: it starts the page, has the
+//! page's API calls made by the [`ApiCaller`] (elsewhere), and takes other jobs until the
+//! answers come back; then the bundle finishes the page. A page whose data is not there by
+//! its deadline renders with the time-out error (the calls are answered so); one the bundle
+//! still has not finished a render time-out later fails, and gets the client-rendered page.
+//!
 //! Each thread warms its runtime before it takes a job (it renders the warm-up requests),
 //! under a deadline of its own, `--warm-up-timeout`, not `--render-timeout`: a busy machine
 //! or a small CPU quota makes the warm-up slow, not fatal. A fault a fresh runtime can cure
@@ -9,16 +15,18 @@
 //! that cannot render (it throws, or answers nonsense) fails start-up at once, with its
 //! message.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
+use crossbeam_channel::{Receiver, Sender, TrySendError, bounded, never, select, unbounded};
 use tokio::sync::{oneshot, watch};
 
+use super::exchange::Outbox;
 use super::runtime::{Limits, Renderer};
-use super::{BootState, Bundle, RenderError, Rendered};
+use super::{ApiAnswer, ApiCaller, BootState, Bundle, Page, RenderError, Rendered, Visitor};
 
 pub struct PoolOptions {
     pub bundle: Bundle,
@@ -33,11 +41,20 @@ pub struct PoolOptions {
     pub warm_up_timeout: Duration,
     /// Where render times are recorded, in seconds.
     pub render_seconds: metrics::Histogram,
+    /// Makes the API calls of pages that load data.
+    pub api: Arc<dyn ApiCaller>,
 }
 
+/// Pages one thread keeps loading at once; past that it takes no new job until one ends
+/// (the queue then fills, and a full queue answers at once).
+const LOADING_PER_THREAD: usize = 64;
+
 struct Job {
-    request_json: String,
-    reply: oneshot::Sender<Result<Rendered, RenderError>>,
+    boot_json: String,
+    visitor: Arc<Visitor>,
+    /// When the page's data must have come.
+    deadline: Instant,
+    reply: oneshot::Sender<Result<Page, RenderError>>,
 }
 
 pub struct RenderPool {
@@ -75,6 +92,7 @@ struct ThreadContext {
     warm_up: Vec<String>,
     warm_up_timeout: Duration,
     render_seconds: metrics::Histogram,
+    api: Arc<dyn ApiCaller>,
     stats: Arc<PoolStats>,
     threads: usize,
     warmth: watch::Sender<Warmth>,
@@ -98,6 +116,7 @@ impl RenderPool {
                 .collect(),
             warm_up_timeout: options.warm_up_timeout,
             render_seconds: options.render_seconds,
+            api: options.api,
             stats: stats.clone(),
             threads: options.threads,
             warmth: warmth_tx,
@@ -108,7 +127,7 @@ impl RenderPool {
             let context = context.clone();
             thread::Builder::new()
                 .name(format!("render-{index}"))
-                .spawn(move || render_thread(&context, queue))
+                .spawn(move || RenderThread::new(context, queue).run())
                 .map_err(|e| RenderError::Start(format!("cannot spawn a render thread: {e}")))?;
         }
         Ok(Self {
@@ -152,91 +171,339 @@ impl RenderPool {
         self.jobs.len()
     }
 
-    /// Renders on a free thread; answers `Busy` at once when the queue is full.
-    pub async fn render(&self, boot: &BootState) -> Result<Rendered, RenderError> {
-        let request_json = serde_json::to_string(boot).expect("serialisable boot state");
+    /// Renders `boot` for `visitor`; its data must come by `deadline`. Answers `Busy` at
+    /// once when the queue is full.
+    pub async fn render(
+        &self,
+        boot: &BootState,
+        visitor: Visitor,
+        deadline: Instant,
+    ) -> Result<Page, RenderError> {
         let (reply, answer) = oneshot::channel();
-        self.jobs
-            .try_send(Job {
-                request_json,
-                reply,
-            })
-            .map_err(|e| match e {
-                TrySendError::Full(_) => RenderError::Busy,
-                TrySendError::Disconnected(_) => RenderError::PoolClosed,
-            })?;
+        let job = Job {
+            boot_json: serde_json::to_string(boot).expect("serialisable boot state"),
+            visitor: Arc::new(visitor),
+            deadline,
+            reply,
+        };
+        self.jobs.try_send(job).map_err(|e| match e {
+            TrySendError::Full(_) => RenderError::Busy,
+            TrySendError::Disconnected(_) => RenderError::PoolClosed,
+        })?;
         answer.await.map_err(|_| RenderError::PoolClosed)?
     }
 }
 
-fn render_thread(context: &ThreadContext, queue: Receiver<Job>) {
-    let mut renderer = match warm_up(context) {
-        Ok((renderer, pages)) => {
-            let _ = context.warm_up_pages.set(pages);
-            let ready = context.stats.ready_threads.fetch_add(1, Ordering::SeqCst) + 1;
-            if ready == context.threads {
-                context.warmth.send_if_modified(|w| {
-                    let warming = *w == Warmth::Warming;
-                    if warming {
-                        *w = Warmth::Ready;
-                    }
-                    warming
-                });
-            }
-            renderer
+/// A page started whose bundle has not finished it: it waits for its data.
+struct Loading {
+    visitor: Arc<Visitor>,
+    deadline: Instant,
+    /// Past this, the bundle has had its data (or its time-out) and a render's time: the
+    /// page fails.
+    gives_up_at: Instant,
+    per_visitor: bool,
+    reply: oneshot::Sender<Result<Page, RenderError>>,
+}
+
+/// An answer to an API call, from the runtime it was asked by (a replaced runtime's late
+/// answers are dropped).
+struct Answered {
+    runtime: u64,
+    answer: ApiAnswer,
+}
+
+struct RenderThread {
+    context: Arc<ThreadContext>,
+    queue: Receiver<Job>,
+    answers_tx: Sender<Answered>,
+    answers: Receiver<Answered>,
+    /// Which runtime this is, counting replacements.
+    runtime: u64,
+    next_job: u64,
+    loading: HashMap<u64, Loading>,
+}
+
+enum Event {
+    Job(Job),
+    Answers(Vec<ApiAnswer>),
+    Tick,
+    Closed,
+}
+
+impl RenderThread {
+    fn new(context: Arc<ThreadContext>, queue: Receiver<Job>) -> Self {
+        let (answers_tx, answers) = unbounded();
+        Self {
+            context,
+            queue,
+            answers_tx,
+            answers,
+            runtime: 0,
+            next_job: 0,
+            loading: HashMap::new(),
         }
-        Err(error) => {
-            context.warmth.send_if_modified(|w| {
-                let first = *w == Warmth::Warming;
-                if first {
-                    *w = Warmth::Failed(error.to_string());
+    }
+
+    fn run(mut self) {
+        let context = self.context.clone();
+        let mut renderer = match warm_up(&context) {
+            Ok((renderer, pages)) => {
+                let _ = context.warm_up_pages.set(pages);
+                let ready = context.stats.ready_threads.fetch_add(1, Ordering::SeqCst) + 1;
+                if ready == context.threads {
+                    context.warmth.send_if_modified(|w| {
+                        let warming = *w == Warmth::Warming;
+                        if warming {
+                            *w = Warmth::Ready;
+                        }
+                        warming
+                    });
                 }
-                first
-            });
-            return;
-        }
-    };
-    let stats = &context.stats;
-    for job in queue {
-        if job.reply.is_closed() {
-            // Its client went away while it waited (a closed connection, a reset stream).
-            stats.abandoned.fetch_add(1, Ordering::Relaxed);
-            continue;
-        }
-        let started = Instant::now();
-        let result = render_once(&mut renderer, &job.request_json, None);
-        context
-            .render_seconds
-            .record(started.elapsed().as_secs_f64());
-        if result.is_err() {
-            stats.render_failures.fetch_add(1, Ordering::Relaxed);
-        }
-        let _ = job.reply.send(result);
-        if renderer.needs_replacing() {
-            stats.ready_threads.fetch_sub(1, Ordering::SeqCst);
-            // Drop the old runtime first: two full heaps at once is what the limit prevents.
-            // The replacement warms up before the thread takes another job.
-            drop(renderer);
-            renderer = loop {
-                match warm_up(context) {
-                    Ok((fresh, _)) => break fresh,
-                    Err(e) => {
-                        tracing::error!(error = %e, "a render runtime could not restart; retrying");
-                        thread::sleep(Duration::from_millis(100));
+                renderer
+            }
+            Err(error) => {
+                context.warmth.send_if_modified(|w| {
+                    let first = *w == Warmth::Warming;
+                    if first {
+                        *w = Warmth::Failed(error.to_string());
                     }
+                    first
+                });
+                return;
+            }
+        };
+        loop {
+            let outcome = match self.next_event() {
+                Event::Closed => return,
+                Event::Job(job) => self.start(&mut renderer, job),
+                Event::Answers(answers) => self.deliver(&mut renderer, &answers),
+                Event::Tick => {
+                    self.give_up_on_late_pages();
+                    Ok(())
                 }
             };
-            stats.restarts.fetch_add(1, Ordering::Relaxed);
-            stats.ready_threads.fetch_add(1, Ordering::SeqCst);
-            tracing::warn!("a render runtime was stopped (time-out or heap limit) and replaced");
+            if let Err(error) = outcome {
+                // The bundle cannot go on with the pages it holds: they all fail.
+                for (_, page) in self.loading.drain() {
+                    let _ = page.reply.send(Err(error.clone()));
+                }
+            }
+            if renderer.needs_replacing() {
+                renderer = self.replace(renderer);
+            }
         }
+    }
+
+    /// Waits for a job (when there is room for one), an answer, or the next deadline.
+    fn next_event(&mut self) -> Event {
+        if self.loading.is_empty() {
+            return match self.queue.recv() {
+                Ok(job) => Event::Job(job),
+                Err(_) => Event::Closed,
+            };
+        }
+        let none = never();
+        let queue = if self.loading.len() < LOADING_PER_THREAD {
+            &self.queue
+        } else {
+            &none
+        };
+        let wake = self
+            .loading
+            .values()
+            .map(|page| page.gives_up_at)
+            .min()
+            .expect("pages are loading");
+        select! {
+            recv(queue) -> job => job.map_or(Event::Closed, Event::Job),
+            recv(self.answers) -> first => {
+                let Ok(first) = first else { return Event::Closed };
+                let runtime = self.runtime;
+                let answers = std::iter::once(first)
+                    .chain(self.answers.try_iter())
+                    .filter(|answered| answered.runtime == runtime)
+                    .map(|answered| answered.answer)
+                    .collect();
+                Event::Answers(answers)
+            },
+            default(wake.saturating_duration_since(Instant::now())) => Event::Tick,
+        }
+    }
+
+    fn start(&mut self, renderer: &mut Renderer, job: Job) -> Result<(), RenderError> {
+        if job.reply.is_closed() {
+            // Its client went away while it waited (a closed connection, a reset stream).
+            self.context.stats.abandoned.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        let id = self.next_job;
+        self.next_job += 1;
+        self.loading.insert(
+            id,
+            Loading {
+                visitor: job.visitor,
+                deadline: job.deadline,
+                gives_up_at: job.deadline.max(Instant::now()) + self.context.limits.timeout,
+                per_visitor: false,
+                reply: job.reply,
+            },
+        );
+        let started = Instant::now();
+        let outbox = renderer.start(&job.boot_json, id, None);
+        let outbox = self.finish_step(renderer, outbox, started);
+        if let Err(error) = &outbox
+            && let Some(page) = self.loading.remove(&id)
+        {
+            // The bundle failed on this page alone (it threw): the others go on.
+            self.context
+                .stats
+                .render_failures
+                .fetch_add(1, Ordering::Relaxed);
+            let _ = page.reply.send(Err(error.clone()));
+            if !renderer.needs_replacing() {
+                return Ok(());
+            }
+        }
+        outbox.map(|outbox| self.handle(outbox))
+    }
+
+    fn deliver(
+        &mut self,
+        renderer: &mut Renderer,
+        answers: &[ApiAnswer],
+    ) -> Result<(), RenderError> {
+        if answers.is_empty() {
+            return Ok(());
+        }
+        let json = serde_json::to_string(answers).expect("serialisable answers");
+        let started = Instant::now();
+        let outbox = renderer.deliver(&json);
+        let outbox = self.finish_step(renderer, outbox, started)?;
+        self.handle(outbox);
+        Ok(())
+    }
+
+    /// Reads a call's outbox; if pages are still loading, also what the microtasks that
+    /// ran after it left.
+    fn finish_step(
+        &self,
+        renderer: &mut Renderer,
+        outbox: Result<String, RenderError>,
+        started: Instant,
+    ) -> Result<Outbox, RenderError> {
+        let mut outbox = Outbox::read(&outbox?)?;
+        if outbox.more {
+            outbox.extend(Outbox::read(&renderer.outbox()?)?);
+        }
+        self.context
+            .render_seconds
+            .record(started.elapsed().as_secs_f64());
+        Ok(outbox)
+    }
+
+    /// Sends the pages finished and has the API calls asked for made.
+    fn handle(&mut self, mut outbox: Outbox) {
+        outbox.write_logs();
+        for call in outbox.fetches {
+            let id = call.id;
+            let runtime = self.runtime;
+            let answers = self.answers_tx.clone();
+            let reply = move |answer: ApiAnswer| {
+                let _ = answers.send(Answered { runtime, answer });
+            };
+            let Some(page) = self.loading.get_mut(&call.job) else {
+                reply(ApiAnswer::failed(
+                    id,
+                    "this page is no longer being rendered",
+                ));
+                continue;
+            };
+            page.per_visitor |= page.visitor.has_credentials();
+            let (visitor, deadline) = (page.visitor.clone(), page.deadline);
+            self.context
+                .api
+                .call(call, visitor, deadline, Box::new(reply));
+        }
+        for done in outbox.done {
+            let Some(page) = self.loading.remove(&done.job) else {
+                continue;
+            };
+            let result = done.into_result().and_then(check_status);
+            if result.is_err() {
+                self.context
+                    .stats
+                    .render_failures
+                    .fetch_add(1, Ordering::Relaxed);
+            }
+            let per_visitor = page.per_visitor;
+            let _ = page.reply.send(result.map(|rendered| Page {
+                rendered,
+                per_visitor,
+            }));
+        }
+    }
+
+    /// Pages the bundle has not finished a render time-out after their deadline fail.
+    fn give_up_on_late_pages(&mut self) {
+        let now = Instant::now();
+        let late: Vec<u64> = self
+            .loading
+            .iter()
+            .filter(|(_, page)| page.gives_up_at <= now)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in late {
+            if let Some(page) = self.loading.remove(&id) {
+                tracing::error!("a page's loader never finished; sending the client-rendered page");
+                self.context
+                    .stats
+                    .render_failures
+                    .fetch_add(1, Ordering::Relaxed);
+                let _ = page.reply.send(Err(RenderError::TimedOut));
+            }
+        }
+    }
+
+    /// A fresh runtime for this thread, warmed up; the old one is dropped first, since two
+    /// full heaps at once is what the limit prevents.
+    fn replace(&mut self, renderer: Renderer) -> Renderer {
+        let stats = &self.context.stats;
+        stats.ready_threads.fetch_sub(1, Ordering::SeqCst);
+        drop(renderer);
+        self.runtime += 1;
+        let fresh = loop {
+            match warm_up(&self.context) {
+                Ok((fresh, _)) => break fresh,
+                Err(e) => {
+                    tracing::error!(error = %e, "a render runtime could not restart; retrying");
+                    thread::sleep(Duration::from_millis(100));
+                }
+            }
+        };
+        stats.restarts.fetch_add(1, Ordering::Relaxed);
+        stats.ready_threads.fetch_add(1, Ordering::SeqCst);
+        tracing::warn!("a render runtime was stopped (time-out or heap limit) and replaced");
+        fresh
     }
 }
 
-/// A fresh runtime that has rendered every warm-up request. Each render may take all the
-/// time left to the deadline: a starved CPU is slow, and starting over would only lose
-/// what it did. A runtime that fails in a way a fresh one can cure is replaced and the
-/// warm-up tried again; the bundle's own failures are final.
+/// A status outside 200–599 is no render result.
+fn check_status(rendered: Rendered) -> Result<Rendered, RenderError> {
+    if (200..=599).contains(&rendered.status) {
+        Ok(rendered)
+    } else {
+        Err(RenderError::Answer(format!(
+            "status {} is outside 200–599",
+            rendered.status
+        )))
+    }
+}
+
+/// A fresh runtime that has rendered every warm-up request (pages without loaders, done at
+/// once). Each render may take all the time left to the deadline: a starved CPU is slow,
+/// and starting over would only lose what it did. A runtime that fails in a way a fresh
+/// one can cure is replaced and the warm-up tried again; the bundle's own failures are
+/// final.
 fn warm_up(context: &ThreadContext) -> Result<(Renderer, Vec<Rendered>), RenderError> {
     let deadline = Instant::now() + context.warm_up_timeout;
     loop {
@@ -244,9 +511,13 @@ fn warm_up(context: &ThreadContext) -> Result<(Renderer, Vec<Rendered>), RenderE
             let pages = context
                 .warm_up
                 .iter()
-                .map(|request| {
+                .map(|boot| {
                     let left = deadline.saturating_duration_since(Instant::now());
-                    render_once(&mut renderer, request, Some(left))
+                    let outbox = Outbox::read(&renderer.start(boot, 0, Some(left))?)?;
+                    let done = outbox.done.into_iter().next().ok_or_else(|| {
+                        RenderError::Answer("the warm-up page did not render at once".into())
+                    })?;
+                    done.into_result().and_then(check_status)
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             Ok((renderer, pages))
@@ -264,26 +535,4 @@ fn warm_up(context: &ThreadContext) -> Result<(Renderer, Vec<Rendered>), RenderE
             attempt => return attempt,
         }
     }
-}
-
-/// One render; `limit` replaces `--render-timeout` (for the warm-up). The bundle's answer
-/// is checked here: a status outside 200–599 is no render result.
-fn render_once(
-    renderer: &mut Renderer,
-    request_json: &str,
-    limit: Option<Duration>,
-) -> Result<Rendered, RenderError> {
-    let answer = match limit {
-        Some(limit) => renderer.render_within(request_json, limit)?,
-        None => renderer.render(request_json)?,
-    };
-    let rendered: Rendered =
-        serde_json::from_str(&answer).map_err(|e| RenderError::Answer(e.to_string()))?;
-    if !(200..=599).contains(&rendered.status) {
-        return Err(RenderError::Answer(format!(
-            "status {} is outside 200–599",
-            rendered.status
-        )));
-    }
-    Ok(rendered)
 }

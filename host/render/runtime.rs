@@ -12,20 +12,35 @@ use super::{Bundle, RenderError};
 /// Limits a runtime lives under.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// A render running longer is terminated inside V8.
+    /// A call into the bundle running longer is terminated inside V8.
     pub timeout: Duration,
     /// The V8 heap a runtime may use: a render that reaches it is stopped, and the runtime
     /// replaced.
     pub heap_bytes: usize,
 }
 
-/// The global function `app/server.tsx` defines: JSON request in, JSON result out.
-const RENDER_FUNCTION: &str = "bilingueRender";
+/// The bundle's three entry points (`app/server.tsx`): a page to render, answers to its API
+/// calls, and what pages still loading have left since. Each returns the outbox, as JSON.
+struct Entries {
+    render: v8::Global<v8::Function>,
+    deliver: v8::Global<v8::Function>,
+    outbox: v8::Global<v8::Function>,
+}
+
+const RENDER: &str = "bilingueRender";
+const DELIVER: &str = "bilingueDeliver";
+const OUTBOX: &str = "bilingueOutbox";
+
+/// An argument to an entry point.
+enum Argument<'a> {
+    Json(&'a str),
+    Number(u64),
+}
 
 pub struct Renderer {
-    // Fields drop in this order: the handle to the render function before the isolate it
-    // lives in, and the isolate before `tokio`, which holds its delayed V8 tasks.
-    render: v8::Global<v8::Function>,
+    // Fields drop in this order: the handles to the bundle's functions before the isolate
+    // they live in, and the isolate before `tokio`, which holds its delayed V8 tasks.
+    entries: Entries,
     runtime: JsRuntime,
     watchdog: Watchdog,
     near_heap_limit: Arc<AtomicBool>,
@@ -59,17 +74,24 @@ impl Renderer {
                 .execute_script("bilingue:server.js", source.to_string())
                 .map_err(|e| RenderError::Script(e.to_string()))?;
         }
-        let render = {
+        let entries = {
             deno_core::scope!(scope, runtime);
             let global = scope.get_current_context().global(scope);
-            let name = v8::String::new(scope, RENDER_FUNCTION).expect("short ASCII string");
-            let value = global.get(scope, name.into());
-            let function = value
-                .and_then(|v| v8::Local::<v8::Function>::try_from(v).ok())
-                .ok_or_else(|| {
-                    RenderError::Script(format!("the bundle defines no function {RENDER_FUNCTION}"))
-                })?;
-            v8::Global::new(scope, function)
+            let function = |name: &str| {
+                let key = v8::String::new(scope, name).expect("short ASCII string");
+                global
+                    .get(scope, key.into())
+                    .and_then(|v| v8::Local::<v8::Function>::try_from(v).ok())
+                    .map(|f| v8::Global::new(scope, f))
+                    .ok_or_else(|| {
+                        RenderError::Script(format!("the bundle defines no function {name}"))
+                    })
+            };
+            Entries {
+                render: function(RENDER)?,
+                deliver: function(DELIVER)?,
+                outbox: function(OUTBOX)?,
+            }
         };
         let isolate = runtime.v8_isolate().thread_safe_handle();
         let near_heap_limit = Arc::new(AtomicBool::new(false));
@@ -79,7 +101,7 @@ impl Renderer {
         runtime.add_near_heap_limit_callback(move |current, _initial| {
             // The heap is full of live objects (V8 calls this after collecting): stop the
             // script, and give it just the room to unwind. The thread replaces this runtime
-            // once the render has returned. Never past twice the limit: a heap that still
+            // once the call has returned. Never past twice the limit: a heap that still
             // grows then is past saving, and V8 ends the process rather than the machine.
             flag.store(true, Ordering::SeqCst);
             terminate.terminate_execution();
@@ -90,30 +112,60 @@ impl Renderer {
         })
         .map_err(|e| RenderError::Start(format!("cannot spawn a watchdog thread: {e}")))?;
         Ok(Self {
+            entries,
             runtime,
             watchdog,
             near_heap_limit,
-            render,
             timeout: limits.timeout,
             stopped: false,
             tokio,
         })
     }
 
-    /// Calls the bundle's render function with one JSON argument and returns its JSON
-    /// answer; stopped after `--render-timeout`.
-    pub fn render(&mut self, request_json: &str) -> Result<String, RenderError> {
-        self.render_within(request_json, self.timeout)
+    /// Starts the page `job` from its boot state; the outbox (JSON). `limit` replaces
+    /// `--render-timeout` (the warm-up has its own).
+    pub fn start(
+        &mut self,
+        boot_json: &str,
+        job: u64,
+        limit: Option<Duration>,
+    ) -> Result<String, RenderError> {
+        let render = self.entries.render.clone();
+        self.call(
+            &render,
+            &[Argument::Json(boot_json), Argument::Number(job)],
+            limit,
+        )
     }
 
-    /// The same, stopped after `limit` (the warm-up has its own).
-    pub fn render_within(
+    /// Hands the bundle the answers to its API calls (a JSON array); the outbox.
+    pub fn deliver(&mut self, answers_json: &str) -> Result<String, RenderError> {
+        let deliver = self.entries.deliver.clone();
+        self.call(&deliver, &[Argument::Json(answers_json)], None)
+    }
+
+    /// What the pages still loading have left in the outbox since the last call.
+    pub fn outbox(&mut self) -> Result<String, RenderError> {
+        let outbox = self.entries.outbox.clone();
+        self.call(&outbox, &[], None)
+    }
+
+    /// A call was stopped (its heap limit, its time-out): this runtime must be replaced
+    /// before the next one.
+    pub fn needs_replacing(&self) -> bool {
+        self.stopped || self.near_heap_limit.load(Ordering::SeqCst)
+    }
+
+    /// One call into the bundle, stopped after `limit` (else `--render-timeout`); the
+    /// microtasks it queued (promise continuations, React's scheduler) run before it ends.
+    fn call(
         &mut self,
-        request_json: &str,
-        limit: Duration,
+        function: &v8::Global<v8::Function>,
+        arguments: &[Argument<'_>],
+        limit: Option<Duration>,
     ) -> Result<String, RenderError> {
-        self.watchdog.start(limit);
-        let answer = self.call_render(request_json);
+        self.watchdog.start(limit.unwrap_or(self.timeout));
+        let answer = self.call_unguarded(function, arguments);
         // After this no stop is on its way, so the cancel below clears any for good.
         self.watchdog.finish();
         let answer = match answer {
@@ -131,15 +183,9 @@ impl Renderer {
         answer
     }
 
-    /// A render was stopped (its heap limit, its time-out): this runtime must be replaced
-    /// before the next render.
-    pub fn needs_replacing(&self) -> bool {
-        self.stopped || self.near_heap_limit.load(Ordering::SeqCst)
-    }
-
     /// Runs what V8 queued for this thread (GC steps, compilation results): deno_core
     /// delivers those only through its event loop, which nothing else turns here; left
-    /// alone they would pile up for the life of the runtime. Costs ~3 µs a render.
+    /// alone they would pile up for the life of the runtime. Costs ~3 µs a call.
     fn run_v8_tasks(&mut self) {
         let runtime = &mut self.runtime;
         if let Err(e) = self
@@ -150,26 +196,38 @@ impl Renderer {
         }
     }
 
-    fn call_render(&mut self, request_json: &str) -> Result<String, RenderError> {
+    fn call_unguarded(
+        &mut self,
+        function: &v8::Global<v8::Function>,
+        arguments: &[Argument<'_>],
+    ) -> Result<String, RenderError> {
         deno_core::scope!(scope, self.runtime);
         v8::tc_scope!(let scope, scope);
-        let function = v8::Local::new(scope, &self.render);
-        let argument = v8::String::new(scope, request_json)
-            .ok_or_else(|| RenderError::Answer("request too large for a V8 string".into()))?;
+        let function = v8::Local::new(scope, function);
+        let mut values = Vec::with_capacity(arguments.len());
+        for argument in arguments {
+            let value: v8::Local<v8::Value> = match argument {
+                Argument::Json(json) => v8::String::new(scope, json)
+                    .ok_or_else(|| RenderError::Answer("an argument too large for V8".into()))?
+                    .into(),
+                Argument::Number(n) => v8::Number::new(scope, *n as f64).into(),
+            };
+            values.push(value);
+        }
         let receiver = v8::undefined(scope).into();
-        let answer = function.call(scope, receiver, &[argument.into()]);
-        // React may queue microtasks (scheduler, MessageChannel): run them now, not never.
+        let answer = function.call(scope, receiver, &values);
+        // Promise continuations and React's scheduler queue microtasks: run them now.
         scope.perform_microtask_checkpoint();
         match answer {
-            Some(value) => Ok(value.to_rust_string_lossy(scope)),
-            None if scope.has_terminated() => Err(RenderError::TimedOut),
-            None => {
+            Some(value) if !scope.has_terminated() => Ok(value.to_rust_string_lossy(scope)),
+            _ if scope.has_terminated() => Err(RenderError::TimedOut),
+            _ => {
                 let exception = scope.exception();
                 let error = match exception {
                     Some(exception) => {
                         deno_core::error::JsError::from_v8_exception(scope, exception).to_string()
                     }
-                    None => "the render stopped without an exception".to_string(),
+                    None => "the bundle stopped without an exception".to_string(),
                 };
                 Err(RenderError::Script(error))
             }

@@ -32,7 +32,6 @@ pub fn start(args: &[&str]) -> String {
     );
     init_v8_once();
     let config = Config::parse_from(std::iter::once("bilingue").chain(args.iter().copied()));
-    let state = AppState::start(&config).expect("valid options");
     let (address_tx, address_rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -41,10 +40,17 @@ pub fn start(args: &[&str]) -> String {
             .build()
             .unwrap();
         runtime.block_on(async move {
-            if let Err(e) = state.warmed().await {
-                address_tx.send(Err(e.to_string())).unwrap();
-                return;
-            }
+            let started = match AppState::start(&config) {
+                Ok(state) => state.warmed().await.map(|()| state),
+                Err(e) => Err(e),
+            };
+            let state = match started {
+                Ok(state) => state,
+                Err(e) => {
+                    address_tx.send(Err(e.to_string())).unwrap();
+                    return;
+                }
+            };
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             address_tx.send(Ok(listener.local_addr().unwrap())).unwrap();
             let options = ServeOptions {
@@ -67,6 +73,18 @@ pub fn start(args: &[&str]) -> String {
         Ok(address) => format!("http://{address}"),
         Err(e) => panic!("the host did not start: {e}"),
     }
+}
+
+/// Starts the host in this process and returns why it could not, if it could not.
+pub fn start_error(args: &[&str]) -> Option<String> {
+    init_v8_once();
+    let config = Config::parse_from(std::iter::once("bilingue").chain(args.iter().copied()));
+    block_on(async {
+        match AppState::start(&config) {
+            Ok(state) => state.warmed().await.err().map(|e| e.to_string()),
+            Err(e) => Some(e.to_string()),
+        }
+    })
 }
 
 pub fn client() -> reqwest::blocking::Client {

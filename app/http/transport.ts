@@ -1,0 +1,6 @@
+// How the shared client reaches the API: in the browser, axios's own (XMLHttpRequest). The
+// server bundle replaces this module (app/build.mjs) with app/server/transport.ts, where
+// the host makes each call.
+import type { AxiosAdapter } from "axios";
+
+export const transport: AxiosAdapter | undefined = undefined;

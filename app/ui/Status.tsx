@@ -1,0 +1,48 @@
+// The server's status, from GET /api/status: in the first paint (the host loaded it), then
+// reloaded in place on demand, or when the language changes.
+import { format } from "date-fns";
+import { TZDate } from "@date-fns/tz";
+import type { ServerStatus } from "../routes";
+import { useScreenData } from "../data/ScreenData";
+import { useLanguage } from "../i18n/LanguageProvider";
+import { Link } from "../navigation";
+import { LanguageSelect } from "./LanguageSelect";
+
+export function Status({ timeZone }: { timeZone: string }) {
+  const { t, dateLocale } = useLanguage();
+  const { outcome, loading, reload } = useScreenData<ServerStatus>();
+  return (
+    <main className="screen">
+      <LanguageSelect />
+      <h1>{t("status.heading")}</h1>
+      {outcome?.ok ? (
+        <dl className="status" aria-busy={loading}>
+          <dt>{t("status.version")}</dt>
+          <dd>{outcome.data.version}</dd>
+          <dt>{t("status.languages")}</dt>
+          <dd>{outcome.data.languages.join(", ")}</dd>
+          <dt>{t("status.time")}</dt>
+          <dd>
+            <time dateTime={outcome.data.serverTime}>
+              {format(new TZDate(Date.parse(outcome.data.serverTime), timeZone), "PPpp", { locale: dateLocale })}
+            </time>
+          </dd>
+        </dl>
+      ) : outcome ? (
+        <p className="load-failed" role="alert">
+          {t("status.unavailable")} <small>{outcome.error.detail || outcome.error.message}</small>
+        </p>
+      ) : (
+        <p aria-busy="true">{t("loading.label")}</p>
+      )}
+      <p>
+        <button type="button" onClick={reload} disabled={loading}>
+          {t("status.reload")}
+        </button>
+      </p>
+      <p>
+        <Link to="/">{t("status.home")}</Link>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,170 @@
+//! The API calls of a page's loader, made in-process: the same `/api` routes a browser
+//! reaches (built in, or forwarded to the upstream), with the visitor's Cookie,
+//! Authorization and Accept-Language, from the visitor's address. A loader reaches nothing
+//! else: a URL with a scheme or a host, or a path outside `/api`, is refused before any
+//! call, whatever the bundle built.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderName, HeaderValue, Method, Request, header, uri::PathAndQuery};
+use tokio::runtime::Handle;
+
+use super::path_problem;
+use crate::render::{ApiAnswer, ApiCall, ApiCaller, Visitor};
+use crate::server::PeerAddr;
+
+/// An answer larger than this is refused: it would travel in the page's HTML.
+const MAX_ANSWER_BYTES: usize = 4 << 20;
+
+/// Answers loaders' calls from the `/api` router, on the host's own runtime (never on a
+/// render thread).
+pub struct LoaderCalls {
+    pub api: Router,
+    pub runtime: Handle,
+    /// `--load-timeout`, to say what passed when a call is cut.
+    pub load_timeout: Duration,
+}
+
+impl ApiCaller for LoaderCalls {
+    fn call(
+        &self,
+        call: ApiCall,
+        visitor: Arc<Visitor>,
+        deadline: Instant,
+        answer: Box<dyn FnOnce(ApiAnswer) + Send>,
+    ) {
+        let api = self.api.clone();
+        let load_timeout = self.load_timeout;
+        self.runtime.spawn(async move {
+            let id = call.id;
+            let answered =
+                tokio::time::timeout_at(deadline.into(), make(api, call, &visitor)).await;
+            answer(answered.unwrap_or_else(|_| ApiAnswer {
+                timed_out: true,
+                ..ApiAnswer::failed(
+                    id,
+                    format!("timeout of {}ms exceeded", load_timeout.as_millis()),
+                )
+            }));
+        });
+    }
+}
+
+async fn make(api: Router, call: ApiCall, visitor: &Visitor) -> ApiAnswer {
+    let id = call.id;
+    let target = match target(&call.url) {
+        Ok(target) => target,
+        Err(why) => {
+            tracing::warn!(url = %call.url.escape_debug(), why, "a loader's call was refused");
+            return ApiAnswer::failed(id, format!("{why}: {}", call.url));
+        }
+    };
+    let request = match request(call, target, visitor) {
+        Ok(request) => request,
+        Err(why) => return ApiAnswer::failed(id, why),
+    };
+    let response = match tower_service::Service::call(&mut api.clone(), request).await {
+        Ok(response) => response,
+        Err(never) => match never {},
+    };
+    let (parts, body) = response.into_parts();
+    let body = match axum::body::to_bytes(body, MAX_ANSWER_BYTES).await {
+        Ok(body) => body,
+        Err(e) => return ApiAnswer::failed(id, format!("the answer could not be read: {e}")),
+    };
+    let headers = parts
+        .headers
+        .iter()
+        .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_string())))
+        .collect();
+    ApiAnswer {
+        id,
+        status: Some(parts.status.as_u16()),
+        headers,
+        body: Some(String::from_utf8_lossy(&body).into_owned()),
+        ..ApiAnswer::default()
+    }
+}
+
+/// The path and query a loader's URL names, if it names one under this host's `/api`.
+fn target(url: &str) -> Result<PathAndQuery, &'static str> {
+    if !url.starts_with('/') || url.starts_with("//") {
+        return Err("a loader may call only this host's /api, by path");
+    }
+    if url.contains('\\') || url.contains('#') {
+        return Err("a loader's URL may hold no backslash or fragment");
+    }
+    let path = url.split_once('?').map_or(url, |(path, _)| path);
+    if let Some(problem) = path_problem(path) {
+        return Err(problem);
+    }
+    PathAndQuery::try_from(url).map_err(|_| "a loader's URL is not a valid path")
+}
+
+/// The request as the API gets it: the call's own headers, and the visitor's where the
+/// call does not set them.
+fn request(
+    call: ApiCall,
+    target: PathAndQuery,
+    visitor: &Visitor,
+) -> Result<Request<Body>, String> {
+    let method = Method::from_bytes(call.method.as_bytes())
+        .map_err(|_| format!("{:?} is not a method", call.method))?;
+    let mut request = Request::builder()
+        .method(method)
+        .uri(target)
+        .body(call.body.map_or_else(Body::empty, Body::from))
+        .map_err(|e| e.to_string())?;
+    let headers = request.headers_mut();
+    for (name, value) in &call.headers {
+        let name = HeaderName::from_bytes(name.as_bytes()).map_err(|e| e.to_string())?;
+        let value = HeaderValue::from_str(value).map_err(|e| e.to_string())?;
+        headers.insert(name, value);
+    }
+    for (name, value) in [
+        (header::COOKIE, &visitor.cookie),
+        (header::AUTHORIZATION, &visitor.authorization),
+        (header::ACCEPT_LANGUAGE, &visitor.accept_language),
+    ] {
+        if let Some(value) = value
+            && !headers.contains_key(&name)
+        {
+            headers.insert(name, value.clone());
+        }
+    }
+    if let Some(peer) = visitor.peer {
+        request.extensions_mut().insert(PeerAddr(peer));
+    }
+    Ok(request)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::target;
+
+    #[test]
+    fn a_loader_reaches_this_hosts_api_by_path_only() {
+        for url in ["/api/status", "/api", "/api/items?x=1&y=%2e"] {
+            assert!(target(url).is_ok(), "{url}");
+        }
+        for url in [
+            "http://evil.example/api/status",
+            "//evil.example/api/status",
+            "https://127.0.0.1/api/status",
+            "api/status",
+            "/admin",
+            "/apix",
+            "/api/../admin",
+            "/api/%2e%2e/admin",
+            "/api/a\\..\\..\\admin",
+            "/api/a%2f..%2fadmin",
+            "/api/status#x",
+            "",
+        ] {
+            assert!(target(url).is_err(), "{url}");
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! Screens whose data is in the first paint: the status page's loader over real HTTP, from
+//! the built-in API and from an upstream (what it carries for the visitor, and every way
+//! the call can fail), what a loader may not reach, and what the page cache may keep.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde_json::{Value, json};
+
+use crate::support::binary::Host;
+use crate::support::{self, client, get as fetch};
+
+/// The boot state a page embeds.
+fn boot_state(html: &str) -> Value {
+    let start = html
+        .find(r#"<script id="bilingue-boot" type="application/json""#)
+        .expect("a boot state");
+    let json = &html[start..];
+    let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+    serde_json::from_str(json).unwrap()
+}
+
+#[test]
+fn the_status_page_has_the_built_in_apis_data_in_its_first_paint() {
+    for (path, heading, languages) in [
+        ("/fr/status", "<h1>État du serveur</h1>", "<dd>fr, en</dd>"),
+        ("/en/status", "<h1>Server status</h1>", "<dd>fr, en</dd>"),
+    ] {
+        let response = fetch(path);
+        assert_eq!(response.status(), 200, "{path}");
+        let html = response.text().unwrap();
+        assert!(html.contains(heading), "{path}");
+        assert!(
+            html.contains(&format!("<dd>{}</dd>", env!("CARGO_PKG_VERSION"))),
+            "{path}"
+        );
+        assert!(html.contains(languages), "{path}");
+        let boot = boot_state(&html);
+        assert_eq!(boot["data"]["ok"], true, "{path}: {boot}");
+        let time = boot["data"]["data"]["serverTime"].as_str().unwrap();
+        assert!(
+            html.contains(&format!(r#"<time dateTime="{time}">"#)),
+            "{path}: the time is shown"
+        );
+    }
+}
+
+/// What an upstream API saw of the status calls made to it.
+#[derive(Default)]
+struct Seen {
+    calls: Mutex<Vec<HeaderMap>>,
+}
+
+#[derive(Clone, Copy)]
+enum Behaviour {
+    Answers,
+    Fails,
+    Slow,
+}
+
+/// An upstream whose /api/status answers as `behaviour` says; what it saw.
+fn start_upstream(behaviour: Behaviour) -> (String, Arc<Seen>) {
+    async fn status(
+        State((seen, behaviour)): State<(Arc<Seen>, Behaviour)>,
+        headers: HeaderMap,
+    ) -> Response {
+        seen.calls.lock().unwrap().push(headers);
+        match behaviour {
+            Behaviour::Answers => axum::Json(json!({
+                "version": "9.9.9-upstream",
+                "languages": ["fr", "en"],
+                "serverTime": "2030-01-02T03:04:05.000Z",
+            }))
+            .into_response(),
+            Behaviour::Fails => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                axum::Json(json!({ "error": "the upstream's database is down" })),
+            )
+                .into_response(),
+            Behaviour::Slow => {
+                tokio::time::sleep(Duration::from_secs(10)).await;
+                "late".into_response()
+            }
+        }
+    }
+    async fn whoami(State((seen, _)): State<(Arc<Seen>, Behaviour)>, headers: HeaderMap) -> String {
+        let cookie = headers
+            .get("cookie")
+            .map(|v| v.to_str().unwrap().to_string());
+        seen.calls.lock().unwrap().push(headers);
+        format!("cookie={cookie:?}")
+    }
+    let seen = Arc::new(Seen::default());
+    let router = Router::new()
+        .route("/api/status", get(status))
+        .route("/api/whoami", get(whoami))
+        .with_state((seen.clone(), behaviour));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                tx.send(listener.local_addr().unwrap()).unwrap();
+                axum::serve(listener, router).await.unwrap();
+            });
+    });
+    (format!("http://{}", rx.recv().unwrap()), seen)
+}
+
+#[test]
+fn with_an_upstream_the_status_page_has_its_data_and_the_upstream_the_visitors_credentials() {
+    let (upstream, seen) = start_upstream(Behaviour::Answers);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let html = client()
+        .get(format!("{host}/fr/status"))
+        .header("cookie", "session=abc123; bilingue_lang=en")
+        .header("authorization", "Bearer visitor-token")
+        .header("accept-language", "fr-CA, fr;q=0.9")
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(html.contains("<dd>9.9.9-upstream</dd>"), "{html}");
+    assert!(
+        html.contains(r#"<time dateTime="2030-01-02T03:04:05.000Z">2 janv. 2030, 03:04:05</time>"#),
+        "the time in the French date locale: {html}"
+    );
+    let english = client()
+        .get(format!("{host}/en/status"))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(
+        english.contains(">Jan 2, 2030, 3:04:05 AM</time>"),
+        "the time in the English date locale: {english}"
+    );
+    let calls = seen.calls.lock().unwrap();
+    let visitors = &calls[0];
+    assert_eq!(visitors["cookie"], "session=abc123; bilingue_lang=en");
+    assert_eq!(visitors["authorization"], "Bearer visitor-token");
+    assert_eq!(visitors["accept-language"], "fr-CA, fr;q=0.9");
+    assert_eq!(visitors["x-forwarded-for"], "127.0.0.1");
+}
+
+/// The status page's error message, as the page shows it.
+fn shows_the_translated_error(html: &str) {
+    assert!(
+        html.contains("L’état du serveur n’a pas pu être obtenu."),
+        "the translated error: {html}"
+    );
+}
+
+#[test]
+fn an_upstream_that_is_down_still_gives_a_page_with_the_translated_error() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &format!("http://{closed}"),
+    ]);
+    let response = client().get(format!("{host}/fr/status")).send().unwrap();
+    assert_eq!(response.status(), 200);
+    let html = response.text().unwrap();
+    shows_the_translated_error(&html);
+    let error = &boot_state(&html)["data"]["error"];
+    assert_eq!(error["status"], 502, "{error}");
+    assert_eq!(error["detail"], "the API server cannot be reached");
+}
+
+#[test]
+fn an_upstream_that_answers_500_gives_a_page_with_the_error_and_a_log_line() {
+    let (upstream, _) = start_upstream(Behaviour::Fails);
+    let host = Host::start(&["--api-upstream", &upstream]);
+    let response = client().get(host.url("/fr/status")).send().unwrap();
+    assert_eq!(response.status(), 200);
+    let html = response.text().unwrap();
+    shows_the_translated_error(&html);
+    let error = &boot_state(&html)["data"]["error"];
+    assert_eq!(error["status"], 500);
+    assert_eq!(error["detail"], "the upstream's database is down");
+    assert_eq!(error["data"]["error"], "the upstream's database is down");
+    // A status of 500 or more is logged, with the call's configuration.
+    let logged = || {
+        let logs = host.logs();
+        logs.lines().any(|line| {
+            line.contains("ERROR bilingue::app")
+                && line.contains("Request failed with status code 500")
+        }) && logs.contains(r#""baseURL":"/api""#)
+            && logs.contains(r#""url":"/status""#)
+    };
+    let started = Instant::now();
+    while !logged() {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{}",
+            host.logs()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn an_upstream_slower_than_the_load_time_out_gives_the_page_with_the_time_out_error() {
+    let (upstream, _) = start_upstream(Behaviour::Slow);
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &upstream,
+        "--load-timeout",
+        "500ms",
+    ]);
+    let started = Instant::now();
+    let response = client().get(format!("{host}/en/status")).send().unwrap();
+    let took = started.elapsed();
+    assert_eq!(response.status(), 200);
+    assert!(
+        took >= Duration::from_millis(450) && took < Duration::from_secs(3),
+        "answered at the load time-out: {took:?}"
+    );
+    let html = response.text().unwrap();
+    assert!(
+        html.contains("The server’s status could not be obtained."),
+        "{html}"
+    );
+    let error = &boot_state(&html)["data"]["error"];
+    assert_eq!(error["status"], 400, "no response: {error}");
+    assert_eq!(error["message"], "timeout of 500ms exceeded");
+}
+
+#[test]
+fn other_pages_keep_rendering_while_a_page_waits_for_its_data() {
+    let (upstream, _) = start_upstream(Behaviour::Slow);
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &upstream,
+        "--load-timeout",
+        "2s",
+        "--page-cache-entries",
+        "0",
+    ]);
+    // Four status pages wait on the one render thread's runtime...
+    let waiting: Vec<_> = (0..4)
+        .map(|_| {
+            let url = format!("{host}/fr/status");
+            std::thread::spawn(move || client().get(url).send().unwrap().status())
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    // ...while that thread renders other pages at once.
+    for _ in 0..20 {
+        let started = Instant::now();
+        let page = client().get(format!("{host}/en/")).send().unwrap();
+        assert!(
+            page.text()
+                .unwrap()
+                .contains("<h1>Welcome to Bilingue</h1>")
+        );
+        assert!(
+            started.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    for handle in waiting {
+        assert_eq!(handle.join().unwrap(), 200);
+    }
+}
+
+/// A host with the loader fixture (a bundle whose pages ask for any URL given to them).
+fn loader_host(extra: &[&str]) -> Host {
+    let bundle = format!(
+        "{}/tests/fixtures/loader-bundle.js",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut args = vec!["--server-bundle", &bundle];
+    args.extend_from_slice(extra);
+    let host = Host::start(&args);
+    host.wait_ready(Duration::from_secs(20));
+    host
+}
+
+fn percent_encoded(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[test]
+fn a_loader_reaches_this_hosts_api_and_nothing_else() {
+    let (other_host, seen_there) = start_upstream(Behaviour::Answers);
+    let host = loader_host(&[]);
+    let asked = |url: &str| {
+        let html = client()
+            .get(host.url(&format!("/fr/call/{}", percent_encoded(url))))
+            .send()
+            .unwrap()
+            .text()
+            .unwrap();
+        let start = html
+            .find(r#"<p id="answer">"#)
+            .expect("the fixture's answer")
+            + 15;
+        html[start..start + html[start..].find("</p>").unwrap()].to_string()
+    };
+    let allowed = asked("/api/status");
+    assert!(allowed.starts_with("status 200: {"), "{allowed}");
+    for url in [
+        format!("{other_host}/api/status"),
+        other_host.replace("http:", ""),
+        "/admin".to_string(),
+        "/api/../admin".to_string(),
+        "/api/%2e%2e/admin".to_string(),
+        "/api/a\\..\\..\\admin".to_string(),
+        "https://example.org/api/status".to_string(),
+    ] {
+        let answer = asked(&url);
+        assert!(answer.starts_with("refused: "), "{url}: {answer}");
+    }
+    assert!(
+        seen_there.calls.lock().unwrap().is_empty(),
+        "the other host was never called"
+    );
+}
+
+#[test]
+fn a_loader_that_never_finishes_gets_the_client_rendered_page_in_time() {
+    let host = loader_host(&["--load-timeout", "300ms", "--render-timeout", "300ms"]);
+    let started = Instant::now();
+    let response = client().get(host.url("/en/stuck")).send().unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(
+        response.text().unwrap().contains(r#"<div id="app"></div>"#),
+        "the client-rendered page"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    let page = client()
+        .get(host.url("/en/x"))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(page.contains("<p>plain /x</p>"), "the thread still serves");
+}
+
+#[test]
+fn per_visitor_data_is_never_served_to_another_visitor_from_the_cache() {
+    let (upstream, seen) = start_upstream(Behaviour::Answers);
+    let host = loader_host(&["--api-upstream", &upstream]);
+    let path = format!("/fr/public/{}", percent_encoded("/api/whoami"));
+    let page = |header: Option<(&str, &str)>| {
+        let mut request = client().get(host.url(&path));
+        if let Some((name, value)) = header {
+            request = request.header(name, value);
+        }
+        request.send().unwrap().text().unwrap()
+    };
+    let alice = page(Some(("cookie", "session=alice")));
+    assert!(alice.contains("session=alice"), "{alice}");
+    // Alice's page carried her cookie: it was not kept, whatever the loader declared.
+    let anonymous = page(None);
+    assert!(anonymous.contains("cookie=None"), "{anonymous}");
+    let bob = page(Some(("authorization", "Bearer bob")));
+    assert!(!bob.contains("alice"), "{bob}");
+    // The anonymous page was public and kept: the next visitor gets it without a new call,
+    // and it holds no one's data.
+    let calls = seen.calls.lock().unwrap().len();
+    let carol = page(Some(("cookie", "session=carol; bilingue_lang=fr")));
+    assert!(
+        !carol.contains("alice") && carol.contains("cookie=None"),
+        "{carol}"
+    );
+    assert_eq!(
+        seen.calls.lock().unwrap().len(),
+        calls,
+        "served from the cache"
+    );
+    assert!(host.metric("bilingue_page_cache_hits_total") >= 1.0);
+}
