@@ -22,6 +22,7 @@ export interface BootState {
 export interface RenderResult {
   status: number;
   title: string;
+  description: string;
   html: string;
   /** The render depends only on (path, language, build): the host may cache the page. */
   cacheable: boolean;

@@ -5,6 +5,7 @@
 //   OUT_DIR/manifest.json  what the host needs to write the document (entry, CSS, preloads)
 import { parse } from "@formatjs/icu-messageformat-parser";
 import { build } from "esbuild";
+import { isbot, list as isbotList } from "isbot";
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -111,7 +112,53 @@ const client = await build({
 });
 
 const icon = await copyHashed("app/ui/icon.svg");
-await writeFile(path.join(outDir, "manifest.json"), JSON.stringify({ ...manifestOf(client.metafile), icon }, null, 2));
+const manifest = {
+  ...manifestOf(client.metafile),
+  icon,
+  builtAt: new Date(buildTime).toISOString(),
+  sitemap: await indexablePaths(),
+  crawlers: crawlerPatterns(),
+};
+await writeFile(path.join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2));
+
+/** The paths app/routes.ts declares indexable: the sitemap's pages. */
+async function indexablePaths() {
+  const alone = await build({ entryPoints: [path.join(root, "app/routes.ts")], bundle: true, write: false, format: "esm", platform: "node", logLevel: "silent" });
+  const routes = await import(`data:text/javascript;base64,${Buffer.from(alone.outputFiles[0].text).toString("base64")}`);
+  return routes.indexablePaths();
+}
+
+/**
+ * isbot's list of crawler user agents (JavaScript regular expressions), rewritten for the
+ * host's engine (fancy-regex): a negative lookbehind with alternatives of different
+ * lengths becomes one lookbehind per alternative (the same test), and a `-` that JavaScript
+ * reads as a literal beside a class escape is escaped. With them, user agents and isbot's
+ * own verdicts on them, so the host's tests prove both engines agree.
+ */
+function crawlerPatterns() {
+  const splitLookbehinds = (pattern) =>
+    pattern.replace(/\(\?<!([^()]*)\)/g, (_, inner) => inner.split("|").map((alternative) => `(?<!${alternative})`).join(""));
+  const literalDashes = (pattern) => pattern.replace(/(\\[wdsWDS])-/g, "$1\\-").replace(/-(\\[wdsWDS])/g, "\\-$1");
+  const samples = [
+    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.71 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+    "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)",
+    "DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)",
+    "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36 Chrome-Lighthouse",
+    "curl/8.5.0",
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0",
+  ];
+  return {
+    patterns: isbotList.map((pattern) => literalDashes(splitLookbehinds(pattern))),
+    samples: samples.map((userAgent) => [userAgent, isbot(userAgent)]),
+  };
+}
 
 /** Copies a static file into assets/ under a content-hashed name, as esbuild names its own. */
 async function copyHashed(file) {

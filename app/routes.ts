@@ -22,6 +22,10 @@ export interface Route {
   screen: Screen;
   status: 200 | 404;
   titleKey: string;
+  /** The page's description, for search engines and link previews. */
+  descriptionKey: string;
+  /** Listed in the sitemap, in every language (a pattern with parameters cannot be). */
+  indexable: boolean;
   /** The render depends only on (path, language, build): the host may cache the page. */
   cacheable: boolean;
   loader?: Loader<unknown>;
@@ -29,11 +33,33 @@ export interface Route {
 
 /** Paths by pattern: a segment `:name` matches any one segment, given as `params.name`. */
 const routes: Record<string, Route> = {
-  "/": { screen: "home", status: 200, titleKey: "home.title", cacheable: true },
-  "/status": { screen: "status", status: 200, titleKey: "status.title", cacheable: false, loader: statusLoader },
+  "/": { screen: "home", status: 200, titleKey: "home.title", descriptionKey: "home.description", indexable: true, cacheable: true },
+  "/status": {
+    screen: "status",
+    status: 200,
+    titleKey: "status.title",
+    descriptionKey: "status.description",
+    indexable: true,
+    cacheable: false,
+    loader: statusLoader,
+  },
 };
 
-const notFound: Route = { screen: "notFound", status: 404, titleKey: "notFound.title", cacheable: true };
+const notFound: Route = {
+  screen: "notFound",
+  status: 404,
+  titleKey: "notFound.title",
+  descriptionKey: "notFound.description",
+  indexable: false,
+  cacheable: true,
+};
+
+/** The paths a crawler may index: the sitemap's pages, in every language. */
+export function indexablePaths(): string[] {
+  return Object.entries(routes)
+    .filter(([pattern, route]) => route.indexable && !pattern.includes(":"))
+    .map(([pattern]) => pattern);
+}
 
 export interface Match {
   route: Route;

@@ -49,7 +49,15 @@ function renderPage(boot: BootState, { route }: Match, data?: LoadOutcome<unknow
   const t = createTranslator(resourcesOf(boot.language).table, localeOf(boot.language));
   const status = route.loader && data ? statusFor(route.loader, data, route.status) : route.status;
   const publicForSeconds = data?.ok ? route.loader?.publicForSeconds : undefined;
-  return { status, title: t(route.titleKey), html, cacheable: route.cacheable && !route.loader, data, publicForSeconds };
+  return {
+    status,
+    title: t(route.titleKey),
+    description: t(route.descriptionKey),
+    html,
+    cacheable: route.cacheable && !route.loader,
+    data,
+    publicForSeconds,
+  };
 }
 
 /** The shared client, its calls marked as this page's, so the host knows whose they are. */

@@ -8,12 +8,25 @@ import { startServer, stop, waitReady } from "../bench/support.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const BINARY = process.env.BILINGUE_BIN ?? path.join(root, "target/release/bilingue");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** What Chromium needs on this machine: no sandbox as root, and no calls to the network. */
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
-/** Starts `bilingue --port 0 ARGS`; resolves with its base URL once it is ready. */
-export async function startHost(args = []) {
-  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`cargo build --release\` first`);
-  const server = await startServer(BINARY, ["--port", "0", ...args]);
+/**
+ * Starts `bilingue --port 0 ARGS` (`port: false`: ARGS name the port); resolves with its
+ * base URL once it is ready.
+ */
+export async function startHost(args = [], { port = true } = {}) {
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`cargo build\` first`);
+  const server = await startServer(BINARY, [...(port ? ["--port", "0"] : []), ...args]);
   await waitReady(server.baseUrl);
   return {
     baseUrl: server.baseUrl,
@@ -24,18 +37,7 @@ export async function startHost(args = []) {
 
 export async function launchBrowser() {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
 }
 
 /**

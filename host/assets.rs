@@ -33,6 +33,7 @@ pub fn find(name: &str) -> Option<&'static Asset> {
 
 /// What esbuild's metafile says the document needs (written by `app/build.mjs`).
 #[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Manifest {
     /// The client entry module.
     pub entry: String,
@@ -42,6 +43,12 @@ pub struct Manifest {
     /// Per language code: the chunks of its translation table and date locale.
     pub languages: HashMap<String, Vec<String>>,
     pub icon: String,
+    /// When the app was built (RFC 3339): the sitemap's `lastmod`.
+    pub built_at: String,
+    /// The paths the app declares indexable.
+    pub sitemap: Vec<String>,
+    /// The crawler user agents (isbot's list).
+    pub crawlers: crate::crawlers::CrawlerList,
 }
 
 pub static MANIFEST_PARSED: LazyLock<Manifest> =

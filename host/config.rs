@@ -22,6 +22,14 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_BIND", default_value = "127.0.0.1")]
     pub bind: IpAddr,
 
+    /// The address visitors reach the site at, scheme://host[:port] (e.g. https://www.example.org): every absolute URL (canonical, alternates, sitemap) is built from it [default: http://localhost:PORT].
+    #[arg(long, env = "BILINGUE_PUBLIC_URL", value_name = "URL")]
+    pub public_url: Option<String>,
+
+    /// For staging: robots.txt disallows everything and every answer carries X-Robots-Tag: noindex.
+    #[arg(long, env = "BILINGUE_NO_INDEX")]
+    pub no_index: bool,
+
     /// Render threads, each with its own V8 runtime [default: one per core].
     #[arg(long, env = "BILINGUE_RENDER_THREADS")]
     pub render_threads: Option<NonZeroUsize>,

@@ -1,7 +1,8 @@
 //! The HTML document around the rendered markup: language signals (`<html lang>`, the
-//! content-language meta, hreflang alternates), the title, the preloads of the active
-//! language's chunks and the boot state; and the headers a page answers with. Everything
-//! per build is computed once, at start-up.
+//! content-language meta), what crawlers read (the description, the canonical URL and
+//! each language's version, absolute, also as a `Link` header, Open Graph), the title, the
+//! preloads of the active language's chunks and the boot state; and the headers a page
+//! answers with. Everything per build is computed once, at start-up.
 
 use askama::Template;
 use axum::body::Bytes;
@@ -12,6 +13,7 @@ use crate::assets::{MANIFEST_PARSED, PREFIX};
 use crate::escape::json_for_script;
 use crate::lang::Language;
 use crate::nonce::Nonce;
+use crate::origin::Origin;
 use crate::render::BootState;
 use crate::security::page_policy;
 
@@ -22,6 +24,8 @@ pub struct DocumentAssets {
     styles: Vec<String>,
     /// By [`Language::index`]: the chunks the entry imports, then the language's own.
     preloads: Vec<Vec<String>>,
+    /// By [`Language::index`]: its Open Graph locale, and the other languages'.
+    og_locales: Vec<(String, Vec<String>)>,
 }
 
 impl DocumentAssets {
@@ -38,11 +42,21 @@ impl DocumentAssets {
                 manifest.preload.iter().chain(own).map(url).collect()
             })
             .collect();
+        let og_locales = Language::all()
+            .map(|language| {
+                let others = Language::all()
+                    .filter(|other| *other != language)
+                    .map(Language::og_locale)
+                    .collect();
+                (language.og_locale(), others)
+            })
+            .collect();
         Self {
             entry: url(&manifest.entry),
             icon: url(&manifest.icon),
             styles: manifest.css.iter().map(url).collect(),
             preloads,
+            og_locales,
         }
     }
 
@@ -51,24 +65,50 @@ impl DocumentAssets {
     }
 }
 
-pub struct Alternate {
-    hreflang: &'static str,
-    href: String,
+/// The URLs a page names for crawlers, absolute: itself (its prefixed URL), and each
+/// language's version of it with x-default (the unprefixed URL, which follows the
+/// visitor's choice).
+pub struct PageLinks {
+    canonical: String,
+    alternates: Vec<(&'static str, String)>,
 }
 
-/// `<link rel="alternate">` for each language's URL of the page, and x-default (unprefixed).
-pub fn alternates(rest: &str) -> Vec<Alternate> {
-    let mut links: Vec<Alternate> = Language::all()
-        .map(|language| Alternate {
-            hreflang: language.code(),
-            href: format!("/{}{rest}", language.code()),
+pub fn page_links(origin: &Origin, language: Language, rest: &str) -> PageLinks {
+    let mut alternates: Vec<(&'static str, String)> = Language::all()
+        .map(|other| {
+            (
+                other.code(),
+                origin.url(&format!("/{}{rest}", other.code())),
+            )
         })
         .collect();
-    links.push(Alternate {
-        hreflang: "x-default",
-        href: rest.to_string(),
-    });
-    links
+    alternates.push(("x-default", origin.url(rest)));
+    PageLinks {
+        canonical: origin.url(&format!("/{}{rest}", language.code())),
+        alternates,
+    }
+}
+
+impl PageLinks {
+    pub fn canonical(&self) -> &str {
+        &self.canonical
+    }
+
+    /// (hreflang, URL) for each language, then x-default.
+    pub fn alternates(&self) -> &[(&'static str, String)] {
+        &self.alternates
+    }
+
+    /// The alternates as an HTTP `Link` header (RFC 8288).
+    pub fn link_header(&self) -> Option<HeaderValue> {
+        let value = self
+            .alternates
+            .iter()
+            .map(|(hreflang, href)| format!(r#"<{href}>; rel="alternate"; hreflang="{hreflang}""#))
+            .collect::<Vec<_>>()
+            .join(", ");
+        HeaderValue::try_from(value).ok()
+    }
 }
 
 #[derive(Template)]
@@ -76,7 +116,10 @@ pub fn alternates(rest: &str) -> Vec<Alternate> {
 struct Document<'a> {
     lang: &'a str,
     title: &'a str,
-    alternates: &'a [Alternate],
+    description: &'a str,
+    links: Option<&'a PageLinks>,
+    og_locale: &'a str,
+    og_alternates: &'a [String],
     styles: &'a [String],
     preloads: &'a [String],
     entry: &'a str,
@@ -86,12 +129,13 @@ struct Document<'a> {
     nonce: &'a str,
 }
 
-/// What a document shows: the title and the markup the bundle rendered (empty for a page
-/// the browser renders itself), and the alternates it names.
+/// What a document shows: the title, description and markup the bundle rendered (no markup
+/// for a page the browser renders itself), and, unless it is a 404, its links.
 pub struct Content<'a> {
     pub title: &'a str,
+    pub description: &'a str,
     pub markup: &'a str,
-    pub alternates: &'a [Alternate],
+    pub links: Option<&'a PageLinks>,
 }
 
 /// The whole document; `nonce` goes on every script and preload. With empty markup it is
@@ -103,10 +147,18 @@ pub fn write(
     nonce: &Nonce,
 ) -> Result<String, askama::Error> {
     let boot_json = serde_json::to_string(boot).expect("serialisable boot state");
+    let (og_locale, og_alternates) = &assets.og_locales[boot.language.index()];
     Document {
         lang: boot.language.code(),
         title: content.title,
-        alternates: content.alternates,
+        description: content.description,
+        links: content.links,
+        og_locale,
+        og_alternates: if content.links.is_some() {
+            og_alternates
+        } else {
+            &[]
+        },
         styles: &assets.styles,
         preloads: assets.preloads(boot.language),
         entry: &assets.entry,
@@ -124,6 +176,8 @@ pub struct PageHeaders {
     pub cache_control: &'static str,
     /// Request headers the page depends on, besides `Accept-Encoding`: `Cookie` or none.
     pub vary_cookie: bool,
+    /// The alternates, for a page that names them.
+    pub link: Option<HeaderValue>,
 }
 
 /// `body` as is; or, when `encoded` is given, already compressed in that coding. The
@@ -154,6 +208,9 @@ pub fn respond(
     );
     if let Some(encoding) = encoded {
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+    }
+    if let Some(link) = page.link {
+        headers.insert(header::LINK, link);
     }
     // Every page is chosen by its coding, whether or not this one is compressed.
     let vary = if page.vary_cookie {

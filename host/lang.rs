@@ -11,6 +11,8 @@ use serde::Deserialize;
 #[derive(Debug, Deserialize)]
 pub struct LanguageInfo {
     code: String,
+    /// The BCP 47 locale (fr-FR).
+    locale: String,
     /// Its place in the declared list, set once the list is read.
     #[serde(skip)]
     index: usize,
@@ -103,6 +105,11 @@ impl Language {
 
     pub fn code(self) -> &'static str {
         &self.0.code
+    }
+
+    /// The locale as Open Graph writes it: `fr_FR`.
+    pub fn og_locale(self) -> String {
+        self.0.locale.replace('-', "_")
     }
 
     /// How many languages are supported.

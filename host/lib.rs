@@ -6,6 +6,7 @@
 mod api;
 mod assets;
 pub mod config;
+mod crawlers;
 mod document;
 mod encoding;
 mod error;
@@ -14,6 +15,7 @@ mod health;
 mod lang;
 mod metrics;
 mod nonce;
+mod origin;
 mod page_cache;
 mod pages;
 pub mod render;
@@ -39,15 +41,23 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .route("/metrics", get(metrics::metrics))
+        .route("/robots.txt", get(crawlers::robots_txt))
+        .route("/sitemap.xml", get(crawlers::sitemap_xml))
         .merge(pages)
         .with_state(state.clone())
         .merge(state.api.clone());
+    let no_index = state.no_index;
     // Outermost last: every answer, refusals included, is counted and carries the headers.
-    router
+    let router = router
         .layer(middleware::from_fn_with_state(
             state.lifecycle.clone(),
             server::limits::check_request,
         ))
         .layer(middleware::from_fn_with_state(state, metrics::observe))
-        .layer(middleware::from_fn(security::add_headers))
+        .layer(middleware::from_fn(security::add_headers));
+    if no_index {
+        router.layer(middleware::from_fn(crawlers::no_index))
+    } else {
+        router
+    }
 }

@@ -38,13 +38,6 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let state = match AppState::start(&config) {
-        Ok(state) => state,
-        Err(e) => {
-            eprintln!("bilingue: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
     let address = SocketAddr::new(config.bind, config.port);
     let listener = match tokio::net::TcpListener::bind(address).await {
         Ok(listener) => listener,
@@ -58,6 +51,20 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
     let bound = listener
         .local_addr()
         .expect("a bound socket has an address");
+    let state = match AppState::start(&config, bound.port()) {
+        Ok(state) => state,
+        Err(e) => {
+            eprintln!("bilingue: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if config.public_url.is_none() && !bound.ip().is_loopback() {
+        tracing::warn!(
+            %bound,
+            "listening beyond this machine without --public-url: absolute URLs (canonical, alternates, sitemap) name http://localhost:{}",
+            bound.port()
+        );
+    }
     println!("bilingue listening on http://{bound}");
 
     let options = ServeOptions {

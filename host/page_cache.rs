@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, RwLock};
 use std::time::Instant;
 
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode};
 
 use crate::lang::Language;
 use crate::nonce::Nonce;
@@ -24,17 +24,20 @@ pub static NONCE_SLOT: LazyLock<Nonce> = LazyLock::new(Nonce::random);
 /// without compressing the page again.
 pub struct CachedPage {
     pub status: StatusCode,
+    /// The page's `Link` header (its alternates), if it names them.
+    pub link: Option<HeaderValue>,
     document: SplicedGzip,
 }
 
 impl CachedPage {
-    pub fn new(status: StatusCode, document: &str) -> Self {
+    pub fn new(status: StatusCode, document: &str, link: Option<HeaderValue>) -> Self {
         let parts = document
             .split(NONCE_SLOT.as_str())
             .map(|part| part.as_bytes().to_vec())
             .collect();
         Self {
             status,
+            link,
             document: SplicedGzip::new(parts),
         }
     }
@@ -146,7 +149,7 @@ mod tests {
     }
 
     fn page(text: &str) -> Arc<CachedPage> {
-        Arc::new(CachedPage::new(StatusCode::OK, text))
+        Arc::new(CachedPage::new(StatusCode::OK, text, None))
     }
 
     #[test]
@@ -199,7 +202,7 @@ mod tests {
             "<script nonce=\"{slot}\"></script>{}<link nonce=\"{slot}\">",
             "<p>x</p>".repeat(50)
         );
-        let cached = CachedPage::new(StatusCode::OK, &document);
+        let cached = CachedPage::new(StatusCode::OK, &document, None);
         let nonce = Nonce::random();
         let expected = document.replace(slot, nonce.as_str());
         assert_eq!(cached.plain(&nonce), expected.as_bytes());

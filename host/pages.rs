@@ -12,10 +12,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::State;
-use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::document::{self, Content, PageHeaders};
+use crate::document::{self, Content, PageHeaders, PageLinks};
 use crate::encoding::{Encoding, negotiate};
 use crate::error::HostError;
 use crate::lang::{self, Language, PathLanguage};
@@ -107,7 +107,7 @@ fn visitor(headers: &HeaderMap, peer: Option<PeerAddr>) -> Visitor {
     Visitor {
         // Several Cookie fields are one list (RFC 6265 §5.4 sends one; HTTP/2 may split it).
         cookie: (!cookies.is_empty())
-            .then(|| axum::http::HeaderValue::from_str(&cookies.join("; ")).ok())
+            .then(|| HeaderValue::from_str(&cookies.join("; ")).ok())
             .flatten(),
         authorization: headers.get(header::AUTHORIZATION).cloned(),
         accept_language: headers.get(header::ACCEPT_LANGUAGE).cloned(),
@@ -131,16 +131,18 @@ pub async fn page(
             .into_response());
     }
     let request = read_request(uri.path(), &headers);
-    let page_headers = PageHeaders {
+    let page_headers = |link: Option<HeaderValue>| PageHeaders {
         language: request.language,
         cache_control: request.kind.cache_control(),
         vary_cookie: request.kind.varies_by_cookie(),
+        link,
     };
     let nonce = Nonce::random();
     if request.kind.cacheable()
         && let Some(cached) = state.pages.get(request.language, request.rest)
     {
-        return Ok(respond_cached(&cached, &headers, page_headers, &nonce));
+        let headers_out = page_headers(cached.link.clone());
+        return Ok(respond_cached(&cached, &headers, headers_out, &nonce));
     }
 
     let boot = BootState {
@@ -151,6 +153,10 @@ pub async fn page(
     };
     let visitor = visitor(&headers, peer.map(|axum::Extension(peer)| peer));
     let deadline = Instant::now() + state.load_timeout;
+    let links = |status: StatusCode| {
+        (status == StatusCode::OK)
+            .then(|| document::page_links(&state.origin, request.language, request.rest))
+    };
     let Page {
         mut rendered,
         per_visitor,
@@ -166,17 +172,23 @@ pub async fn page(
                     tracing::error!(path = %uri.path(), %error, "server render failed: sending the client-rendered page")
                 }
             }
+            if state.crawlers.is_crawler(&headers) {
+                return Ok(come_back_later(request.language));
+            }
+            let status = request.kind.status(StatusCode::OK);
+            let links = links(status);
+            let (title, description) = state.shell_text(request.language);
             let content = Content {
-                title: state.shell_title(request.language),
+                title,
+                description,
                 markup: "",
-                alternates: &[],
+                links: links.as_ref(),
             };
             let shell = document::write(&state.document, &boot, &content, &nonce)?;
             let no_store = PageHeaders {
                 cache_control: "no-store",
-                ..page_headers
+                ..page_headers(links.as_ref().and_then(PageLinks::link_header))
             };
-            let status = request.kind.status(StatusCode::OK);
             return Ok(document::respond(
                 status,
                 shell.into(),
@@ -189,37 +201,44 @@ pub async fn page(
     let status = request
         .kind
         .status(StatusCode::from_u16(rendered.status).expect("the pool checks the status range"));
-    let alternates = if status == StatusCode::OK {
-        document::alternates(request.rest)
-    } else {
-        Vec::new()
-    };
+    let links = links(status);
+    let link = links.as_ref().and_then(PageLinks::link_header);
     // The boot state the browser hydrates with carries the loader's data.
     let boot = BootState {
         data: rendered.data.take(),
         ..boot
     };
     let write = |nonce: &Nonce| {
-        let content = content_of(&rendered, &alternates);
+        let content = Content {
+            title: &rendered.title,
+            description: &rendered.description,
+            markup: &rendered.html,
+            links: links.as_ref(),
+        };
         document::write(&state.document, &boot, &content, nonce)
     };
     if let Some(lifetime) = cache_lifetime(&rendered, per_visitor)
         && request.kind.cacheable()
         && state.pages.enabled()
     {
-        let cached = Arc::new(CachedPage::new(status, &write(&NONCE_SLOT)?));
+        let cached = Arc::new(CachedPage::new(status, &write(&NONCE_SLOT)?, link.clone()));
         let expires = lifetime.map(|lifetime| Instant::now() + lifetime);
         state
             .pages
             .insert(request.language, request.rest, cached.clone(), expires);
-        return Ok(respond_cached(&cached, &headers, page_headers, &nonce));
+        return Ok(respond_cached(
+            &cached,
+            &headers,
+            page_headers(link),
+            &nonce,
+        ));
     }
     let document = write(&nonce)?;
     Ok(document::respond(
         status,
         document.into(),
         None,
-        page_headers,
+        page_headers(link),
         &nonce,
     ))
 }
@@ -239,12 +258,21 @@ fn cache_lifetime(rendered: &Rendered, per_visitor: bool) -> Option<Option<Durat
         .map(|seconds| Some(Duration::from_secs(seconds)))
 }
 
-fn content_of<'a>(rendered: &'a Rendered, alternates: &'a [document::Alternate]) -> Content<'a> {
-    Content {
-        title: &rendered.title,
-        markup: &rendered.html,
-        alternates,
-    }
+/// For a crawler, when the page could not be rendered: come back later, rather than an
+/// empty client-rendered page to index.
+fn come_back_later(language: Language) -> Response {
+    let mut response = (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [
+            (header::RETRY_AFTER, "30"),
+            (header::CACHE_CONTROL, "no-store"),
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+        ],
+        "Le service est momentanément indisponible ; réessayez plus tard. /          The service is briefly unavailable; try again later.\n",
+    )
+        .into_response();
+    response.extensions_mut().insert(language);
+    response
 }
 
 /// A cached page with this response's nonce: gzip when the client takes it (a brotli

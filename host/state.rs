@@ -7,11 +7,13 @@ use std::time::Duration;
 use axum::Router;
 
 use crate::api::{self, LoaderCalls, proxy::Upstream};
-use crate::assets;
+use crate::assets::{self, MANIFEST_PARSED};
 use crate::config::Config;
+use crate::crawlers::{CrawlerTest, SearchFiles};
 use crate::document::DocumentAssets;
 use crate::lang::Language;
 use crate::metrics::Metrics;
+use crate::origin::Origin;
 use crate::page_cache::PageCache;
 use crate::render::{BootState, Bundle, Limits, PoolOptions, RenderError, RenderPool};
 use crate::server::Lifecycle;
@@ -24,6 +26,12 @@ pub struct AppState {
     pub api: Router,
     /// How long a page's loader may wait for its data.
     pub load_timeout: Duration,
+    /// Where visitors reach the site: every absolute URL starts with it.
+    pub origin: Origin,
+    pub crawlers: CrawlerTest,
+    /// `/robots.txt` and `/sitemap.xml`.
+    pub search: SearchFiles,
+    pub no_index: bool,
     pub pages: PageCache,
     pub metrics: Metrics,
     pub lifecycle: Arc<Lifecycle>,
@@ -45,17 +53,30 @@ pub enum StartError {
 
 impl AppState {
     /// Checks the options and starts the render threads, which warm up in the background:
-    /// await [`AppState::warmed`] before relying on them. Call [`crate::render::init_v8`]
-    /// first, on the main thread, and this inside the tokio runtime that will serve: pages'
-    /// API calls are made on it.
-    pub fn start(config: &Config) -> Result<Arc<Self>, StartError> {
+    /// await [`AppState::warmed`] before relying on them. `port` is the one the host listens
+    /// on (the public URL's default). Call [`crate::render::init_v8`] first, on the main
+    /// thread, and this inside the tokio runtime that will serve: pages' API calls are made
+    /// on it.
+    pub fn start(config: &Config, port: u16) -> Result<Arc<Self>, StartError> {
+        let origin = match &config.public_url {
+            Some(url) => Origin::parse(url).map_err(StartError::Option)?,
+            None => Origin::localhost(port),
+        };
         let upstream = match &config.api_upstream {
             Some(base) => Some(
-                Upstream::new(base, config.api_timeout, config.api_idle_timeout)
+                Upstream::new(base, config.api_timeout, config.api_idle_timeout, &origin)
                     .map_err(StartError::Option)?,
             ),
             None => None,
         };
+        let manifest = &*MANIFEST_PARSED;
+        let crawlers = CrawlerTest::new(&manifest.crawlers).map_err(StartError::Option)?;
+        let search = SearchFiles::new(
+            &origin,
+            &manifest.sitemap,
+            &manifest.built_at,
+            config.no_index,
+        );
         let bundle = match &config.server_bundle {
             Some(path) => Bundle::Script(
                 std::fs::read_to_string(path)
@@ -103,6 +124,10 @@ impl AppState {
             document: DocumentAssets::from_manifest(),
             api,
             load_timeout: config.load_timeout,
+            origin,
+            crawlers,
+            search,
+            no_index: config.no_index,
             pages: PageCache::new(config.page_cache_entries),
             metrics,
             lifecycle: Arc::default(),
@@ -115,11 +140,12 @@ impl AppState {
         self.pool.warmed().await.map_err(StartError::WarmUp)
     }
 
-    /// The title a client-rendered page carries in `language`: its home page's.
-    pub fn shell_title(&self, language: Language) -> &str {
+    /// The title and description a client-rendered page carries in `language`: its home
+    /// page's.
+    pub fn shell_text(&self, language: Language) -> (&str, &str) {
         self.pool
             .warm_up_pages()
             .and_then(|pages| pages.get(language.index()))
-            .map_or("Bilingue", |page| page.title.as_str())
+            .map_or(("Bilingue", ""), |page| (&page.title, &page.description))
     }
 }

@@ -3,6 +3,7 @@
 //! - `http`: pages over real HTTP against the real router (languages, signals, assets).
 //! - `loaders`: screens whose data is in the first paint, from the built-in API or an upstream.
 //! - `api`: the built-in /api; `proxy`: --api-upstream against a real upstream.
+//! - `crawlers`: canonical, alternates, Open Graph, sitemap, robots.txt, --no-index.
 //! - `faults`: a misbehaving server bundle (loops, throws, eats the heap, fills the queue).
 //! - `wire`: what a client may send and how long it may hold a connection, HTTP/1 and HTTP/2.
 //! - `startup`, `shutdown`, `logs`: the real binary as a child process (warm-up, signals, logs).
@@ -13,6 +14,7 @@
 
 mod api;
 mod app_checks;
+mod crawlers;
 mod deploy;
 mod faults;
 mod http;

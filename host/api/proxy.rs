@@ -21,6 +21,7 @@ use axum::response::Response;
 use futures_util::{Stream, StreamExt};
 
 use super::json_error;
+use crate::origin::Origin;
 use crate::security;
 use crate::server::PeerAddr;
 
@@ -32,6 +33,9 @@ pub struct Upstream {
     client: reqwest::Client,
     head_timeout: Duration,
     idle_timeout: Duration,
+    /// The public scheme and host, as the upstream is told them.
+    forwarded_proto: HeaderValue,
+    forwarded_host: HeaderValue,
 }
 
 /// Headers about the client's route that only the host can vouch for.
@@ -45,7 +49,12 @@ const FORWARDING: [&str; 5] = [
 
 impl Upstream {
     /// `base` is `http://host[:port][/prefix]`; it must be plain HTTP (terminate TLS in front).
-    pub fn new(base: &str, head_timeout: Duration, idle_timeout: Duration) -> Result<Self, String> {
+    pub fn new(
+        base: &str,
+        head_timeout: Duration,
+        idle_timeout: Duration,
+        origin: &Origin,
+    ) -> Result<Self, String> {
         let url = reqwest::Url::parse(base)
             .map_err(|e| format!("--api-upstream {base:?} is not a URL: {e}"))?;
         if url.scheme() != "http" {
@@ -69,6 +78,9 @@ impl Upstream {
             client,
             head_timeout,
             idle_timeout,
+            forwarded_proto: HeaderValue::from_static(origin.scheme()),
+            forwarded_host: HeaderValue::try_from(origin.authority())
+                .map_err(|e| format!("the public URL's host: {e}"))?,
         })
     }
 
@@ -109,7 +121,7 @@ pub async fn forward(State(upstream): State<Upstream>, request: Request) -> Resp
     let sent = upstream
         .client
         .request(parts.method, target)
-        .headers(request_headers(&parts.headers, peer))
+        .headers(request_headers(&parts.headers, peer, &upstream))
         .body(reqwest::Body::wrap_stream(body))
         .send();
     let answer = match tokio::time::timeout(upstream.head_timeout, sent).await {
@@ -201,8 +213,8 @@ where
 }
 
 /// The request's headers as the upstream gets them: no hop-by-hop headers, no `Host`, and
-/// the client named by the host alone.
-fn request_headers(headers: &HeaderMap, peer: Option<PeerAddr>) -> HeaderMap {
+/// the client and the public address named by the host alone.
+fn request_headers(headers: &HeaderMap, peer: Option<PeerAddr>, upstream: &Upstream) -> HeaderMap {
     let mut forwarded = without_hop_by_hop(headers);
     forwarded.remove(header::HOST);
     for name in FORWARDING {
@@ -213,6 +225,14 @@ fn request_headers(headers: &HeaderMap, peer: Option<PeerAddr>) -> HeaderMap {
     {
         forwarded.insert(HeaderName::from_static("x-forwarded-for"), value);
     }
+    forwarded.insert(
+        HeaderName::from_static("x-forwarded-proto"),
+        upstream.forwarded_proto.clone(),
+    );
+    forwarded.insert(
+        HeaderName::from_static("x-forwarded-host"),
+        upstream.forwarded_host.clone(),
+    );
     forwarded
 }
 
@@ -264,7 +284,14 @@ mod tests {
     use super::*;
 
     fn upstream(base: &str) -> Upstream {
-        Upstream::new(base, Duration::from_secs(1), Duration::from_secs(1)).unwrap()
+        let origin = Origin::parse("https://www.example.org").unwrap();
+        Upstream::new(
+            base,
+            Duration::from_secs(1),
+            Duration::from_secs(1),
+            &origin,
+        )
+        .unwrap()
     }
 
     #[test]

@@ -63,6 +63,9 @@ pub struct BootState {
 pub struct Rendered {
     pub status: u16,
     pub title: String,
+    /// The page's description, for search engines and link previews.
+    #[serde(default)]
+    pub description: String,
     pub html: String,
     /// The render depends only on (path, language, build): the page may be cached.
     pub cacheable: bool,

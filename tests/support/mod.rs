@@ -40,7 +40,9 @@ pub fn start(args: &[&str]) -> String {
             .build()
             .unwrap();
         runtime.block_on(async move {
-            let started = match AppState::start(&config) {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let address = listener.local_addr().unwrap();
+            let started = match AppState::start(&config, address.port()) {
                 Ok(state) => state.warmed().await.map(|()| state),
                 Err(e) => Err(e),
             };
@@ -51,8 +53,7 @@ pub fn start(args: &[&str]) -> String {
                     return;
                 }
             };
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            address_tx.send(Ok(listener.local_addr().unwrap())).unwrap();
+            address_tx.send(Ok(address)).unwrap();
             let options = ServeOptions {
                 drain_delay: std::time::Duration::ZERO,
                 drain_timeout: std::time::Duration::ZERO,
@@ -80,7 +81,7 @@ pub fn start_error(args: &[&str]) -> Option<String> {
     init_v8_once();
     let config = Config::parse_from(std::iter::once("bilingue").chain(args.iter().copied()));
     block_on(async {
-        match AppState::start(&config) {
+        match AppState::start(&config, 3000) {
             Ok(state) => state.warmed().await.err().map(|e| e.to_string()),
             Err(e) => Some(e.to_string()),
         }

@@ -1,0 +1,219 @@
+//! What crawlers read, and how they are told apart from people. `/robots.txt` and
+//! `/sitemap.xml` (every indexable page the app declares, in every language, with its
+//! alternates) are written once at start-up from the public origin and served from
+//! memory. `--no-index` (staging) disallows everything and marks every answer `noindex`.
+//! A crawler is recognised by its user agent (isbot's list, read at build time), so that
+//! when a render fails it is told to come back (503) instead of indexing an empty page.
+
+use std::io::Write as _;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use crate::document::page_links;
+use crate::encoding::{Encoding, negotiate};
+use crate::lang::Language;
+use crate::origin::Origin;
+use crate::state::AppState;
+
+/// The crawler user agents the build read (`crawlers` in the manifest): isbot's patterns,
+/// rewritten for this regex engine, and user agents with isbot's own verdict on each.
+#[derive(Debug, Deserialize)]
+pub struct CrawlerList {
+    pub patterns: Vec<String>,
+    pub samples: Vec<(String, bool)>,
+}
+
+/// Tells a crawler's user agent from a browser's.
+pub struct CrawlerTest {
+    pattern: fancy_regex::Regex,
+}
+
+impl CrawlerTest {
+    pub fn new(list: &CrawlerList) -> Result<Self, String> {
+        let any = list
+            .patterns
+            .iter()
+            .map(|pattern| format!("(?:{pattern})"))
+            .collect::<Vec<_>>()
+            .join("|");
+        let pattern = fancy_regex::Regex::new(&format!("(?i){any}"))
+            .map_err(|e| format!("the crawler list does not compile: {e}"))?;
+        Ok(Self { pattern })
+    }
+
+    pub fn is_crawler(&self, headers: &HeaderMap) -> bool {
+        headers
+            .get(header::USER_AGENT)
+            .and_then(|agent| agent.to_str().ok())
+            // A user agent the engine gives up on (its backtracking limit) is a person's.
+            .is_some_and(|agent| self.pattern.is_match(agent).unwrap_or(false))
+    }
+}
+
+/// `/robots.txt` and `/sitemap.xml`, written once.
+pub struct SearchFiles {
+    robots: Bytes,
+    sitemap: Bytes,
+    sitemap_gzip: Bytes,
+}
+
+impl SearchFiles {
+    pub fn new(origin: &Origin, indexable: &[String], built_at: &str, no_index: bool) -> Self {
+        let robots = if no_index {
+            "User-agent: *\nDisallow: /\n".to_string()
+        } else {
+            format!(
+                "User-agent: *\nAllow: /\n\nSitemap: {}\n",
+                origin.url("/sitemap.xml")
+            )
+        };
+        let sitemap = sitemap(origin, indexable, built_at);
+        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gzip.write_all(sitemap.as_bytes()).expect("in-memory gzip");
+        Self {
+            robots: robots.into(),
+            sitemap: sitemap.into(),
+            sitemap_gzip: gzip.finish().expect("in-memory gzip").into(),
+        }
+    }
+}
+
+/// One `<url>` per page and language, each naming every language's version and
+/// x-default, as the pages' own alternates do.
+fn sitemap(origin: &Origin, indexable: &[String], built_at: &str) -> String {
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
+         xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
+    );
+    for path in indexable {
+        for language in Language::all() {
+            let links = page_links(origin, language, path);
+            xml.push_str("  <url>\n");
+            xml.push_str(&format!(
+                "    <loc>{}</loc>\n",
+                escape_xml(links.canonical())
+            ));
+            xml.push_str(&format!(
+                "    <lastmod>{}</lastmod>\n",
+                escape_xml(built_at)
+            ));
+            for (hreflang, href) in links.alternates() {
+                xml.push_str(&format!(
+                    "    <xhtml:link rel=\"alternate\" hreflang=\"{hreflang}\" href=\"{}\"/>\n",
+                    escape_xml(href)
+                ));
+            }
+            xml.push_str("  </url>\n");
+        }
+    }
+    xml.push_str("</urlset>\n");
+    xml
+}
+
+fn escape_xml(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+pub async fn robots_txt(State(state): State<Arc<AppState>>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        state.search.robots.clone(),
+    )
+        .into_response()
+}
+
+pub async fn sitemap_xml(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
+    let files = &state.search;
+    let mut response = match negotiate(&headers, false, true) {
+        Encoding::Gzip => {
+            let mut response = files.sitemap_gzip.clone().into_response();
+            response
+                .headers_mut()
+                .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+            response
+        }
+        _ => files.sitemap.clone().into_response(),
+    };
+    let answer = response.headers_mut();
+    answer.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/xml; charset=utf-8"),
+    );
+    answer.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
+    answer.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    response
+}
+
+/// `--no-index`: every answer tells search engines not to index it.
+pub async fn no_index(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    response.headers_mut().insert(
+        header::HeaderName::from_static("x-robots-tag"),
+        HeaderValue::from_static("noindex"),
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assets::MANIFEST_PARSED;
+
+    #[test]
+    fn the_crawler_test_agrees_with_isbot_on_its_samples() {
+        let list = &MANIFEST_PARSED.crawlers;
+        assert!(
+            list.patterns.len() > 100,
+            "isbot's list: {}",
+            list.patterns.len()
+        );
+        let test = CrawlerTest::new(list).unwrap();
+        let mut crawlers = 0;
+        for (agent, expected) in &list.samples {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::USER_AGENT, HeaderValue::from_str(agent).unwrap());
+            assert_eq!(test.is_crawler(&headers), *expected, "{agent}");
+            crawlers += usize::from(*expected);
+        }
+        assert!(
+            crawlers > 0 && crawlers < list.samples.len(),
+            "both kinds are sampled"
+        );
+        assert!(
+            !test.is_crawler(&HeaderMap::new()),
+            "no user agent: a person"
+        );
+    }
+
+    #[test]
+    fn the_sitemap_names_each_page_in_each_language_with_its_alternates() {
+        let origin = Origin::parse("https://www.example.org").unwrap();
+        let xml = sitemap(
+            &origin,
+            &["/".into(), "/a&b".into()],
+            "2026-11-22T00:00:00.000Z",
+        );
+        assert_eq!(xml.matches("<url>").count(), 2 * Language::count());
+        assert!(xml.contains("<loc>https://www.example.org/fr/a&amp;b</loc>"));
+        assert!(xml.contains(
+            r#"<xhtml:link rel="alternate" hreflang="x-default" href="https://www.example.org/"/>"#
+        ));
+        assert!(xml.contains("<lastmod>2026-11-22T00:00:00.000Z</lastmod>"));
+    }
+}

@@ -1,0 +1,318 @@
+//! What crawlers read, over real HTTP: every page's canonical URL, alternates (in the HTML
+//! and the `Link` header), description and Open Graph, all absolute from `--public-url`
+//! and never from the request; the sitemap and robots.txt; `--no-index`; and a crawler
+//! told to come back rather than given an empty page.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use crate::support::binary::Host;
+use crate::support::{self, client, header};
+
+const ORIGIN: &str = "https://www.example.org";
+
+fn host() -> &'static str {
+    static HOST: OnceLock<String> = OnceLock::new();
+    HOST.get_or_init(|| support::start(&["--render-threads", "1", "--public-url", ORIGIN]))
+}
+
+fn page(path: &str) -> (reqwest::blocking::Response, String) {
+    let response = client().get(format!("{}{path}", host())).send().unwrap();
+    let html = reqwest::blocking::get(format!("{}{path}", host()))
+        .unwrap()
+        .text()
+        .unwrap();
+    (response, html)
+}
+
+#[test]
+fn every_page_names_its_canonical_url_and_alternates_absolutely() {
+    for (path, rest, language, locale, other) in [
+        ("/fr/", "/", "fr", "fr_FR", "en_US"),
+        ("/en/", "/", "en", "en_US", "fr_FR"),
+        ("/fr/status", "/status", "fr", "fr_FR", "en_US"),
+        ("/en/status", "/status", "en", "en_US", "fr_FR"),
+    ] {
+        let (response, html) = page(path);
+        assert_eq!(response.status(), 200, "{path}");
+        let canonical = format!("{ORIGIN}/{language}{rest}");
+        assert!(
+            html.contains(&format!(r#"<link rel="canonical" href="{canonical}">"#)),
+            "{path}: {html}"
+        );
+        for (hreflang, href) in [
+            ("fr", format!("{ORIGIN}/fr{rest}")),
+            ("en", format!("{ORIGIN}/en{rest}")),
+            ("x-default", format!("{ORIGIN}{rest}")),
+        ] {
+            assert!(
+                html.contains(&format!(
+                    r#"<link rel="alternate" hreflang="{hreflang}" href="{href}">"#
+                )),
+                "{path}: {hreflang}"
+            );
+            assert!(
+                header(&response, "link").contains(&format!(
+                    r#"<{href}>; rel="alternate"; hreflang="{hreflang}""#
+                )),
+                "{path}: Link {hreflang}"
+            );
+        }
+        assert!(html.contains(&format!(
+            r#"<meta property="og:url" content="{canonical}">"#
+        )));
+        assert!(html.contains(&format!(
+            r#"<meta property="og:locale" content="{locale}">"#
+        )));
+        assert!(html.contains(&format!(
+            r#"<meta property="og:locale:alternate" content="{other}">"#
+        )));
+        for property in ["og:title", "og:description"] {
+            assert!(html.contains(&format!(r#"<meta property="{property}" content=""#)));
+        }
+    }
+    let (_, french) = page("/fr/");
+    assert!(french.contains(
+        r#"<meta name="description" content="Bilingue rend chaque page sur le serveur, en français ou en anglais, puis l’anime dans votre navigateur.">"#
+    ));
+    assert!(french.contains(r#"<meta property="og:title" content="Accueil · Bilingue">"#));
+    let (_, english) = page("/en/status");
+    assert!(english.contains(
+        r#"<meta name="description" content="The Bilingue server’s version, languages and time, right now.">"#
+    ));
+}
+
+#[test]
+fn a_404_names_no_canonical_url_and_no_alternates() {
+    for path in ["/en/nowhere", "/de/"] {
+        let (response, html) = page(path);
+        assert_eq!(response.status(), 404);
+        assert_eq!(header(&response, "link"), "", "{path}");
+        assert!(!html.contains("rel=\"canonical\""), "{path}");
+        assert!(!html.contains("hreflang"), "{path}");
+        assert!(!html.contains("og:url"), "{path}");
+        assert!(html.contains(r#"<meta name="description""#), "{path}");
+    }
+}
+
+#[test]
+fn a_forged_host_changes_no_url_in_any_page_cached_or_not() {
+    for path in ["/fr/", "/fr/", "/en/status", "/status", "/en/nowhere"] {
+        let response = client()
+            .get(format!("{}{path}", host()))
+            .header("host", "evil.example")
+            .header("x-forwarded-host", "evil.example")
+            .header("x-forwarded-proto", "gopher")
+            .header("forwarded", "host=evil.example;proto=gopher")
+            .send()
+            .unwrap();
+        let link = header(&response, "link");
+        let html = response.text().unwrap();
+        assert!(
+            !html.contains("evil") && !link.contains("evil") && !html.contains("gopher"),
+            "{path}"
+        );
+    }
+    let sitemap = client()
+        .get(format!("{}/sitemap.xml", host()))
+        .header("host", "evil.example")
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(!sitemap.contains("evil"));
+}
+
+#[test]
+fn the_sitemap_lists_every_page_in_every_language_with_its_alternates() {
+    let response = client()
+        .get(format!("{}/sitemap.xml", host()))
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        header(&response, "content-type"),
+        "application/xml; charset=utf-8"
+    );
+    let xml = response.text().unwrap();
+    let document = roxmltree::Document::parse(&xml).expect("well-formed XML");
+    let sitemaps = "http://www.sitemaps.org/schemas/sitemap/0.9";
+    let xhtml = "http://www.w3.org/1999/xhtml";
+    let urls: Vec<_> = document
+        .descendants()
+        .filter(|node| node.has_tag_name((sitemaps, "url")))
+        .collect();
+    let mut locations = Vec::new();
+    for url in &urls {
+        let child = |name: &str| {
+            url.children()
+                .find(|node| node.has_tag_name((sitemaps, name)))
+                .and_then(|node| node.text())
+                .unwrap()
+                .to_string()
+        };
+        let location = child("loc");
+        assert!(location.starts_with(ORIGIN), "{location}");
+        assert!(child("lastmod").ends_with('Z'), "a build time");
+        let alternates: Vec<(String, String)> = url
+            .children()
+            .filter(|node| node.has_tag_name((xhtml, "link")))
+            .map(|node| {
+                (
+                    node.attribute("hreflang").unwrap().to_string(),
+                    node.attribute("href").unwrap().to_string(),
+                )
+            })
+            .collect();
+        let languages: Vec<&str> = alternates.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(languages, ["fr", "en", "x-default"], "{location}");
+        assert!(alternates.iter().all(|(_, href)| href.starts_with(ORIGIN)));
+        assert!(alternates.iter().any(|(_, href)| *href == location));
+        locations.push(location);
+    }
+    locations.sort();
+    let mut expected: Vec<String> = ["/fr/", "/en/", "/fr/status", "/en/status"]
+        .iter()
+        .map(|path| format!("{ORIGIN}{path}"))
+        .collect();
+    expected.sort();
+    assert_eq!(locations, expected);
+    let gzip = client()
+        .get(format!("{}/sitemap.xml", host()))
+        .header("accept-encoding", "gzip")
+        .send()
+        .unwrap();
+    assert_eq!(header(&gzip, "content-encoding"), "gzip");
+}
+
+#[test]
+fn robots_txt_allows_crawling_and_names_the_sitemap() {
+    let response = client()
+        .get(format!("{}/robots.txt", host()))
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        header(&response, "content-type"),
+        "text/plain; charset=utf-8"
+    );
+    assert_eq!(
+        response.text().unwrap(),
+        format!("User-agent: *\nAllow: /\n\nSitemap: {ORIGIN}/sitemap.xml\n")
+    );
+}
+
+#[test]
+fn no_index_disallows_everything_and_marks_every_answer() {
+    let host = support::start(&["--render-threads", "1", "--no-index"]);
+    let robots = client().get(format!("{host}/robots.txt")).send().unwrap();
+    assert_eq!(robots.text().unwrap(), "User-agent: *\nDisallow: /\n");
+    for path in [
+        "/fr/".to_string(),
+        "/en/nowhere".into(),
+        "/api/status".into(),
+        "/healthz".into(),
+        format!("/fr/{}", "a".repeat(5000)),
+    ] {
+        let response = client().get(format!("{host}{path}")).send().unwrap();
+        assert_eq!(header(&response, "x-robots-tag"), "noindex", "{path:.20}");
+    }
+    let indexed = client()
+        .get(format!("{}/fr/", self::host()))
+        .send()
+        .unwrap();
+    assert_eq!(header(&indexed, "x-robots-tag"), "", "only with --no-index");
+}
+
+#[test]
+fn without_a_public_url_the_origin_is_localhost_and_its_port() {
+    let host = support::start(&["--render-threads", "1"]);
+    let port = host.rsplit(':').next().unwrap();
+    let html = client()
+        .get(format!("{host}/en/"))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(
+        html.contains(&format!(
+            r#"<link rel="canonical" href="http://localhost:{port}/en/">"#
+        )),
+        "{html}"
+    );
+}
+
+#[test]
+fn a_malformed_public_url_stops_start_up_with_a_valid_example() {
+    for value in [
+        "www.example.org",
+        "https://example.org/site",
+        "ftp://example.org",
+    ] {
+        let error = support::start_error(&["--public-url", value]).expect("start-up fails");
+        assert!(
+            error.contains("--public-url") && error.contains("e.g. https://www.example.org"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn listening_beyond_this_machine_without_a_public_url_is_warned_about() {
+    let host = Host::start(&["--bind", "0.0.0.0"]);
+    host.wait_ready(Duration::from_secs(10));
+    assert!(
+        host.logs().contains("without --public-url"),
+        "{}",
+        host.logs()
+    );
+    let quiet = Host::start(&["--public-url", ORIGIN]);
+    quiet.wait_ready(Duration::from_secs(10));
+    assert!(!quiet.logs().contains("without --public-url"));
+}
+
+#[test]
+fn a_crawler_is_told_to_come_back_when_the_page_cannot_be_rendered() {
+    let bundle = format!(
+        "{}/tests/fixtures/faulty-bundle.js",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let host = Host::start(&["--server-bundle", &bundle, "--public-url", ORIGIN]);
+    host.wait_ready(Duration::from_secs(20));
+    let googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+    let firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0";
+    let crawler = client()
+        .get(host.url("/fr/throw"))
+        .header("user-agent", googlebot)
+        .send()
+        .unwrap();
+    assert_eq!(crawler.status(), 503);
+    assert_eq!(header(&crawler, "retry-after"), "30");
+    assert_eq!(header(&crawler, "cache-control"), "no-store");
+    let person = client()
+        .get(host.url("/fr/throw"))
+        .header("user-agent", firefox)
+        .send()
+        .unwrap();
+    assert_eq!(person.status(), 200);
+    let link = header(&person, "link");
+    let html = person.text().unwrap();
+    assert!(
+        html.contains(r#"<div id="app"></div>"#),
+        "the client-rendered page"
+    );
+    assert!(
+        html.contains(&format!(
+            r#"<link rel="canonical" href="{ORIGIN}/fr/throw">"#
+        )),
+        "it still names its URLs: {html}"
+    );
+    assert!(link.contains("hreflang=\"x-default\""));
+    // A page that renders is a page, for crawlers too.
+    let rendered = client()
+        .get(host.url("/fr/fine"))
+        .header("user-agent", googlebot)
+        .send()
+        .unwrap();
+    assert_eq!(rendered.status(), 200);
+}
