@@ -18,7 +18,6 @@ fn main() {
         println!("cargo:rerun-if-changed={input}");
     }
     println!("cargo:rerun-if-env-changed=SOURCE_DATE_EPOCH");
-    println!("cargo:rerun-if-env-changed=BILINGUE_DEV");
 
     install_node_modules(&root);
     let app_out = out.join("app");
@@ -35,6 +34,11 @@ fn write_snapshot(bundle: &Path, snapshot: &Path) {
         .expect("a tokio runtime");
     let _entered = tokio.enter();
     let mut runtime = deno_core::JsRuntimeForSnapshot::new(deno_core::RuntimeOptions::default());
+    // No WebAssembly for the bundle: its memory would live outside every limit (the host
+    // does the same before a --server-bundle, host/render/runtime.rs).
+    runtime
+        .execute_script("bilingue:setup.js", "delete globalThis.WebAssembly;")
+        .expect("a plain script runs");
     if let Err(e) = runtime.execute_script("bilingue:server.js", source) {
         panic!("the server bundle fails in V8 while making the snapshot: {e}");
     }

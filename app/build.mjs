@@ -1,208 +1,26 @@
-// Bundles the app with esbuild. Called by build.rs (`node app/build.mjs OUT_DIR`), or by hand.
-//   OUT_DIR/server.js      the server bundle, a script V8 runs once per render thread
-//   OUT_DIR/assets/…       the client: an ES module entry, one chunk per language table and
-//                          date locale, shared chunks, CSS; names carry a content hash
-//   OUT_DIR/manifest.json  what the host needs to write the document (entry, CSS, preloads)
-import { parse } from "@formatjs/icu-messageformat-parser";
+// Bundles the app for production (see app/bundle.mjs for what it writes). Called by
+// build.rs (`node app/build.mjs OUT_DIR`), or by hand.
 import { build } from "esbuild";
-import { isbot, list as isbotList } from "isbot";
-import { createHash } from "node:crypto";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleOptions, checkLanguages, readLanguages, writeManifest } from "./bundle.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const outDir = path.resolve(process.argv[2] ?? path.join(root, "dist"));
-const production = process.env.BILINGUE_DEV !== "1";
-const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
-const languages = JSON.parse(await readFile(path.join(root, "app/i18n/languages.json"), "utf8"));
 const buildTime = Number(process.env.BILINGUE_BUILD_TIME ?? Date.now());
 
-const shared = {
-  absWorkingDir: root,
-  bundle: true,
-  minify: production,
-  target: "es2022",
-  jsx: "automatic",
-  legalComments: "none",
-  logLevel: "warning",
-  define: {
-    "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development"),
-    BILINGUE_VERSION: JSON.stringify(pkg.version),
-    BILINGUE_BUILD_TIME: String(buildTime),
-  },
-};
-
-/**
- * Parses each table's ICU messages at build time and registers the result with the
- * translator, so the browser needs no message parser: the client build aliases it to
- * FormatJS's `no-parser` entry. A message that does not parse fails the build here.
- */
-const precompileMessages = {
-  name: "precompile-messages",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]app[\\/]i18n[\\/]tables[\\/]\w+\.ts$/ }, async (args) => {
-      const source = await readFile(args.path, "utf8");
-      const exported = source.match(/^export default (\w+);$/m);
-      if (!exported) throw new Error(`${args.path} must end with \`export default <table>;\``);
-      const alone = await build({ entryPoints: [args.path], bundle: true, write: false, format: "esm", platform: "node", logLevel: "silent" });
-      const table = (await import(`data:text/javascript;base64,${Buffer.from(alone.outputFiles[0].text).toString("base64")}`)).default;
-      const compiled = {};
-      for (const [key, entry] of Object.entries(table)) {
-        if (typeof entry !== "string") continue;
-        try {
-          compiled[key] = parse(entry);
-        } catch (error) {
-          throw new Error(`${path.relative(root, args.path)}: message "${key}" is not valid ICU: ${error.message}`);
-        }
-      }
-      const registration = `\nimport { registerCompiledMessages as __register } from "../translate";\n__register(${exported[1]}, ${JSON.stringify(compiled)});\n`;
-      return { contents: source + registration, loader: "ts" };
-    });
-  },
-};
-
-// Every listed language needs its table and its date locale, which are found by name.
-for (const { code } of languages.languages) {
-  for (const file of [`app/i18n/tables/${code}.ts`, `app/i18n/dateLocales/${code}.ts`]) {
-    try {
-      await readFile(path.join(root, file));
-    } catch {
-      throw new Error(`app/i18n/languages.json lists "${code}", but ${file} is missing (see "Add a language" in the README)`);
-    }
-  }
-}
-
+const languages = await readLanguages(root);
+await checkLanguages(root, languages);
 await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
-
-/** In the server bundle, the shared client's transport is the host (app/server/transport.ts). */
-const hostTransport = {
-  name: "host-transport",
-  setup(b) {
-    b.onResolve({ filter: /^\.\/transport$/ }, (args) =>
-      args.importer === path.join(root, "app/http/client.ts") ? { path: path.join(root, "app/server/transport.ts") } : undefined,
-    );
-  },
-};
-
-await build({
-  ...shared,
-  entryPoints: ["app/server.tsx"],
-  outfile: path.join(outDir, "server.js"),
-  format: "iife",
-  platform: "browser",
-  loader: { ".css": "empty" },
-  plugins: [precompileMessages, hostTransport],
-});
-
-const client = await build({
-  ...shared,
-  entryPoints: ["app/client.tsx"],
-  outdir: path.join(outDir, "assets"),
-  format: "esm",
-  platform: "browser",
-  splitting: true,
-  entryNames: "[name]-[hash]",
-  chunkNames: "[name]-[hash]",
-  assetNames: "[name]-[hash]",
-  metafile: true,
-  plugins: [precompileMessages],
-  alias: { "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser.js" },
-});
-
-const icon = await copyHashed("app/ui/icon.svg");
-const manifest = {
-  ...manifestOf(client.metafile),
-  icon,
-  builtAt: new Date(buildTime).toISOString(),
-  sitemap: await indexablePaths(),
-  crawlers: crawlerPatterns(),
-};
-await writeFile(path.join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2));
-
-/** The paths app/routes.ts declares indexable: the sitemap's pages. */
-async function indexablePaths() {
-  const alone = await build({ entryPoints: [path.join(root, "app/routes.ts")], bundle: true, write: false, format: "esm", platform: "node", logLevel: "silent" });
-  const routes = await import(`data:text/javascript;base64,${Buffer.from(alone.outputFiles[0].text).toString("base64")}`);
-  return routes.indexablePaths();
-}
-
-/**
- * isbot's list of crawler user agents (JavaScript regular expressions), rewritten for the
- * host's engine (fancy-regex): a negative lookbehind with alternatives of different
- * lengths becomes one lookbehind per alternative (the same test), and a `-` that JavaScript
- * reads as a literal beside a class escape is escaped. With them, user agents and isbot's
- * own verdicts on them, so the host's tests prove both engines agree.
- */
-function crawlerPatterns() {
-  const splitLookbehinds = (pattern) =>
-    pattern.replace(/\(\?<!([^()]*)\)/g, (_, inner) => inner.split("|").map((alternative) => `(?<!${alternative})`).join(""));
-  const literalDashes = (pattern) => pattern.replace(/(\\[wdsWDS])-/g, "$1\\-").replace(/-(\\[wdsWDS])/g, "\\-$1");
-  const samples = [
-    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
-    "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.71 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
-    "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
-    "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)",
-    "DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)",
-    "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
-    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36 Chrome-Lighthouse",
-    "curl/8.5.0",
-    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
-    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0",
-    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1",
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0",
-  ];
-  return {
-    patterns: isbotList.map((pattern) => literalDashes(splitLookbehinds(pattern))),
-    samples: samples.map((userAgent) => [userAgent, isbot(userAgent)]),
-  };
-}
-
-/** Copies a static file into assets/ under a content-hashed name, as esbuild names its own. */
-async function copyHashed(file) {
-  const bytes = await readFile(path.join(root, file));
-  const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 8).toUpperCase();
-  const { name, ext } = path.parse(file);
-  const hashed = `${name}-${hash}${ext}`;
-  await writeFile(path.join(outDir, "assets", hashed), bytes);
-  return hashed;
-}
-
-/** Reads esbuild's metafile into what the document needs, file names relative to assets/. */
-function manifestOf(metafile) {
-  const assetsDir = path.relative(root, path.join(outDir, "assets"));
-  const name = (output) => path.relative(assetsDir, output).split(path.sep).join("/");
-  const outputs = Object.entries(metafile.outputs);
-  const outputOf = (entryPoint) => {
-    const found = outputs.find(([, o]) => o.entryPoint === entryPoint);
-    if (!found) throw new Error(`no output for ${entryPoint} in esbuild's metafile`);
-    return found;
-  };
-  /** A chunk and every chunk it imports statically: what must be fetched before it runs. */
-  const closure = (file, seen = new Set()) => {
-    if (seen.has(file)) return seen;
-    seen.add(file);
-    for (const imp of metafile.outputs[file].imports) {
-      if (imp.kind === "import-statement") closure(imp.path, seen);
-    }
-    return seen;
-  };
-  const [entryFile, entry] = outputOf("app/client.tsx");
-  const entryClosure = closure(entryFile);
-  const languageChunks = {};
-  for (const { code } of languages.languages) {
-    const files = new Set();
-    for (const resource of [`app/i18n/tables/${code}.ts`, `app/i18n/dateLocales/${code}.ts`]) {
-      for (const f of closure(outputOf(resource)[0])) if (!entryClosure.has(f)) files.add(f);
-    }
-    languageChunks[code] = [...files].map(name);
-  }
-  return {
-    entry: name(entryFile),
-    css: entry.cssBundle ? [name(entry.cssBundle)] : [],
-    preload: [...entryClosure].filter((f) => f !== entryFile).map(name),
-    languages: languageChunks,
-  };
+const options = await bundleOptions({ root, outDir, dev: false, buildTime });
+try {
+  await build(options.server);
+  const client = await build(options.client);
+  await writeManifest({ root, outDir, metafile: client.metafile, languages, buildTime, dev: false });
+} catch (error) {
+  // esbuild's own report names each file and line.
+  console.error(error.message);
+  process.exit(1);
 }

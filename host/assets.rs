@@ -41,7 +41,7 @@ pub struct Manifest {
     /// Chunks the entry imports statically.
     pub preload: Vec<String>,
     /// Per language code: the chunks of its translation table and date locale.
-    pub languages: HashMap<String, Vec<String>>,
+    pub language_chunks: HashMap<String, Vec<String>>,
     pub icon: String,
     /// When the app was built (RFC 3339): the sitemap's `lastmod`.
     pub built_at: String,
@@ -96,7 +96,7 @@ mod tests {
             .chain(&manifest.css)
             .chain(&manifest.preload)
             .chain(std::iter::once(&manifest.icon))
-            .chain(manifest.languages.values().flatten());
+            .chain(manifest.language_chunks.values().flatten());
         for name in named {
             assert!(
                 find(name).is_some(),

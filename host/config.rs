@@ -78,6 +78,10 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_API_IDLE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
     pub api_idle_timeout: Duration,
 
+    /// Client connections open at once, at most; past it new ones wait to be accepted (each may hold ~50 KiB).
+    #[arg(long, env = "BILINGUE_MAX_CONNECTIONS", default_value_t = 2048, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
+
     /// How long a client may leave an answer unread before its connection is closed.
     #[arg(long, env = "BILINGUE_SEND_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
     pub send_timeout: Duration,

@@ -35,7 +35,7 @@ impl DocumentAssets {
         let preloads = Language::all()
             .map(|language| {
                 let own = manifest
-                    .languages
+                    .language_chunks
                     .get(language.code())
                     .into_iter()
                     .flatten();

@@ -71,6 +71,7 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
         drain_delay: config.drain_delay,
         drain_timeout: config.drain_timeout,
         send_timeout: config.send_timeout,
+        max_connections: config.max_connections as usize,
     };
     let serving = server::serve(
         listener,

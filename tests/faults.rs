@@ -125,7 +125,14 @@ fn a_full_render_queue_answers_the_client_rendered_page_at_once() {
 #[test]
 fn a_status_outside_200_to_599_never_reaches_the_client() {
     let host = faulty_host(&[]);
-    for path in ["/fr/status-999", "/fr/status-150", "/fr/status-0"] {
+    for path in [
+        "/fr/status-999",
+        "/fr/status-150",
+        "/fr/status-0",
+        "/fr/status-204",
+        "/fr/status-205",
+        "/fr/status-304",
+    ] {
         let response = fetch(&host, path);
         assert_eq!(response.status(), 200, "{path}");
         assert!(is_shell(&response.text().unwrap(), "fr"), "{path}");

@@ -24,6 +24,7 @@ const LARGE_BODY: usize = 32 * 1024 * 1024;
 #[derive(Default)]
 struct Seen {
     targets: Mutex<Vec<String>>,
+    methods: Mutex<Vec<String>>,
     endless_dropped: Mutex<Option<Instant>>,
 }
 
@@ -144,8 +145,28 @@ fn start_upstream() -> Upstream {
             }
         }))
     }
+    async fn headers_seen(headers: HeaderMap) -> axum::Json<Value> {
+        axum::Json(Value::Object(
+            headers
+                .iter()
+                .map(|(name, value)| (name.to_string(), json!(value.to_str().unwrap())))
+                .collect(),
+        ))
+    }
+    async fn odd_status(axum::extract::Path(code): axum::extract::Path<u16>) -> Response {
+        let mut response = Response::new(Body::from("xx"));
+        *response.status_mut() = StatusCode::from_u16(code).unwrap();
+        response
+            .headers_mut()
+            .insert("content-length", axum::http::HeaderValue::from_static("2"));
+        response
+    }
     async fn record(State(seen): State<Arc<Seen>>, request: Request, next: Next) -> Response {
         seen.targets.lock().unwrap().push(request.uri().to_string());
+        seen.methods
+            .lock()
+            .unwrap()
+            .push(request.method().to_string());
         next.run(request).await
     }
     let seen = Arc::new(Seen::default());
@@ -160,6 +181,8 @@ fn start_upstream() -> Upstream {
             .route("/api/events", get(events))
             .route("/api/stall", get(stall))
             .route("/api/endless", get(endless))
+            .route("/api/headers-seen", get(headers_seen))
+            .route("/api/status-is/{code}", get(odd_status))
             .route(
                 "/api/slow",
                 get(|| async {
@@ -264,6 +287,11 @@ fn a_path_that_would_leave_the_upstream_api_is_refused() {
         "/api/a/%2e/b",
         "/api/./echo",
         "/api/%00/echo",
+        "/api/..;/admin",
+        "/api/.;x/secret",
+        "/api/%252e%252e/admin",
+        "/api/%c0%ae%c0%ae/admin",
+        "/api/%EF%BC%8E%EF%BC%8E/admin",
     ];
     for target in escapes {
         let answer = raw_exchange(
@@ -330,6 +358,28 @@ fn the_host_names_the_client_and_owns_the_security_headers() {
     assert_eq!(body["forwardedFor"], "127.0.0.1", "{body}");
     assert_eq!(body["forwarded"], Value::Null, "{body}");
     assert_eq!(body["realIp"], Value::Null, "{body}");
+    let claimed = client()
+        .get(format!("{}/api/headers-seen", proxied_host()))
+        .header("x-original-url", "/admin")
+        .header("x-rewrite-url", "/admin")
+        .header("x-forwarded-prefix", "/evil")
+        .header("true-client-ip", "6.6.6.6")
+        .header("cf-connecting-ip", "6.6.6.6")
+        .header("proxy-connection", "keep-alive")
+        .send()
+        .unwrap();
+    let seen: Value = claimed.json().unwrap();
+    for name in [
+        "x-original-url",
+        "x-rewrite-url",
+        "x-forwarded-prefix",
+        "true-client-ip",
+        "cf-connecting-ip",
+        "proxy-connection",
+    ] {
+        assert_eq!(seen[name], Value::Null, "{name} is not forwarded: {seen}");
+    }
+    assert_eq!(seen["x-forwarded-proto"], "http");
 
     let loose = client()
         .get(format!("{}/api/loose-policy", proxied_host()))
@@ -496,4 +546,57 @@ fn an_upstream_that_is_not_plain_http_stops_start_up() {
         let error = support::start_error(&["--api-upstream", upstream]).expect("start-up fails");
         assert!(error.contains(expected), "{error}");
     }
+}
+
+#[test]
+fn connect_trace_and_other_methods_are_not_forwarded() {
+    let (host, upstream) = proxied();
+    let address = host.trim_start_matches("http://");
+    for method in ["CONNECT", "TRACE", "PROPFIND"] {
+        let answer = raw_exchange(
+            address,
+            format!("{method} /api/echo HTTP/1.1\r\nhost: x\r\ncontent-length: 5\r\nconnection: close\r\n\r\nhello").as_bytes(),
+        );
+        assert!(
+            answer.starts_with("HTTP/1.1 405 "),
+            "{method}: {answer:.200}"
+        );
+    }
+    let methods = upstream.seen.methods.lock().unwrap().clone();
+    for method in ["CONNECT", "TRACE", "PROPFIND"] {
+        assert!(
+            !methods.iter().any(|m| m == method),
+            "the upstream saw {method}"
+        );
+    }
+}
+
+#[test]
+fn an_upstreams_invalid_status_is_a_502_and_a_204_carries_no_length() {
+    for code in [101, 600, 999] {
+        let response = client()
+            .get(format!("{}/api/status-is/{code}", proxied_host()))
+            .send()
+            .unwrap();
+        assert_eq!(response.status(), 502, "{code}");
+    }
+    let no_content = client()
+        .get(format!("{}/api/status-is/204", proxied_host()))
+        .send()
+        .unwrap();
+    assert_eq!(no_content.status(), 204);
+    assert_eq!(header(&no_content, "content-length"), "");
+}
+
+#[test]
+fn api_with_a_trailing_slash_is_the_apis_too() {
+    let forwarded = client()
+        .get(format!("{}/api/", proxied_host()))
+        .send()
+        .unwrap();
+    let body: Value = forwarded.json().unwrap();
+    assert_eq!(body["uri"], "/v1/api/", "forwarded: {body}");
+    let built_in = support::get("/api/");
+    assert_eq!(built_in.status(), 404);
+    assert_eq!(header(&built_in, "content-type"), "application/json");
 }

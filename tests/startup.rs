@@ -199,3 +199,40 @@ fn the_heap_limit_holds_and_the_runtime_is_replaced() {
         .unwrap();
     assert!(page.contains("<p>rendered /</p>"), "still serves: {page}");
 }
+
+#[test]
+fn array_buffer_memory_has_a_budget_and_webassembly_is_not_there() {
+    let host = Host::start(&[
+        "--server-bundle",
+        &fixture("faulty-bundle.js"),
+        "--render-heap-mb",
+        "64",
+        "--render-timeout",
+        "5s",
+    ]);
+    host.wait_ready(Duration::from_secs(10));
+    for attempt in 0..4 {
+        let started = Instant::now();
+        let answer = client().get(host.url("/fr/xab")).send().expect("answered");
+        assert_eq!(answer.status(), 200, "attempt {attempt}");
+        assert!(
+            answer.text().unwrap().contains(r#"<div id="app"></div>"#),
+            "the client-rendered page"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    let peak = host.peak_rss_mib();
+    eprintln!("peak RSS after four renders that fill their ArrayBuffer budget: {peak:.0} MiB");
+    assert!(peak < 400.0, "peak RSS {peak:.0} MiB with a 64 MiB budget");
+    let wasm = client()
+        .get(host.url("/fr/wasm"))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(wasm.contains("<p>WebAssembly: undefined</p>"), "{wasm}");
+}

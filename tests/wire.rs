@@ -217,3 +217,145 @@ fn a_client_that_pipelines_and_never_reads_is_let_go_after_the_send_time_out() {
     );
     drop(stream);
 }
+
+#[test]
+fn connections_past_the_cap_wait_to_be_accepted() {
+    let host = Host::start(&["--max-connections", "3"]);
+    host.wait_ready(Duration::from_secs(10));
+    // Three silent connections take every place.
+    let mut silent: Vec<TcpStream> = (0..3)
+        .map(|_| TcpStream::connect(host.address()).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let mut waiting = TcpStream::connect(host.address()).unwrap();
+    waiting
+        .write_all(b"GET /healthz HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+        .unwrap();
+    waiting
+        .set_read_timeout(Some(Duration::from_millis(800)))
+        .unwrap();
+    let mut answer = Vec::new();
+    assert!(
+        waiting.read_to_end(&mut answer).is_err() && answer.is_empty(),
+        "not answered while the cap is reached"
+    );
+    silent.pop();
+    waiting
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    waiting.read_to_end(&mut answer).unwrap();
+    assert!(
+        String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200 "),
+        "answered once a place freed"
+    );
+}
+
+#[test]
+fn a_client_that_reads_slowly_but_steadily_gets_the_whole_answer() {
+    let script = entry_script(support::base_url());
+    let url = format!("{}{script}", support::base_url());
+    let size = support::get(&script).bytes().unwrap().len();
+    let started = Instant::now();
+    let received = block_on(async {
+        let tcp = tokio::net::TcpStream::connect(address()).await.unwrap();
+        // A small window, opened bit by bit: the answer takes longer than the head
+        // time-out to cross, and never stops moving.
+        let (client, connection) = h2::client::Builder::new()
+            .initial_window_size(16 * 1024)
+            .initial_connection_window_size(16 * 1024)
+            .handshake::<_, bytes::Bytes>(tcp)
+            .await
+            .unwrap();
+        tokio::spawn(async move {
+            let _ = connection.await;
+        });
+        let mut client = client.ready().await.unwrap();
+        let (answer, _) = client
+            .send_request(axum::http::Request::get(&url).body(()).unwrap(), true)
+            .unwrap();
+        let mut body = answer.await.unwrap().into_body();
+        let mut received = 0;
+        while let Some(chunk) = body.data().await {
+            let chunk = chunk.expect("the answer is not cut");
+            received += chunk.len();
+            tokio::time::sleep(Duration::from_millis(700)).await;
+            let _ = body.flow_control().release_capacity(chunk.len());
+        }
+        received
+    });
+    assert_eq!(received, size);
+    assert!(
+        started.elapsed() > bilingue::server::HEADER_READ_TIMEOUT + Duration::from_secs(1),
+        "slower than the head time-out: {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_longer_head_on_a_reused_connection_is_still_431() {
+    let big = format!(
+        "x-big: {}\r\n",
+        "a".repeat(bilingue::server::MAX_HEAD_BYTES + 2000)
+    );
+    let request = format!(
+        "GET /healthz HTTP/1.1\r\nhost: x\r\n\r\nGET /healthz HTTP/1.1\r\nhost: x\r\n{big}connection: close\r\n\r\n"
+    );
+    let answer = raw_exchange(&address(), request.as_bytes());
+    let second = answer.split("HTTP/1.1 ").nth(2).unwrap_or_default();
+    assert!(second.starts_with("431 "), "{answer:.300}");
+}
+
+#[test]
+fn targets_that_are_not_paths_and_odd_framings_are_refused() {
+    for (request, status) in [
+        (
+            "GET * HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+            " 400 ",
+        ),
+        (
+            "OPTIONS * HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+            " 400 ",
+        ),
+        (
+            "POST /fr/ HTTP/1.1\r\nhost: x\r\ntransfer-encoding: gzip, chunked\r\nconnection: close\r\n\r\n0\r\n\r\n",
+            " 501 ",
+        ),
+        (
+            "CONNECT /api/x HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+            " 405 ",
+        ),
+        (
+            "GET http://u@x/fr/ HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+            " 400 ",
+        ),
+    ] {
+        let (line, head) = head_of(&raw_exchange(&address(), request.as_bytes()));
+        assert!(line.contains(status), "{request:?}: {line}");
+        assert_security_headers(&head, request);
+    }
+}
+
+#[test]
+fn http2_authority_and_host_must_agree_and_name_no_user() {
+    let base = support::base_url();
+    block_on(async {
+        let mut client = h2_connect(&address()).await;
+        let authority = base.trim_start_matches("http://");
+        let (agreeing, _) = h2_get(
+            &mut client,
+            &format!("{base}/fr/"),
+            &[("host".to_string(), authority.to_string())],
+        )
+        .await;
+        assert_eq!(agreeing.status, 200);
+        let (disagreeing, _) = h2_get(
+            &mut client,
+            &format!("{base}/fr/"),
+            &[("host".to_string(), "evil.example".to_string())],
+        )
+        .await;
+        assert_eq!(disagreeing.status, 400);
+        let (user, _) = h2_get(&mut client, &format!("http://u@{authority}/fr/"), &[]).await;
+        assert_eq!(user.status, 400);
+    });
+}

@@ -31,29 +31,47 @@ pub fn router(upstream: Option<proxy::Upstream>) -> Router {
     match upstream {
         Some(upstream) => Router::new()
             .route("/api", any(proxy::forward))
+            .route("/api/", any(proxy::forward))
             .route("/api/{*rest}", any(proxy::forward))
             .with_state(upstream),
         None => Router::new()
             .route("/api/status", get(status).fallback(method_not_allowed))
             .route("/api", any(not_found))
+            .route("/api/", any(not_found))
             .route("/api/{*rest}", any(not_found)),
     }
 }
 
 /// Why `path` may not be asked of the API, if it may not: it is not under `/api`, or a
-/// segment would lead out of it once a URL parser or a server had its way with it (`.`
-/// and `..`, plain or percent-encoded; an encoded slash or backslash; NUL).
+/// segment would lead out of it once some URL parser or server had its way with it: `.`
+/// and `..`, plain, percent-encoded, encoded twice, with `;parameters` (as Java servers
+/// read them), or in look-alike dots; an encoded slash or backslash; NUL; bytes that are
+/// not UTF-8 (overlong encodings of a dot).
 pub fn path_problem(path: &str) -> Option<&'static str> {
     if !(path == "/api" || path.starts_with("/api/")) {
         return Some("only paths under /api are answered");
     }
     for segment in path.split('/').skip(1) {
-        let decoded = percent_decoded(segment);
-        if decoded == b"." || decoded == b".." {
-            return Some("a path segment may not be . or ..");
-        }
-        if decoded.iter().any(|b| matches!(b, b'/' | b'\\' | 0)) {
-            return Some("a path segment may not hold a slash, a backslash or a NUL");
+        let once = percent_decoded(segment);
+        let Ok(once) = String::from_utf8(once) else {
+            return Some("a path segment must be UTF-8 once decoded");
+        };
+        let twice = String::from_utf8_lossy(&percent_decoded(&once)).into_owned();
+        for decoded in [&once, &twice] {
+            let name = decoded.split(';').next().unwrap_or_default();
+            let dots: String = name
+                .chars()
+                .map(|c| match c {
+                    '\u{FF0E}' | '\u{2024}' | '\u{FE52}' => '.',
+                    c => c,
+                })
+                .collect();
+            if dots == "." || dots == ".." {
+                return Some("a path segment may not be . or ..");
+            }
+            if decoded.contains(['/', '\\', '\0']) {
+                return Some("a path segment may not hold a slash, a backslash or a NUL");
+            }
         }
     }
     None
@@ -146,6 +164,24 @@ fn rfc3339(millis: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::rfc3339;
+
+    #[test]
+    fn no_path_leads_out_of_the_api_however_it_is_read() {
+        for path in [
+            "/api/..;/admin",
+            "/api/.;x/admin",
+            "/api/%252e%252e/admin",
+            "/api/%252f..",
+            "/api/%c0%ae%c0%ae/admin",
+            "/api/\u{FF0E}\u{FF0E}/admin",
+            "/api/%EF%BC%8E%EF%BC%8E/admin",
+        ] {
+            assert!(super::path_problem(path).is_some(), "{path}");
+        }
+        for path in ["/api/a;b/c", "/api/..b", "/api/100%25", "/api/caf%C3%A9"] {
+            assert_eq!(super::path_problem(path), None, "{path}");
+        }
+    }
 
     #[test]
     fn percent_escapes_are_decoded_and_malformed_ones_kept() {

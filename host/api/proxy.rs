@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 use futures_util::{Stream, StreamExt};
 
@@ -38,13 +38,36 @@ pub struct Upstream {
     forwarded_host: HeaderValue,
 }
 
-/// Headers about the client's route that only the host can vouch for.
-const FORWARDING: [&str; 5] = [
+/// Headers about the client's route or address, or that rewrite the request's path on
+/// some servers: only the host can vouch for these, so a client's are dropped.
+const FORWARDING: [&str; 15] = [
     "forwarded",
     "x-forwarded-for",
     "x-forwarded-host",
     "x-forwarded-proto",
+    "x-forwarded-port",
+    "x-forwarded-prefix",
+    "x-forwarded-server",
     "x-real-ip",
+    "true-client-ip",
+    "cf-connecting-ip",
+    "x-client-ip",
+    "x-cluster-client-ip",
+    "x-original-url",
+    "x-rewrite-url",
+    "proxy-connection",
+];
+
+/// The methods an API is asked with. CONNECT, TRACE and the rest are not forwarded: a
+/// tunnel or an echo of the request is not the API's to give.
+const METHODS: [Method; 7] = [
+    Method::GET,
+    Method::HEAD,
+    Method::POST,
+    Method::PUT,
+    Method::PATCH,
+    Method::DELETE,
+    Method::OPTIONS,
 ];
 
 impl Upstream {
@@ -111,6 +134,17 @@ enum ClientBodyFailure {
 
 pub async fn forward(State(upstream): State<Upstream>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
+    if !METHODS.contains(&parts.method) {
+        let mut refused = json_error(
+            StatusCode::METHOD_NOT_ALLOWED,
+            format!("{} is not forwarded to the API", parts.method),
+        );
+        refused.headers_mut().insert(
+            header::ALLOW,
+            HeaderValue::from_static("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"),
+        );
+        return refused;
+    }
     let target = match upstream.target(parts.uri.path(), parts.uri.query()) {
         Ok(target) => target,
         Err(why) => return json_error(StatusCode::BAD_REQUEST, why),
@@ -154,7 +188,19 @@ pub async fn forward(State(upstream): State<Upstream>, request: Request) -> Resp
         }
     };
     let status = answer.status();
-    let headers = response_headers(answer.headers());
+    if !(200..=599).contains(&status.as_u16()) {
+        // 101 (an upgrade the client never asked the host for) or a status that is none.
+        tracing::warn!(%status, "the API server answered a status that cannot be passed on");
+        return json_error(
+            StatusCode::BAD_GATEWAY,
+            "the API server answered with an invalid status",
+        );
+    }
+    let mut headers = response_headers(answer.headers());
+    if status == StatusCode::NO_CONTENT || status == StatusCode::RESET_CONTENT {
+        // These carry no content: a length would be a lie to the client (RFC 9110 §8.6).
+        headers.remove(header::CONTENT_LENGTH);
+    }
     let body = idle_limited(answer.bytes_stream(), upstream.idle_timeout, |error| {
         tracing::warn!(%error, "the API server's answer broke off");
     });

@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, RwLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -59,6 +59,9 @@ struct Job {
 
 pub struct RenderPool {
     jobs: Sender<Job>,
+    /// One per thread: a new bundle to take (development).
+    reloads: Vec<Sender<Reload>>,
+    bundle: Arc<RwLock<Bundle>>,
     threads: usize,
     stats: Arc<PoolStats>,
     warmth: watch::Receiver<Warmth>,
@@ -85,9 +88,13 @@ pub struct PoolStats {
     pub abandoned: AtomicU64,
 }
 
+/// A new bundle to take; the thread answers whether its runtime could.
+type Reload = oneshot::Sender<Result<(), RenderError>>;
+
 /// What each render thread shares with the pool.
 struct ThreadContext {
-    bundle: Bundle,
+    /// The bundle runtimes start from; replaced while serving in development.
+    bundle: Arc<RwLock<Bundle>>,
     limits: Limits,
     warm_up: Vec<String>,
     warm_up_timeout: Duration,
@@ -106,8 +113,9 @@ impl RenderPool {
         let stats = Arc::new(PoolStats::default());
         let (warmth_tx, warmth) = watch::channel(Warmth::Warming);
         let warm_up_pages = Arc::new(OnceLock::new());
+        let bundle = Arc::new(RwLock::new(options.bundle));
         let context = Arc::new(ThreadContext {
-            bundle: options.bundle,
+            bundle: bundle.clone(),
             limits: options.limits,
             warm_up: options
                 .warm_up
@@ -122,16 +130,21 @@ impl RenderPool {
             warmth: warmth_tx,
             warm_up_pages: warm_up_pages.clone(),
         });
+        let mut reloads = Vec::with_capacity(options.threads);
         for index in 0..options.threads {
             let queue = queue.clone();
             let context = context.clone();
+            let (reload, reloaded) = unbounded();
+            reloads.push(reload);
             thread::Builder::new()
                 .name(format!("render-{index}"))
-                .spawn(move || RenderThread::new(context, queue).run())
+                .spawn(move || RenderThread::new(context, queue, reloaded).run())
                 .map_err(|e| RenderError::Start(format!("cannot spawn a render thread: {e}")))?;
         }
         Ok(Self {
             jobs,
+            reloads,
+            bundle,
             threads: options.threads,
             stats,
             warmth,
@@ -151,6 +164,28 @@ impl RenderPool {
             Ok(_) => Ok(()),
             Err(_) => Err("the render threads are gone".into()),
         }
+    }
+
+    /// Development: every thread starts a runtime from `bundle` and warms it up, and takes
+    /// it if it can; a thread keeps its old runtime when the new bundle fails (the error is
+    /// the first such failure). Pages loading on a replaced runtime fail.
+    pub async fn reload(&self, bundle: Bundle) -> Result<(), RenderError> {
+        *self.bundle.write().expect("bundle lock") = bundle;
+        let mut answers = Vec::with_capacity(self.reloads.len());
+        for thread in &self.reloads {
+            let (reply, answer) = oneshot::channel();
+            if thread.send(reply).is_ok() {
+                answers.push(answer);
+            }
+        }
+        let mut outcome = Ok(());
+        for answer in answers {
+            let answered = answer.await.unwrap_or(Err(RenderError::PoolClosed));
+            if outcome.is_ok() {
+                outcome = answered;
+            }
+        }
+        outcome
     }
 
     /// What the first thread to warm up rendered, in the order of the warm-up requests.
@@ -215,6 +250,7 @@ struct Answered {
 struct RenderThread {
     context: Arc<ThreadContext>,
     queue: Receiver<Job>,
+    reloads: Receiver<Reload>,
     answers_tx: Sender<Answered>,
     answers: Receiver<Answered>,
     /// Which runtime this is, counting replacements.
@@ -226,16 +262,18 @@ struct RenderThread {
 enum Event {
     Job(Job),
     Answers(Vec<ApiAnswer>),
+    Reload(Reload),
     Tick,
     Closed,
 }
 
 impl RenderThread {
-    fn new(context: Arc<ThreadContext>, queue: Receiver<Job>) -> Self {
+    fn new(context: Arc<ThreadContext>, queue: Receiver<Job>, reloads: Receiver<Reload>) -> Self {
         let (answers_tx, answers) = unbounded();
         Self {
             context,
             queue,
+            reloads,
             answers_tx,
             answers,
             runtime: 0,
@@ -246,6 +284,8 @@ impl RenderThread {
 
     fn run(mut self) {
         let context = self.context.clone();
+        // Without a runtime (its warm-up failed: in development, until a better bundle
+        // comes), the thread answers every page with that failure.
         let mut renderer = match warm_up(&context) {
             Ok((renderer, pages)) => {
                 let _ = context.warm_up_pages.set(pages);
@@ -259,7 +299,7 @@ impl RenderThread {
                         warming
                     });
                 }
-                renderer
+                Ok(renderer)
             }
             Err(error) => {
                 context.warmth.send_if_modified(|w| {
@@ -269,15 +309,25 @@ impl RenderThread {
                     }
                     first
                 });
-                return;
+                Err(error)
             }
         };
         loop {
-            let outcome = match self.next_event() {
-                Event::Closed => return,
-                Event::Job(job) => self.start(&mut renderer, job),
-                Event::Answers(answers) => self.deliver(&mut renderer, &answers),
-                Event::Tick => {
+            let event = self.next_event();
+            let outcome = match (&mut renderer, event) {
+                (_, Event::Closed) => return,
+                (_, Event::Reload(reply)) => {
+                    let _ = reply.send(self.reload(&mut renderer));
+                    continue;
+                }
+                (Ok(renderer), Event::Job(job)) => self.start(renderer, job),
+                (Err(error), Event::Job(job)) => {
+                    let _ = job.reply.send(Err(error.clone()));
+                    Ok(())
+                }
+                (Ok(renderer), Event::Answers(answers)) => self.deliver(renderer, &answers),
+                (_, Event::Answers(_)) => Ok(()),
+                (_, Event::Tick) => {
                     self.give_up_on_late_pages();
                     Ok(())
                 }
@@ -288,18 +338,39 @@ impl RenderThread {
                     let _ = page.reply.send(Err(error.clone()));
                 }
             }
-            if renderer.needs_replacing() {
-                renderer = self.replace(renderer);
+            if renderer.as_ref().is_ok_and(Renderer::needs_replacing)
+                && let Ok(stopped) = std::mem::replace(&mut renderer, Err(RenderError::PoolClosed))
+            {
+                renderer = Ok(self.replace(stopped));
             }
         }
+    }
+
+    /// Takes the pool's new bundle if a runtime made from it warms up; else keeps the old.
+    fn reload(&mut self, renderer: &mut Result<Renderer, RenderError>) -> Result<(), RenderError> {
+        let fresh = warm_up(&self.context)?;
+        for (_, page) in self.loading.drain() {
+            let _ = page
+                .reply
+                .send(Err(RenderError::Start("the bundle was replaced".into())));
+        }
+        self.runtime += 1;
+        if renderer.is_err() {
+            self.context
+                .stats
+                .ready_threads
+                .fetch_add(1, Ordering::SeqCst);
+        }
+        *renderer = Ok(fresh.0);
+        Ok(())
     }
 
     /// Waits for a job (when there is room for one), an answer, or the next deadline.
     fn next_event(&mut self) -> Event {
         if self.loading.is_empty() {
-            return match self.queue.recv() {
-                Ok(job) => Event::Job(job),
-                Err(_) => Event::Closed,
+            return select! {
+                recv(self.queue) -> job => job.map_or(Event::Closed, Event::Job),
+                recv(self.reloads) -> reload => reload.map_or(Event::Closed, Event::Reload),
             };
         }
         let none = never();
@@ -316,6 +387,7 @@ impl RenderThread {
             .expect("pages are loading");
         select! {
             recv(queue) -> job => job.map_or(Event::Closed, Event::Job),
+            recv(self.reloads) -> reload => reload.map_or(Event::Closed, Event::Reload),
             recv(self.answers) -> first => {
                 let Ok(first) = first else { return Event::Closed };
                 let runtime = self.runtime;
@@ -487,15 +559,17 @@ impl RenderThread {
     }
 }
 
-/// A status outside 200–599 is no render result.
+/// A page's status is one of 200–599 that carries content: not 204, 205 or 304.
 fn check_status(rendered: Rendered) -> Result<Rendered, RenderError> {
-    if (200..=599).contains(&rendered.status) {
-        Ok(rendered)
-    } else {
-        Err(RenderError::Answer(format!(
-            "status {} is outside 200–599",
+    match rendered.status {
+        204 | 205 | 304 => Err(RenderError::Answer(format!(
+            "status {} carries no page",
             rendered.status
-        )))
+        ))),
+        200..=599 => Ok(rendered),
+        status => Err(RenderError::Answer(format!(
+            "status {status} is outside 200–599"
+        ))),
     }
 }
 
@@ -506,8 +580,9 @@ fn check_status(rendered: Rendered) -> Result<Rendered, RenderError> {
 /// final.
 fn warm_up(context: &ThreadContext) -> Result<(Renderer, Vec<Rendered>), RenderError> {
     let deadline = Instant::now() + context.warm_up_timeout;
+    let bundle = context.bundle.read().expect("bundle lock").clone();
     loop {
-        let attempt = Renderer::new(&context.bundle, context.limits).and_then(|mut renderer| {
+        let attempt = Renderer::new(&bundle, context.limits).and_then(|mut renderer| {
             let pages = context
                 .warm_up
                 .iter()

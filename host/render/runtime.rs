@@ -1,7 +1,8 @@
 //! One V8 runtime with the server bundle loaded: the only place that speaks to V8.
 
+use std::ffi::c_void;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use deno_core::{JsRuntime, RuntimeOptions, v8};
@@ -15,8 +16,87 @@ pub struct Limits {
     /// A call into the bundle running longer is terminated inside V8.
     pub timeout: Duration,
     /// The V8 heap a runtime may use: a render that reaches it is stopped, and the runtime
-    /// replaced.
+    /// replaced. ArrayBuffer memory, which lives outside the heap, has a budget of the
+    /// same size: an allocation past it fails in the script.
     pub heap_bytes: usize,
+}
+
+/// ArrayBuffer and typed-array memory, counted: V8 asks the embedder for it, outside its
+/// heap and so outside the heap limit.
+struct ArrayBufferBudget {
+    used: AtomicUsize,
+    limit: usize,
+}
+
+impl ArrayBufferBudget {
+    fn reserve(&self, len: usize) -> bool {
+        self.used
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
+                used.checked_add(len).filter(|total| *total <= self.limit)
+            })
+            .is_ok()
+    }
+
+    fn release(&self, len: usize) {
+        self.used.fetch_sub(len, Ordering::AcqRel);
+    }
+}
+
+// V8 calls these to allocate and free ArrayBuffer memory; a null pointer makes the script's
+// allocation fail with a RangeError.
+unsafe extern "C" fn allocate(budget: &ArrayBufferBudget, len: usize) -> *mut c_void {
+    if !budget.reserve(len) {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: calloc of any size is sound; a null result is handled.
+    let data = unsafe { libc::calloc(len.max(1), 1) };
+    if data.is_null() {
+        budget.release(len);
+    }
+    data
+}
+
+unsafe extern "C" fn allocate_uninitialized(budget: &ArrayBufferBudget, len: usize) -> *mut c_void {
+    if !budget.reserve(len) {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: as above.
+    let data = unsafe { libc::malloc(len.max(1)) };
+    if data.is_null() {
+        budget.release(len);
+    }
+    data
+}
+
+unsafe extern "C" fn free(budget: &ArrayBufferBudget, data: *mut c_void, len: usize) {
+    // SAFETY: V8 frees only what `allocate` gave it, with the length it asked for.
+    unsafe { libc::free(data) };
+    budget.release(len);
+}
+
+unsafe extern "C" fn drop_budget(budget: *const ArrayBufferBudget) {
+    // SAFETY: the pointer came from `Arc::into_raw` when the allocator was made.
+    drop(unsafe { Arc::from_raw(budget) });
+}
+
+static BUDGET_ALLOCATOR: v8::RustAllocatorVtable<ArrayBufferBudget> = v8::RustAllocatorVtable {
+    allocate,
+    allocate_uninitialized,
+    free,
+    drop: drop_budget,
+};
+
+/// V8's parameters for one runtime: its heap limit, and its ArrayBuffer budget.
+fn create_params(limits: Limits) -> v8::CreateParams {
+    let budget = Arc::new(ArrayBufferBudget {
+        used: AtomicUsize::new(0),
+        limit: limits.heap_bytes,
+    });
+    // SAFETY: the handle is the budget, leaked into the allocator and freed by its drop.
+    let allocator = unsafe { v8::new_rust_allocator(Arc::into_raw(budget), &BUDGET_ALLOCATOR) };
+    v8::CreateParams::default()
+        .heap_limits(0, limits.heap_bytes)
+        .array_buffer_allocator(allocator)
 }
 
 /// The bundle's three entry points (`app/server.tsx`): a page to render, answers to its API
@@ -26,6 +106,10 @@ struct Entries {
     deliver: v8::Global<v8::Function>,
     outbox: v8::Global<v8::Function>,
 }
+
+/// WebAssembly is not offered to a bundle: the app has none, and its memory would live
+/// outside every limit (this V8 has no flag to turn it off).
+const WITHOUT_WEBASSEMBLY: &str = "delete globalThis.WebAssembly;";
 
 const RENDER: &str = "bilingueRender";
 const DELIVER: &str = "bilingueDeliver";
@@ -64,12 +148,16 @@ impl Renderer {
         };
         let options = RuntimeOptions {
             startup_snapshot,
-            create_params: Some(v8::CreateParams::default().heap_limits(0, limits.heap_bytes)),
+            create_params: Some(create_params(limits)),
             ..Default::default()
         };
         let mut runtime =
             JsRuntime::try_new(options).map_err(|e| RenderError::Start(e.to_string()))?;
         if let Bundle::Script(source) = bundle {
+            // Before any of the bundle runs, as build.rs does before the snapshot's.
+            runtime
+                .execute_script("bilingue:setup.js", WITHOUT_WEBASSEMBLY)
+                .map_err(|e| RenderError::Start(e.to_string()))?;
             runtime
                 .execute_script("bilingue:server.js", source.to_string())
                 .map_err(|e| RenderError::Script(e.to_string()))?;

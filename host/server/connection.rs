@@ -1,11 +1,12 @@
 //! One client connection, watched, so that nothing holds it for ever. The host lets go of a
-//! connection that has had no request in flight for the head time-out (an idle keep-alive
-//! connection, an HTTP/2 connection that only sent its preface, a header block never
-//! finished), and of one whose client stops reading: a socket write that waits past
-//! `--send-timeout`, or an answer whose next part nobody has asked for in that time (a
-//! stalled HTTP/2 stream, whose client withholds its flow-control window). hyper keeps the
-//! limits it has (the HTTP/1 head time-out); this covers what it leaves to the server, for
-//! both protocols alike.
+//! connection that has been quiet for the head time-out: no request in flight and no byte
+//! written (an idle keep-alive connection, an HTTP/2 connection that only sent its preface,
+//! a header block never finished, a client that withholds its flow-control window); and
+//! of one whose client stops reading: a socket write that waits past `--send-timeout`, or
+//! an answer whose next part nobody has asked for in that time. A client that reads
+//! slowly but steadily is never cut: each write it takes counts (as nginx's `send_timeout`
+//! counts between two writes). hyper keeps the limits it has (the HTTP/1 head time-out);
+//! this covers what it leaves to the server, for both protocols alike.
 //!
 //! It also gives hyper's own answers the host's security headers: hyper answers an HTTP/1
 //! head it cannot read (400, 431) by itself, before any service sees a request, and with no
@@ -52,6 +53,8 @@ pub struct Watch {
     idle_since: AtomicU64,
     /// When a socket write began to wait for the client, or [`NEVER`].
     write_waiting_since: AtomicU64,
+    /// When the client last took bytes (a socket write went through).
+    last_write: AtomicU64,
     /// The answers being sent, each with when it began to wait for its reader.
     bodies: Mutex<Vec<Weak<BodyClock>>>,
     /// The client spoke HTTP/2 (its first bytes were the preface).
@@ -75,14 +78,10 @@ impl Watch {
             in_flight: AtomicUsize::new(0),
             idle_since: AtomicU64::new(0),
             write_waiting_since: AtomicU64::new(NEVER),
+            last_write: AtomicU64::new(0),
             bodies: Mutex::default(),
             http2: AtomicBool::new(false),
         })
-    }
-
-    /// Requests whose answers are not yet sent.
-    pub fn in_flight(&self) -> usize {
-        self.in_flight.load(Ordering::Acquire)
     }
 
     fn now(&self) -> u64 {
@@ -116,13 +115,24 @@ impl Watch {
         {
             return Verdict::Stalled;
         }
-        let idle = timeouts.idle.as_millis() as u64;
-        if self.in_flight.load(Ordering::Acquire) == 0
-            && now.saturating_sub(self.idle_since.load(Ordering::Acquire)) >= idle
-        {
+        if self.quiet_for(timeouts.idle) {
             return Verdict::Idle;
         }
         Verdict::Keep
+    }
+
+    /// When the connection last did anything: a request ended or the client took bytes.
+    fn last_activity(&self) -> u64 {
+        self.idle_since
+            .load(Ordering::Acquire)
+            .max(self.last_write.load(Ordering::Relaxed))
+    }
+
+    /// No request in flight, no write waiting, and nothing written for `span`.
+    pub fn quiet_for(&self, span: Duration) -> bool {
+        self.in_flight.load(Ordering::Acquire) == 0
+            && self.write_waiting_since.load(Ordering::Relaxed) == NEVER
+            && self.now().saturating_sub(self.last_activity()) >= span.as_millis() as u64
     }
 
     /// When to look again: the verdict cannot change before then, except that a wait that
@@ -133,7 +143,7 @@ impl Watch {
             .oldest_wait()
             .map(|since| self.instant(since) + timeouts.send);
         let by_idle = (self.in_flight.load(Ordering::Acquire) == 0)
-            .then(|| self.instant(self.idle_since.load(Ordering::Acquire)) + timeouts.idle);
+            .then(|| self.instant(self.last_activity()) + timeouts.idle);
         let soonest = Instant::now() + TICK.min(timeouts.send);
         [by_wait, by_idle]
             .into_iter()
@@ -271,13 +281,20 @@ impl WatchedIo {
         }
     }
 
-    fn note_write<T>(&self, polled: &Poll<io::Result<T>>) {
+    fn note_write(&self, polled: &Poll<io::Result<usize>>) {
         let since = match polled {
             Poll::Pending => match self.watch.write_waiting_since.load(Ordering::Relaxed) {
                 NEVER => self.watch.now(),
                 since => since,
             },
-            Poll::Ready(_) => NEVER,
+            Poll::Ready(written) => {
+                if matches!(written, Ok(1..)) {
+                    self.watch
+                        .last_write
+                        .store(self.watch.now(), Ordering::Relaxed);
+                }
+                NEVER
+            }
         };
         self.watch
             .write_waiting_since

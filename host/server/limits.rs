@@ -1,14 +1,16 @@
 //! What a client may send, the same over HTTP/1.1 and HTTP/2: a request head of at most
-//! 16 KiB and 100 header fields, a request target of at most 4 KiB, 10 s to send a head,
-//! and exactly one valid `Host` (RFC 9112 §3.2). hyper enforces the HTTP/1 head limits as
-//! it reads; HTTP/2 heads are checked here, after hyper has decoded them, so that every
-//! refusal is an answer of the host's, with its security headers.
+//! 16 KiB and 100 header fields, a request target of at most 4 KiB that is a path, 10 s to
+//! send a head, exactly one valid `Host` (RFC 9112 §3.2; over HTTP/2, one that agrees with
+//! `:authority`), no transfer coding but chunked, and no CONNECT. hyper refuses what it
+//! cannot read as it reads; the rest is checked here, after decoding, so that every
+//! refusal is an answer of the host's, with its security headers. (hyper's read buffer
+//! lets a head past 16 KiB through on a reused connection: the size is checked here too.)
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, Version, header, uri::Authority};
+use axum::http::{HeaderValue, Method, StatusCode, Version, header, uri::Authority};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use hyper_util::rt::{TokioExecutor, TokioTimer};
@@ -27,8 +29,9 @@ pub const MAX_URI_BYTES: usize = 4096;
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// HTTP/2's own decoder refuses a header list past this, with a bare 431 of its own; below
-/// it, `check_request` applies the limits above and answers with the host's headers.
-const HTTP2_HEADER_LIST_CAP: u32 = 64 * 1024;
+/// it, `check_request` applies the limits above and answers with the host's headers. Close
+/// to the limit, since a header block in the making is memory the connection holds.
+const HTTP2_HEADER_LIST_CAP: u32 = (MAX_HEAD_BYTES + 4 * 1024) as u32;
 /// Streams one HTTP/2 client may have open at once (hyper's default is 200; nginx's 128).
 const HTTP2_MAX_STREAMS: u32 = 100;
 /// An HTTP/2 client that leaves a ping unanswered this long is gone.
@@ -90,31 +93,58 @@ fn refusal(request: &Request) -> Option<Response> {
             &format!("request target longer than {MAX_URI_BYTES} bytes"),
         );
     }
+    if !request.uri().path().starts_with('/') {
+        return refuse(StatusCode::BAD_REQUEST, "the request target is not a path");
+    }
+    if request.method() == Method::CONNECT {
+        return refuse(StatusCode::METHOD_NOT_ALLOWED, "CONNECT is not served");
+    }
     if let Some(why) = host_problem(request) {
         return refuse(StatusCode::BAD_REQUEST, why);
     }
-    if request.version() == Version::HTTP_2 {
-        let headers = request.headers();
-        if headers.len() > MAX_HEADERS {
-            return refuse(
-                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-                &format!("more than {MAX_HEADERS} header fields"),
-            );
-        }
-        // As HTTP/2 counts a header list: each field's name and value, and 32 bytes.
-        let size: usize = headers
-            .iter()
-            .map(|(name, value)| name.as_str().len() + value.len() + 32)
-            .sum::<usize>()
-            + target_length(request.uri());
-        if size > MAX_HEAD_BYTES {
-            return refuse(
-                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-                &format!("request head larger than {MAX_HEAD_BYTES} bytes"),
-            );
-        }
+    let headers = request.headers();
+    if headers.len() > MAX_HEADERS {
+        return refuse(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            &format!("more than {MAX_HEADERS} header fields"),
+        );
+    }
+    if head_size(request) > MAX_HEAD_BYTES {
+        return refuse(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            &format!("request head larger than {MAX_HEAD_BYTES} bytes"),
+        );
+    }
+    let codings: Vec<&HeaderValue> = headers.get_all(header::TRANSFER_ENCODING).iter().collect();
+    if !codings.is_empty()
+        && (codings.len() > 1 || !codings[0].as_bytes().eq_ignore_ascii_case(b"chunked"))
+    {
+        // A coding other than chunked would reach the API undone.
+        return refuse(
+            StatusCode::NOT_IMPLEMENTED,
+            "only the chunked transfer coding is understood",
+        );
     }
     None
+}
+
+/// The head's size as its protocol counts it: HTTP/1's bytes (request line, and each
+/// field's name, value, ": " and line end); HTTP/2's header list (each field's name and
+/// value, and 32).
+fn head_size(request: &Request) -> usize {
+    let per_field = if request.version() == Version::HTTP_2 {
+        32
+    } else {
+        4
+    };
+    request
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + per_field)
+        .sum::<usize>()
+        + request.method().as_str().len()
+        + target_length(request.uri())
+        + " HTTP/1.1\r\n".len()
 }
 
 /// The request target's length as sent, without writing it out.
@@ -125,12 +155,27 @@ fn target_length(uri: &axum::http::Uri) -> usize {
 }
 
 /// RFC 9112 §3.2: an HTTP/1.1 request without a `Host`, any request with two, or one whose
-/// `Host` is not a host is refused.
+/// `Host` is not a host is refused; over HTTP/2, an `:authority` with a user in it, or a
+/// `Host` that says otherwise (RFC 9113 §8.3.1).
 fn host_problem(request: &Request) -> Option<&'static str> {
     let mut hosts = request.headers().get_all(header::HOST).iter();
     let first = hosts.next();
     if hosts.next().is_some() {
         return Some("more than one Host header");
+    }
+    if let Some(authority) = request.uri().authority() {
+        if authority.as_str().contains('@') {
+            return Some("the authority may not name a user");
+        }
+        if request.version() == Version::HTTP_2
+            && first.is_some_and(|host| {
+                !host
+                    .as_bytes()
+                    .eq_ignore_ascii_case(authority.as_str().as_bytes())
+            })
+        {
+            return Some("the Host header and :authority disagree");
+        }
     }
     match first {
         None if request.version() == Version::HTTP_11 => {

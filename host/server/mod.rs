@@ -19,7 +19,7 @@ use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Notify, watch};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
 use connection::{ConnectionService, Verdict, Watch, WatchedIo};
 pub use connection::{PeerAddr, Timeouts};
@@ -72,6 +72,8 @@ pub struct ServeOptions {
     pub drain_timeout: Duration,
     /// How long a client may leave an answer unread.
     pub send_timeout: Duration,
+    /// Connections open at once, at most: past it, new ones wait in the kernel's backlog.
+    pub max_connections: usize,
 }
 
 /// How a drain ended, for the last log lines.
@@ -119,6 +121,10 @@ pub async fn serve(
         },
     });
     let (phase, phase_seen) = watch::channel(Phase::Serving);
+    // Every connection costs memory (its buffers, a header block in the making): their
+    // number is what bounds it. At the cap the host stops accepting, as nginx does at
+    // `worker_connections`, and the kernel holds new ones until a place frees.
+    let places = Arc::new(Semaphore::new(options.max_connections.max(1)));
 
     tokio::pin!(signal);
     let mut announced: Option<Instant> = None;
@@ -129,7 +135,11 @@ pub async fn serve(
                 None => std::future::pending().await,
             }
         };
-        let (stream, peer) = tokio::select! {
+        let accept = async {
+            let place = places.clone().acquire_owned().await.expect("never closed");
+            (place, listener.accept().await)
+        };
+        let (place, stream, peer) = tokio::select! {
             () = &mut signal, if announced.is_none() => {
                 lifecycle.draining.store(true, Ordering::Relaxed);
                 announced = Some(Instant::now());
@@ -137,8 +147,8 @@ pub async fn serve(
                 continue;
             }
             () = until_deaf => break,
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
+            (place, accepted) = accept => match accepted {
+                Ok((stream, peer)) => (place, stream, peer),
                 Err(error) => {
                     on_accept_error(&error).await;
                     continue;
@@ -152,6 +162,7 @@ pub async fn serve(
             peer,
             shared.clone(),
             phase_seen.clone(),
+            place,
         ));
     }
     drop(listener);
@@ -204,6 +215,7 @@ async fn serve_connection(
     peer: SocketAddr,
     shared: Arc<Shared>,
     mut phase: watch::Receiver<Phase>,
+    _place: OwnedSemaphorePermit,
 ) {
     let watch = Watch::new();
     let io = TokioIo::new(WatchedIo::new(stream, watch.clone()));
@@ -245,7 +257,7 @@ async fn serve_connection(
                     connection.as_mut().graceful_shutdown();
                     closing = Some(Instant::now());
                 }
-                _ if closing.is_some_and(|since| since.elapsed() >= GOODBYE) && watch.in_flight() == 0 => break,
+                _ if closing.is_some_and(|since| since.elapsed() >= GOODBYE) && watch.quiet_for(GOODBYE) => break,
                 _ => {}
             },
         }

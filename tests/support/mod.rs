@@ -58,6 +58,7 @@ pub fn start(args: &[&str]) -> String {
                 drain_delay: std::time::Duration::ZERO,
                 drain_timeout: std::time::Duration::ZERO,
                 send_timeout: config.send_timeout,
+                max_connections: config.max_connections as usize,
             };
             let lifecycle = state.lifecycle.clone();
             server::serve(

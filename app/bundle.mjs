@@ -1,0 +1,235 @@
+// How the app is bundled, shared by the one-shot build (app/build.mjs, run by build.rs)
+// and the development loop (app/dev.mjs):
+//   OUT/server.js      the server bundle, a script V8 runs once per render thread
+//   OUT/assets/…       the client: an ES module entry, one chunk per language table and
+//                      date locale, shared chunks, CSS; names carry a content hash
+//   OUT/manifest.json  what the host needs: the document's files, the languages, the
+//                      sitemap's pages, the crawler list, the build time
+// In development the bundles are not minified, carry source maps, use React's development
+// build, and the client gets one more entry: the reload-and-overlay script.
+import { parse } from "@formatjs/icu-messageformat-parser";
+import { build } from "esbuild";
+import { isbot, list as isbotList } from "isbot";
+import { createHash } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+/** Imports a module of the app (TypeScript) in Node, bundled alone. */
+async function importAlone(file) {
+  const alone = await build({ entryPoints: [file], bundle: true, write: false, format: "esm", platform: "node", logLevel: "silent" });
+  return import(`data:text/javascript;base64,${Buffer.from(alone.outputFiles[0].text).toString("base64")}`);
+}
+
+/**
+ * Parses each table's ICU messages at build time and registers the result with the
+ * translator, so the browser needs no message parser: the client build aliases it to
+ * FormatJS's `no-parser` entry. A message that does not parse fails the build here, with
+ * its file and line.
+ */
+function precompileMessages(root) {
+  return {
+    name: "precompile-messages",
+    setup(b) {
+      b.onLoad({ filter: /[\\/]app[\\/]i18n[\\/]tables[\\/]\w+\.ts$/ }, async (args) => {
+        const source = await readFile(args.path, "utf8");
+        const exported = source.match(/^export default (\w+);$/m);
+        if (!exported) throw new Error(`${args.path} must end with \`export default <table>;\``);
+        const table = (await importAlone(args.path)).default;
+        const compiled = {};
+        const errors = [];
+        for (const [key, entry] of Object.entries(table)) {
+          if (typeof entry !== "string") continue;
+          try {
+            compiled[key] = parse(entry);
+          } catch (error) {
+            const at = source.split("\n").findIndex((line) => line.includes(JSON.stringify(key)));
+            errors.push({
+              text: `message "${key}" is not valid ICU: ${error.message}`,
+              location: { file: path.relative(root, args.path), line: at + 1, column: 0, lineText: source.split("\n")[at] ?? "" },
+            });
+          }
+        }
+        if (errors.length > 0) return { errors };
+        const registration = `\nimport { registerCompiledMessages as __register } from "../translate";\n__register(${exported[1]}, ${JSON.stringify(compiled)});\n`;
+        return { contents: source + registration, loader: "ts" };
+      });
+    },
+  };
+}
+
+/** In the server bundle, the shared client's transport is the host (app/server/transport.ts). */
+function hostTransport(root) {
+  return {
+    name: "host-transport",
+    setup(b) {
+      b.onResolve({ filter: /^\.\/transport$/ }, (args) =>
+        args.importer === path.join(root, "app/http/client.ts") ? { path: path.join(root, "app/server/transport.ts") } : undefined,
+      );
+    },
+  };
+}
+
+/** The one list of languages. */
+export async function readLanguages(root) {
+  return JSON.parse(await readFile(path.join(root, "app/i18n/languages.json"), "utf8"));
+}
+
+/** Every listed language needs its table and its date locale, which are found by name. */
+export async function checkLanguages(root, languages) {
+  for (const { code } of languages.languages) {
+    for (const file of [`app/i18n/tables/${code}.ts`, `app/i18n/dateLocales/${code}.ts`]) {
+      try {
+        await readFile(path.join(root, file));
+      } catch {
+        throw new Error(`app/i18n/languages.json lists "${code}", but ${file} is missing (see "Add a language" in the README)`);
+      }
+    }
+  }
+}
+
+/** esbuild's options for the two bundles. */
+export async function bundleOptions({ root, outDir, dev, buildTime }) {
+  const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
+  const shared = {
+    absWorkingDir: root,
+    bundle: true,
+    minify: !dev,
+    sourcemap: dev ? "linked" : false,
+    target: "es2022",
+    jsx: "automatic",
+    legalComments: "none",
+    logLevel: "silent",
+    define: {
+      "process.env.NODE_ENV": JSON.stringify(dev ? "development" : "production"),
+      BILINGUE_VERSION: JSON.stringify(pkg.version),
+      BILINGUE_BUILD_TIME: String(buildTime),
+    },
+  };
+  const server = {
+    ...shared,
+    entryPoints: ["app/server.tsx"],
+    outfile: path.join(outDir, "server.js"),
+    format: "iife",
+    platform: "browser",
+    loader: { ".css": "empty" },
+    plugins: [precompileMessages(root), hostTransport(root)],
+  };
+  const client = {
+    ...shared,
+    entryPoints: dev ? ["app/client.tsx", "app/dev/client.ts"] : ["app/client.tsx"],
+    outdir: path.join(outDir, "assets"),
+    format: "esm",
+    platform: "browser",
+    splitting: true,
+    entryNames: "[name]-[hash]",
+    chunkNames: "[name]-[hash]",
+    assetNames: "[name]-[hash]",
+    metafile: true,
+    plugins: [precompileMessages(root)],
+    alias: { "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser.js" },
+  };
+  return { server, client };
+}
+
+/** Writes OUT/manifest.json from the client build's metafile; returns it. */
+export async function writeManifest({ root, outDir, metafile, languages, buildTime, dev }) {
+  const icon = await copyHashed(root, outDir, "app/ui/icon.svg");
+  const manifest = {
+    ...documentFiles(root, outDir, metafile, languages),
+    icon,
+    declared: languages,
+    builtAt: new Date(buildTime).toISOString(),
+    sitemap: (await importAlone(path.join(root, "app/routes.ts"))).indexablePaths(),
+    crawlers: crawlerPatterns(),
+    ...(dev ? { devClient: outputName(root, outDir, metafile, "app/dev/client.ts") } : {}),
+  };
+  await writeFile(path.join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2));
+  return manifest;
+}
+
+/**
+ * isbot's list of crawler user agents (JavaScript regular expressions), rewritten for the
+ * host's engine (fancy-regex): a negative lookbehind with alternatives of different
+ * lengths becomes one lookbehind per alternative (the same test), and a `-` that JavaScript
+ * reads as a literal beside a class escape is escaped. With them, user agents and isbot's
+ * own verdicts on them, so the host's tests prove both engines agree.
+ */
+function crawlerPatterns() {
+  const splitLookbehinds = (pattern) =>
+    pattern.replace(/\(\?<!([^()]*)\)/g, (_, inner) => inner.split("|").map((alternative) => `(?<!${alternative})`).join(""));
+  const literalDashes = (pattern) => pattern.replace(/(\\[wdsWDS])-/g, "$1\\-").replace(/-(\\[wdsWDS])/g, "\\-$1");
+  const samples = [
+    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.71 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+    "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)",
+    "DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)",
+    "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36 Chrome-Lighthouse",
+    "curl/8.5.0",
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0",
+  ];
+  return {
+    patterns: isbotList.map((pattern) => literalDashes(splitLookbehinds(pattern))),
+    samples: samples.map((userAgent) => [userAgent, isbot(userAgent)]),
+  };
+}
+
+/** Copies a static file into assets/ under a content-hashed name, as esbuild names its own. */
+async function copyHashed(root, outDir, file) {
+  const bytes = await readFile(path.join(root, file));
+  const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 8).toUpperCase();
+  const { name, ext } = path.parse(file);
+  const hashed = `${name}-${hash}${ext}`;
+  await writeFile(path.join(outDir, "assets", hashed), bytes);
+  return hashed;
+}
+
+/** The output file of an entry point, relative to assets/. */
+function outputName(root, outDir, metafile, entryPoint) {
+  const found = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint === entryPoint);
+  if (!found) throw new Error(`no output for ${entryPoint} in esbuild's metafile`);
+  const assetsDir = path.relative(root, path.join(outDir, "assets"));
+  return path.relative(assetsDir, found[0]).split(path.sep).join("/");
+}
+
+/** Reads esbuild's metafile into what the document needs, file names relative to assets/. */
+function documentFiles(root, outDir, metafile, languages) {
+  const assetsDir = path.relative(root, path.join(outDir, "assets"));
+  const name = (output) => path.relative(assetsDir, output).split(path.sep).join("/");
+  const outputs = Object.entries(metafile.outputs);
+  const outputOf = (entryPoint) => {
+    const found = outputs.find(([, o]) => o.entryPoint === entryPoint);
+    if (!found) throw new Error(`no output for ${entryPoint} in esbuild's metafile`);
+    return found;
+  };
+  /** A chunk and every chunk it imports statically: what must be fetched before it runs. */
+  const closure = (file, seen = new Set()) => {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    for (const imp of metafile.outputs[file].imports) {
+      if (imp.kind === "import-statement") closure(imp.path, seen);
+    }
+    return seen;
+  };
+  const [entryFile, entry] = outputOf("app/client.tsx");
+  const entryClosure = closure(entryFile);
+  const languageChunks = {};
+  for (const { code } of languages.languages) {
+    const files = new Set();
+    for (const resource of [`app/i18n/tables/${code}.ts`, `app/i18n/dateLocales/${code}.ts`]) {
+      for (const f of closure(outputOf(resource)[0])) if (!entryClosure.has(f)) files.add(f);
+    }
+    languageChunks[code] = [...files].map(name);
+  }
+  return {
+    entry: name(entryFile),
+    css: entry.cssBundle ? [name(entry.cssBundle)] : [],
+    preload: [...entryClosure].filter((f) => f !== entryFile).map(name),
+    languageChunks,
+  };
+}
