@@ -14,7 +14,13 @@ use std::time::{SystemTime, UNIX_EPOCH};
 fn main() {
     let root = PathBuf::from(env("CARGO_MANIFEST_DIR"));
     let out = PathBuf::from(env("OUT_DIR"));
-    for input in ["app", "package.json", "package-lock.json", "tsconfig.json"] {
+    for input in [
+        "app",
+        "package.json",
+        "package-lock.json",
+        "tsconfig.json",
+        "host/content_type.rs",
+    ] {
         println!("cargo:rerun-if-changed={input}");
     }
     println!("cargo:rerun-if-env-changed=SOURCE_DATE_EPOCH");
@@ -154,18 +160,7 @@ fn write_assets_module(app_out: &Path, module: &Path) {
     std::fs::write(module, code).expect("writable OUT_DIR");
 }
 
-fn content_type(name: &str) -> &'static str {
-    match name.rsplit_once('.').map(|(_, ext)| ext) {
-        Some("js") => "text/javascript; charset=utf-8",
-        Some("css") => "text/css; charset=utf-8",
-        Some("json") | Some("map") => "application/json",
-        Some("svg") => "image/svg+xml",
-        Some("png") => "image/png",
-        Some("woff2") => "font/woff2",
-        Some("ico") => "image/x-icon",
-        _ => "application/octet-stream",
-    }
-}
+include!("host/content_type.rs");
 
 fn gzip(raw: &[u8]) -> Vec<u8> {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());

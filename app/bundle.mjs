@@ -27,14 +27,26 @@ async function importAlone(file) {
  * its file and line.
  */
 function precompileMessages(root) {
+  // A table unchanged since the last build is not parsed again (the development loop
+  // rebuilds on every save).
+  const done = new Map();
   return {
     name: "precompile-messages",
     setup(b) {
       b.onLoad({ filter: /[\\/]app[\\/]i18n[\\/]tables[\\/]\w+\.ts$/ }, async (args) => {
         const source = await readFile(args.path, "utf8");
+        const cached = done.get(args.path);
+        if (cached?.source === source) return cached.result;
         const exported = source.match(/^export default (\w+);$/m);
         if (!exported) throw new Error(`${args.path} must end with \`export default <table>;\``);
-        const table = (await importAlone(args.path)).default;
+        let table;
+        try {
+          table = (await importAlone(args.path)).default;
+        } catch (error) {
+          // esbuild's own errors, where they are (a syntax error in the table).
+          if (error.errors) return { errors: error.errors };
+          throw error;
+        }
         const compiled = {};
         const errors = [];
         for (const [key, entry] of Object.entries(table)) {
@@ -51,7 +63,9 @@ function precompileMessages(root) {
         }
         if (errors.length > 0) return { errors };
         const registration = `\nimport { registerCompiledMessages as __register } from "../translate";\n__register(${exported[1]}, ${JSON.stringify(compiled)});\n`;
-        return { contents: source + registration, loader: "ts" };
+        const result = { contents: source + registration, loader: "ts" };
+        done.set(args.path, { source, result });
+        return result;
       });
     },
   };
@@ -131,6 +145,18 @@ export async function bundleOptions({ root, outDir, dev, buildTime }) {
   return { server, client };
 }
 
+/** The paths app/routes.ts declares indexable, read again only when the file changes. */
+const indexable = { source: null, paths: null };
+async function indexablePaths(root) {
+  const file = path.join(root, "app/routes.ts");
+  const source = await readFile(file, "utf8");
+  if (source !== indexable.source) {
+    indexable.paths = (await importAlone(file)).indexablePaths();
+    indexable.source = source;
+  }
+  return indexable.paths;
+}
+
 /** Writes OUT/manifest.json from the client build's metafile; returns it. */
 export async function writeManifest({ root, outDir, metafile, languages, buildTime, dev }) {
   const icon = await copyHashed(root, outDir, "app/ui/icon.svg");
@@ -139,7 +165,7 @@ export async function writeManifest({ root, outDir, metafile, languages, buildTi
     icon,
     declared: languages,
     builtAt: new Date(buildTime).toISOString(),
-    sitemap: (await importAlone(path.join(root, "app/routes.ts"))).indexablePaths(),
+    sitemap: await indexablePaths(root),
     crawlers: crawlerPatterns(),
     ...(dev ? { devClient: outputName(root, outDir, metafile, "app/dev/client.ts") } : {}),
   };

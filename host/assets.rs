@@ -49,10 +49,25 @@ pub struct Manifest {
     pub sitemap: Vec<String>,
     /// The crawler user agents (isbot's list).
     pub crawlers: crate::crawlers::CrawlerList,
+    /// `languages.json`, as the build read it.
+    pub declared: serde_json::Value,
+    /// Development builds: the script that reloads the page and shows problems.
+    #[serde(default)]
+    pub dev_client: Option<String>,
 }
 
 pub static MANIFEST_PARSED: LazyLock<Manifest> =
     LazyLock::new(|| serde_json::from_str(MANIFEST).expect("build.rs embeds a valid manifest"));
+
+impl Manifest {
+    /// A manifest the development loop wrote.
+    pub fn read(path: &std::path::Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+pub use crate::content_type::content_type;
 
 const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
 

@@ -54,6 +54,13 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_WARM_UP_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
     pub warm_up_timeout: Duration,
 
+    /// DEVELOPMENT ONLY (`npm run dev` passes it): serve the app from this build folder,
+    /// which app/dev.mjs rebuilds on every save, reloading open pages. Never in production:
+    /// nothing is cached, and the page carries development tools. No environment variable,
+    /// so that it cannot be switched on by accident.
+    #[arg(long, value_name = "DIR")]
+    pub dev: Option<std::path::PathBuf>,
+
     /// Render with this server bundle instead of the built-in one (tests and development).
     #[arg(long, env = "BILINGUE_SERVER_BUNDLE", value_name = "PATH")]
     pub server_bundle: Option<std::path::PathBuf>,

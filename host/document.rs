@@ -9,7 +9,7 @@ use axum::body::Bytes;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::assets::{MANIFEST_PARSED, PREFIX};
+use crate::assets::{Manifest, PREFIX};
 use crate::escape::json_for_script;
 use crate::lang::Language;
 use crate::nonce::Nonce;
@@ -26,11 +26,12 @@ pub struct DocumentAssets {
     preloads: Vec<Vec<String>>,
     /// By [`Language::index`]: its Open Graph locale, and the other languages'.
     og_locales: Vec<(String, Vec<String>)>,
+    /// Development: the script that reloads the page and shows problems.
+    dev_client: Option<String>,
 }
 
 impl DocumentAssets {
-    pub fn from_manifest() -> Self {
-        let manifest = &*MANIFEST_PARSED;
+    pub fn from_manifest(manifest: &Manifest) -> Self {
         let url = |name: &String| format!("{PREFIX}{name}");
         let preloads = Language::all()
             .map(|language| {
@@ -57,7 +58,12 @@ impl DocumentAssets {
             styles: manifest.css.iter().map(url).collect(),
             preloads,
             og_locales,
+            dev_client: manifest.dev_client.as_ref().map(url),
         }
+    }
+
+    pub fn styles(&self) -> &[String] {
+        &self.styles
     }
 
     fn preloads(&self, language: Language) -> &[String] {
@@ -127,6 +133,9 @@ struct Document<'a> {
     markup: &'a str,
     boot: &'a str,
     nonce: &'a str,
+    dev_client: Option<&'a str>,
+    /// Development: the render's failure, for the overlay (JSON, escaped).
+    dev_problem: Option<String>,
 }
 
 /// What a document shows: the title, description and markup the bundle rendered (no markup
@@ -136,6 +145,8 @@ pub struct Content<'a> {
     pub description: &'a str,
     pub markup: &'a str,
     pub links: Option<&'a PageLinks>,
+    /// Development: why the render failed, as JSON for the overlay.
+    pub dev_problem: Option<String>,
 }
 
 /// The whole document; `nonce` goes on every script and preload. With empty markup it is
@@ -166,6 +177,8 @@ pub fn write(
         markup: content.markup,
         boot: &json_for_script(&boot_json),
         nonce: nonce.as_str(),
+        dev_client: assets.dev_client.as_deref(),
+        dev_problem: content.dev_problem.as_deref().map(json_for_script),
     }
     .render()
 }

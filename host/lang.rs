@@ -58,6 +58,16 @@ fn declared() -> &'static Declared {
     })
 }
 
+/// Uses `json` (the shape of `languages.json`) as the list of languages instead of the
+/// built-in one: development mode reads the app's own. Only before any language is
+/// looked at.
+pub fn declare(json: &str) -> Result<(), String> {
+    let declared = read_declared(json)?;
+    DECLARED
+        .set(declared)
+        .map_err(|_| "the languages were already read".to_string())
+}
+
 /// The cookie the app writes when the visitor changes language.
 pub fn cookie_name() -> &'static str {
     &declared().cookie

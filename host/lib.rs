@@ -6,7 +6,10 @@
 mod api;
 mod assets;
 pub mod config;
+#[path = "content_type.rs"]
+mod content_type;
 mod crawlers;
+mod dev;
 mod document;
 mod encoding;
 mod error;
@@ -32,20 +35,45 @@ use tower_http::compression::CompressionLayer;
 
 pub use state::{AppState, StartError};
 
+/// Development mode: the list of languages comes from the app's build folder, and must be
+/// read before anything asks for a language. Then watch the folder for new builds.
+pub fn declare_dev_languages(dir: &std::path::Path) -> Result<(), String> {
+    let manifest = assets::Manifest::read(&dir.join("manifest.json"))?;
+    lang::declare(&manifest.declared.to_string())
+}
+
+/// Development mode: takes up every new build of the app (see `dev`).
+pub fn watch_dev_builds(state: &Arc<AppState>) {
+    if state.dev.is_some() {
+        dev::watch_builds(state.clone());
+    }
+}
+
 pub fn app(state: Arc<AppState>) -> Router {
     let pages = Router::new()
         .fallback(pages::page)
         .layer(CompressionLayer::new());
+    let assets = if state.dev.is_some() {
+        get(dev::asset)
+    } else {
+        get(assets::asset)
+    };
     let router = Router::new()
-        .route(&format!("{}{{name}}", assets::PREFIX), get(assets::asset))
+        .route(&format!("{}{{name}}", assets::PREFIX), assets)
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .route("/metrics", get(metrics::metrics))
         .route("/robots.txt", get(crawlers::robots_txt))
         .route("/sitemap.xml", get(crawlers::sitemap_xml))
-        .merge(pages)
-        .with_state(state.clone())
-        .merge(state.api.clone());
+        .merge(pages);
+    let router = if state.dev.is_some() {
+        router
+            .route("/_bilingue/events", get(dev::events))
+            .layer(middleware::from_fn(dev::no_store))
+    } else {
+        router
+    };
+    let router = router.with_state(state.clone()).merge(state.api.clone());
     let no_index = state.no_index;
     // Outermost last: every answer, refusals included, is counted and carries the headers.
     let router = router

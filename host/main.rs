@@ -19,6 +19,13 @@ fn main() -> ExitCode {
     let started = std::time::Instant::now();
     let config = Config::parse();
     init_logging(config.log_format);
+    if let Some(dir) = &config.dev {
+        if let Err(e) = bilingue::declare_dev_languages(dir) {
+            eprintln!("bilingue: --dev {}: {e}", dir.display());
+            return ExitCode::FAILURE;
+        }
+        tracing::warn!(dir = %dir.display(), "DEVELOPMENT MODE: serving the app from its build folder; never use --dev in production");
+    }
     raise_open_file_limit();
     // Before any other thread exists: V8 crashes otherwise on CPUs with memory protection keys.
     render::init_v8();
@@ -80,6 +87,7 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
         signals.wait(),
         options,
     );
+    bilingue::watch_dev_builds(&state);
     let warmed = state.warmed();
     tokio::pin!(serving, warmed);
     let mut warming = true;
@@ -101,6 +109,8 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
                 warming = false;
                 match warm {
                     Ok(()) => tracing::info!(%bound, threads = state.pool.threads(), ready_ms = started.elapsed().as_millis() as u64, "serving"),
+                    // In development a bad edit never stops the host: it shows the problem.
+                    Err(e) if config.dev.is_some() => tracing::error!(error = %e, "the server bundle fails; fix it and save"),
                     Err(e) => {
                         eprintln!("bilingue: {e}");
                         return ExitCode::FAILURE;

@@ -183,8 +183,11 @@ pub async fn page(
                 description,
                 markup: "",
                 links: links.as_ref(),
+                dev_problem: state.dev.as_ref().map(|dev| {
+                    serde_json::to_string(&dev.render_problem(&error)).expect("serialisable")
+                }),
             };
-            let shell = document::write(&state.document, &boot, &content, &nonce)?;
+            let shell = document::write(&state.document(), &boot, &content, &nonce)?;
             let no_store = PageHeaders {
                 cache_control: "no-store",
                 ..page_headers(links.as_ref().and_then(PageLinks::link_header))
@@ -208,14 +211,16 @@ pub async fn page(
         data: rendered.data.take(),
         ..boot
     };
+    let document_assets = state.document();
     let write = |nonce: &Nonce| {
         let content = Content {
             title: &rendered.title,
             description: &rendered.description,
             markup: &rendered.html,
             links: links.as_ref(),
+            dev_problem: None,
         };
-        document::write(&state.document, &boot, &content, nonce)
+        document::write(&document_assets, &boot, &content, nonce)
     };
     if let Some(lifetime) = cache_lifetime(&rendered, per_visitor)
         && request.kind.cacheable()

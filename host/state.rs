@@ -1,15 +1,16 @@
 //! What every request is served from, built once at start-up: the render threads, the
 //! document parts, the page cache, the API (built in or an upstream), the counters.
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use axum::Router;
 
 use crate::api::{self, LoaderCalls, proxy::Upstream};
-use crate::assets::{self, MANIFEST_PARSED};
+use crate::assets::{self, MANIFEST_PARSED, Manifest};
 use crate::config::Config;
 use crate::crawlers::{CrawlerTest, SearchFiles};
+use crate::dev::Dev;
 use crate::document::DocumentAssets;
 use crate::lang::Language;
 use crate::metrics::Metrics;
@@ -21,7 +22,10 @@ use crate::server::Lifecycle;
 pub struct AppState {
     pub pool: RenderPool,
     pub time_zone: Arc<str>,
-    pub document: DocumentAssets,
+    /// The files the document names; a new build replaces them in development.
+    document: RwLock<Arc<DocumentAssets>>,
+    /// Development mode (`--dev`), where everything comes from the app's build folder.
+    pub dev: Option<Dev>,
     /// The `/api` routes, which the app serves and pages' loaders call.
     pub api: Router,
     /// How long a page's loader may wait for its data.
@@ -69,7 +73,15 @@ impl AppState {
             ),
             None => None,
         };
-        let manifest = &*MANIFEST_PARSED;
+        let dev = config.dev.clone().map(Dev::new);
+        let dev_manifest;
+        let manifest: &Manifest = match &dev {
+            Some(dev) => {
+                dev_manifest = dev.manifest().map_err(StartError::Option)?;
+                &dev_manifest
+            }
+            None => &MANIFEST_PARSED,
+        };
         let crawlers = CrawlerTest::new(&manifest.crawlers).map_err(StartError::Option)?;
         let search = SearchFiles::new(
             &origin,
@@ -77,15 +89,16 @@ impl AppState {
             &manifest.built_at,
             config.no_index,
         );
-        let bundle = match &config.server_bundle {
-            Some(path) => Bundle::Script(
+        let bundle = match (&dev, &config.server_bundle) {
+            (Some(dev), _) => dev.bundle().map_err(StartError::Option)?,
+            (None, Some(path)) => Bundle::Script(
                 std::fs::read_to_string(path)
                     .map_err(|e| {
                         StartError::Option(format!("--server-bundle {}: {e}", path.display()))
                     })?
                     .into(),
             ),
-            None => Bundle::Snapshot(assets::SERVER_SNAPSHOT),
+            (None, None) => Bundle::Snapshot(assets::SERVER_SNAPSHOT),
         };
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
             StartError::Option("the host must start inside the tokio runtime that serves".into())
@@ -121,18 +134,34 @@ impl AppState {
         Ok(Arc::new(Self {
             pool,
             time_zone,
-            document: DocumentAssets::from_manifest(),
+            document: RwLock::new(Arc::new(DocumentAssets::from_manifest(manifest))),
             api,
             load_timeout: config.load_timeout,
             origin,
             crawlers,
             search,
             no_index: config.no_index,
-            pages: PageCache::new(config.page_cache_entries),
+            // A page from one build must not outlive it, and in development every save is one.
+            pages: PageCache::new(if dev.is_some() {
+                0
+            } else {
+                config.page_cache_entries
+            }),
+            dev,
             metrics,
             lifecycle: Arc::default(),
             access_log: config.access_log,
         }))
+    }
+
+    /// The files the document names, for this page.
+    pub fn document(&self) -> Arc<DocumentAssets> {
+        self.document.read().expect("document lock").clone()
+    }
+
+    /// Development: a new build's files.
+    pub fn set_document(&self, document: DocumentAssets) {
+        *self.document.write().expect("document lock") = Arc::new(document);
     }
 
     /// Resolves once every render thread has warmed up; fails with the bundle's reason.

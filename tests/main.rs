@@ -8,6 +8,7 @@
 //! - `wire`: what a client may send and how long it may hold a connection, HTTP/1 and HTTP/2.
 //! - `startup`, `shutdown`, `logs`: the real binary as a child process (warm-up, signals, logs).
 //! - `deploy`: the Dockerfile and the Kubernetes manifests.
+//! - `development`: development mode never switches itself on (the loop itself: `e2e/dev.test.mjs`).
 //! - `app_checks`: the app's own checks (type check, unit tests, Chromium, bench and soak smokes).
 //!
 //! `support` holds what they share: starting a host in-process or as a child process.
@@ -16,6 +17,7 @@ mod api;
 mod app_checks;
 mod crawlers;
 mod deploy;
+mod development;
 mod faults;
 mod http;
 mod loaders;

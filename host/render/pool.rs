@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -61,7 +61,6 @@ pub struct RenderPool {
     jobs: Sender<Job>,
     /// One per thread: a new bundle to take (development).
     reloads: Vec<Sender<Reload>>,
-    bundle: Arc<RwLock<Bundle>>,
     threads: usize,
     stats: Arc<PoolStats>,
     warmth: watch::Receiver<Warmth>,
@@ -88,13 +87,16 @@ pub struct PoolStats {
     pub abandoned: AtomicU64,
 }
 
-/// A new bundle to take; the thread answers whether its runtime could.
-type Reload = oneshot::Sender<Result<(), RenderError>>;
+/// A new bundle to take; the thread answers whether a runtime could start from it.
+struct Reload {
+    bundle: Bundle,
+    reply: oneshot::Sender<Result<(), RenderError>>,
+}
 
 /// What each render thread shares with the pool.
 struct ThreadContext {
-    /// The bundle runtimes start from; replaced while serving in development.
-    bundle: Arc<RwLock<Bundle>>,
+    /// The bundle runtimes start from (in development, until a thread takes a new one).
+    bundle: Bundle,
     limits: Limits,
     warm_up: Vec<String>,
     warm_up_timeout: Duration,
@@ -113,9 +115,8 @@ impl RenderPool {
         let stats = Arc::new(PoolStats::default());
         let (warmth_tx, warmth) = watch::channel(Warmth::Warming);
         let warm_up_pages = Arc::new(OnceLock::new());
-        let bundle = Arc::new(RwLock::new(options.bundle));
         let context = Arc::new(ThreadContext {
-            bundle: bundle.clone(),
+            bundle: options.bundle,
             limits: options.limits,
             warm_up: options
                 .warm_up
@@ -144,7 +145,6 @@ impl RenderPool {
         Ok(Self {
             jobs,
             reloads,
-            bundle,
             threads: options.threads,
             stats,
             warmth,
@@ -170,11 +170,14 @@ impl RenderPool {
     /// it if it can; a thread keeps its old runtime when the new bundle fails (the error is
     /// the first such failure). Pages loading on a replaced runtime fail.
     pub async fn reload(&self, bundle: Bundle) -> Result<(), RenderError> {
-        *self.bundle.write().expect("bundle lock") = bundle;
         let mut answers = Vec::with_capacity(self.reloads.len());
         for thread in &self.reloads {
             let (reply, answer) = oneshot::channel();
-            if thread.send(reply).is_ok() {
+            let reload = Reload {
+                bundle: bundle.clone(),
+                reply,
+            };
+            if thread.send(reload).is_ok() {
                 answers.push(answer);
             }
         }
@@ -249,6 +252,8 @@ struct Answered {
 
 struct RenderThread {
     context: Arc<ThreadContext>,
+    /// The bundle this thread's runtimes start from.
+    bundle: Bundle,
     queue: Receiver<Job>,
     reloads: Receiver<Reload>,
     answers_tx: Sender<Answered>,
@@ -271,6 +276,7 @@ impl RenderThread {
     fn new(context: Arc<ThreadContext>, queue: Receiver<Job>, reloads: Receiver<Reload>) -> Self {
         let (answers_tx, answers) = unbounded();
         Self {
+            bundle: context.bundle.clone(),
             context,
             queue,
             reloads,
@@ -286,7 +292,7 @@ impl RenderThread {
         let context = self.context.clone();
         // Without a runtime (its warm-up failed: in development, until a better bundle
         // comes), the thread answers every page with that failure.
-        let mut renderer = match warm_up(&context) {
+        let mut renderer = match warm_up(&context, &self.bundle) {
             Ok((renderer, pages)) => {
                 let _ = context.warm_up_pages.set(pages);
                 let ready = context.stats.ready_threads.fetch_add(1, Ordering::SeqCst) + 1;
@@ -316,8 +322,8 @@ impl RenderThread {
             let event = self.next_event();
             let outcome = match (&mut renderer, event) {
                 (_, Event::Closed) => return,
-                (_, Event::Reload(reply)) => {
-                    let _ = reply.send(self.reload(&mut renderer));
+                (_, Event::Reload(Reload { bundle, reply })) => {
+                    let _ = reply.send(self.reload(&mut renderer, bundle));
                     continue;
                 }
                 (Ok(renderer), Event::Job(job)) => self.start(renderer, job),
@@ -346,23 +352,40 @@ impl RenderThread {
         }
     }
 
-    /// Takes the pool's new bundle if a runtime made from it warms up; else keeps the old.
-    fn reload(&mut self, renderer: &mut Result<Renderer, RenderError>) -> Result<(), RenderError> {
-        let fresh = warm_up(&self.context)?;
+    /// Takes `bundle` if a runtime made from it warms up; else goes back to the one before.
+    /// The old runtime goes first: a thread enters and leaves V8 isolates in stack order,
+    /// so two cannot overlap here.
+    fn reload(
+        &mut self,
+        renderer: &mut Result<Renderer, RenderError>,
+        bundle: Bundle,
+    ) -> Result<(), RenderError> {
         for (_, page) in self.loading.drain() {
             let _ = page
                 .reply
                 .send(Err(RenderError::Start("the bundle was replaced".into())));
         }
+        let was_ready = renderer.is_ok();
+        *renderer = Err(RenderError::Start("the runtime is being replaced".into()));
         self.runtime += 1;
-        if renderer.is_err() {
-            self.context
-                .stats
-                .ready_threads
-                .fetch_add(1, Ordering::SeqCst);
-        }
-        *renderer = Ok(fresh.0);
-        Ok(())
+        let outcome = match warm_up(&self.context, &bundle) {
+            Ok((fresh, _)) => {
+                self.bundle = bundle;
+                *renderer = Ok(fresh);
+                Ok(())
+            }
+            Err(error) => {
+                *renderer = warm_up(&self.context, &self.bundle).map(|(previous, _)| previous);
+                Err(error)
+            }
+        };
+        let ready = &self.context.stats.ready_threads;
+        match (was_ready, renderer.is_ok()) {
+            (false, true) => ready.fetch_add(1, Ordering::SeqCst),
+            (true, false) => ready.fetch_sub(1, Ordering::SeqCst),
+            _ => 0,
+        };
+        outcome
     }
 
     /// Waits for a job (when there is room for one), an answer, or the next deadline.
@@ -544,7 +567,7 @@ impl RenderThread {
         drop(renderer);
         self.runtime += 1;
         let fresh = loop {
-            match warm_up(&self.context) {
+            match warm_up(&self.context, &self.bundle) {
                 Ok((fresh, _)) => break fresh,
                 Err(e) => {
                     tracing::error!(error = %e, "a render runtime could not restart; retrying");
@@ -578,17 +601,20 @@ fn check_status(rendered: Rendered) -> Result<Rendered, RenderError> {
 /// and starting over would only lose what it did. A runtime that fails in a way a fresh
 /// one can cure is replaced and the warm-up tried again; the bundle's own failures are
 /// final.
-fn warm_up(context: &ThreadContext) -> Result<(Renderer, Vec<Rendered>), RenderError> {
+fn warm_up(
+    context: &ThreadContext,
+    bundle: &Bundle,
+) -> Result<(Renderer, Vec<Rendered>), RenderError> {
     let deadline = Instant::now() + context.warm_up_timeout;
-    let bundle = context.bundle.read().expect("bundle lock").clone();
     loop {
-        let attempt = Renderer::new(&bundle, context.limits).and_then(|mut renderer| {
+        let attempt = Renderer::new(bundle, context.limits).and_then(|mut renderer| {
             let pages = context
                 .warm_up
                 .iter()
                 .map(|boot| {
                     let left = deadline.saturating_duration_since(Instant::now());
-                    let outbox = Outbox::read(&renderer.start(boot, 0, Some(left))?)?;
+                    let mut outbox = Outbox::read(&renderer.start(boot, 0, Some(left))?)?;
+                    outbox.write_logs();
                     let done = outbox.done.into_iter().next().ok_or_else(|| {
                         RenderError::Answer("the warm-up page did not render at once".into())
                     })?;

@@ -31,6 +31,13 @@ impl Host {
         Self::spawn(Command::new(env!("CARGO_BIN_EXE_bilingue")), args, env)
     }
 
+    /// The same, run from `dir` (with what lies there), with environment variables.
+    pub fn start_in(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_bilingue"));
+        command.current_dir(dir);
+        Self::spawn(command, args, env)
+    }
+
     /// Starts the binary through another program (`taskset`, say): `wrapper… bilingue ARGS`.
     pub fn start_wrapped(wrapper: &[&str], args: &[&str]) -> Self {
         let mut command = Command::new(wrapper[0]);

@@ -1,0 +1,88 @@
+// A third language, added as the README says (one entry in the one list of languages, its
+// table, its date locale) to a copy of the app, with no change to the host: it renders,
+// hydrates, and shows up in the language control, the alternates, Open Graph and the
+// sitemap. The copy runs in the development loop, with the binary under test.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { copyOfTheApp, startDevLoop } from "./devloop.mjs";
+import { launchBrowser, watchedPage } from "./support.mjs";
+
+let copy;
+let loop;
+let browser;
+before(async () => {
+  copy = await copyOfTheApp(async (dir) => {
+    const list = JSON.parse(await readOf(dir, "app/i18n/languages.json"));
+    list.languages.push({ code: "es", locale: "es-ES", name: "Español" });
+    await writeOf(dir, "app/i18n/languages.json", JSON.stringify(list, null, 2));
+    const english = await readOf(dir, "app/i18n/tables/en.ts");
+    const spanish = Object.entries({
+      "language.label": "Idioma",
+      "loading.label": "Cargando…",
+      "home.title": "Inicio · Bilingue",
+      "home.description": "Bilingue muestra cada página en su idioma.",
+      "home.heading": "Bienvenido a Bilingue",
+      "home.languages": "Esta aplicación habla {count, plural, one {# idioma} other {# idiomas}}.",
+      "home.clicks": "{count, plural, =0 {Ningún clic todavía} one {# clic} other {# clics}}",
+      "home.click": "Pulsar",
+    }).reduce((table, [key, value]) => table.replace(new RegExp(`"${key.replace(".", "\\.")}": "[^"]*"`), `"${key}": ${JSON.stringify(value)}`), english);
+    await writeOf(dir, "app/i18n/tables/es.ts", spanish.replaceAll("const en", "const es").replace("export default en;", "export default es;"));
+    await writeOf(dir, "app/i18n/dateLocales/es.ts", 'export { es as default } from "date-fns/locale/es";\n');
+  });
+  loop = await startDevLoop(copy);
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await loop?.stop();
+  await copy?.remove();
+});
+
+async function readOf(dir, file) {
+  const { readFile } = await import("node:fs/promises");
+  return readFile(`${dir}/${file}`, "utf8");
+}
+
+async function writeOf(dir, file, text) {
+  const { writeFile } = await import("node:fs/promises");
+  await writeFile(`${dir}/${file}`, text);
+}
+
+test("the third language renders on the server, with its language signals", async () => {
+  const answer = await fetch(`${loop.baseUrl}/es/`);
+  assert.equal(answer.status, 200);
+  assert.equal(answer.headers.get("content-language"), "es");
+  const html = await answer.text();
+  assert.match(html, /<html lang="es">/);
+  assert.match(html, /<h1>Bienvenido a Bilingue<\/h1>/);
+  assert.match(html, /Esta aplicación habla 3 idiomas\./, "the plural in Spanish, and three languages");
+  assert.match(html, /<meta property="og:locale" content="es_ES">/);
+});
+
+test("every page names the third language among its alternates, and the sitemap lists it", async () => {
+  const french = await (await fetch(`${loop.baseUrl}/fr/`)).text();
+  const origin = loop.baseUrl.replace("127.0.0.1", "localhost");
+  assert.match(french, new RegExp(`<link rel="alternate" hreflang="es" href="${origin}/es/">`));
+  assert.match(french, /<meta property="og:locale:alternate" content="es_ES">/);
+  const link = (await fetch(`${loop.baseUrl}/fr/`)).headers.get("link");
+  assert.match(link, /hreflang="es"/);
+  const sitemap = await (await fetch(`${loop.baseUrl}/sitemap.xml`)).text();
+  assert.match(sitemap, new RegExp(`<loc>${origin}/es/status</loc>`));
+  assert.equal((await fetch(`${loop.baseUrl}/de/`)).status, 404, "a language not listed is still a 404");
+});
+
+test("the third language hydrates, and the control switches to it and back", async () => {
+  const { context, page, problems } = await watchedPage(browser);
+  await page.goto(`${loop.baseUrl}/es/`);
+  await page.getByRole("button", { name: "Pulsar" }).click();
+  await page.locator("output").filter({ hasText: "1 clic" }).waitFor({ timeout: 5000 });
+  const options = await page.getByLabel("Idioma").locator("option").evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(options, ["fr", "en", "es"]);
+  await page.getByLabel("Idioma").selectOption("fr");
+  await page.getByRole("heading", { name: "Bienvenue sur Bilingue" }).waitFor();
+  await page.getByLabel("Langue").selectOption("es");
+  await page.getByRole("heading", { name: "Bienvenido a Bilingue" }).waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), "es");
+  assert.deepEqual(problems, [], "a clean console: no hydration mismatch");
+  await context.close();
+});

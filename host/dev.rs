@@ -1,0 +1,344 @@
+//! Development mode (`--dev DIR`, from `npm run dev`; never for production): the bundle,
+//! the document's files, the assets and the list of languages come from DIR, which
+//! `app/dev.mjs` rebuilds on every save and announces by writing `DIR/build.json` last.
+//! The host then swaps its V8 runtimes (no snapshot in development) and tells every open
+//! tab, over server-sent events, to reload, to swap a changed stylesheet, or to show the
+//! problem: a build error as esbuild reported it, or a server-render error mapped through
+//! the bundle's source map to the app's file and line. Every answer is `no-store`, and the
+//! host never exits because of a bad edit: it keeps what worked and shows what does not.
+
+use std::convert::Infallible;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, SystemTime};
+
+use axum::extract::{Path as UrlPath, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::Stream;
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
+
+use crate::assets::{Manifest, PREFIX, content_type};
+use crate::document::DocumentAssets;
+use crate::render::{Bundle, RenderError};
+use crate::state::AppState;
+
+/// How often `build.json` is looked at: a save shows well within a second.
+const LOOK_EVERY: Duration = Duration::from_millis(40);
+
+/// One problem, as the overlay (`app/dev/client.ts`) shows it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Problem {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Problems {
+    pub title: &'static str,
+    pub problems: Vec<Problem>,
+}
+
+/// What `app/dev.mjs` wrote after a build.
+#[derive(Debug, Deserialize)]
+struct Build {
+    ok: bool,
+    #[serde(default)]
+    kind: String,
+    #[serde(default)]
+    problems: Vec<Problem>,
+}
+
+#[derive(Debug, Clone)]
+enum Change {
+    Reload,
+    Styles(Vec<String>),
+    Problems(Problems),
+}
+
+pub struct Dev {
+    dir: PathBuf,
+    changes: broadcast::Sender<Change>,
+    /// The problem on show, for a tab that connects now.
+    showing: RwLock<Option<Problems>>,
+    source_map: RwLock<Option<sourcemap::SourceMap>>,
+}
+
+impl Dev {
+    pub fn new(dir: PathBuf) -> Self {
+        let dev = Self {
+            dir,
+            changes: broadcast::channel(16).0,
+            showing: RwLock::default(),
+            source_map: RwLock::default(),
+        };
+        dev.read_source_map();
+        dev
+    }
+
+    pub fn manifest(&self) -> Result<Manifest, String> {
+        Manifest::read(&self.dir.join("manifest.json"))
+    }
+
+    pub fn bundle(&self) -> Result<Bundle, String> {
+        let path = self.dir.join("server.js");
+        std::fs::read_to_string(&path)
+            .map(|source| Bundle::Script(source.into()))
+            .map_err(|e| format!("{}: {e} (does `npm run dev` run?)", path.display()))
+    }
+
+    fn read_source_map(&self) {
+        let map = std::fs::read(self.dir.join("server.js.map"))
+            .ok()
+            .and_then(|bytes| sourcemap::SourceMap::from_slice(&bytes).ok());
+        *self.source_map.write().expect("source map lock") = map;
+    }
+
+    fn show(&self, change: Change) {
+        *self.showing.write().expect("problems lock") = match &change {
+            Change::Problems(problems) => Some(problems.clone()),
+            _ => None,
+        };
+        let _ = self.changes.send(change);
+    }
+
+    /// A render failure as the overlay shows it: the bundle's positions mapped to the
+    /// app's files.
+    pub fn render_problem(&self, error: &RenderError) -> Problems {
+        let map = self.source_map.read().expect("source map lock");
+        let message = map_positions(&error.to_string(), map.as_ref());
+        let (file, line, column) = first_app_position(&message);
+        Problems {
+            title: "The server render failed",
+            problems: vec![Problem {
+                file,
+                line,
+                column,
+                message,
+            }],
+        }
+    }
+}
+
+/// Every `bilingue:server.js:LINE:COLUMN` in `text`, as `app/…:LINE:COLUMN`.
+fn map_positions(text: &str, map: Option<&sourcemap::SourceMap>) -> String {
+    const MARK: &str = "bilingue:server.js:";
+    let Some(map) = map else {
+        return text.to_string();
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(MARK) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + MARK.len()..];
+        let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+        let line_end = digits(after);
+        let column_part = after[line_end..].strip_prefix(':').unwrap_or("");
+        let column_end = digits(column_part);
+        let position = after[..line_end]
+            .parse::<u32>()
+            .ok()
+            .zip(column_part[..column_end].parse::<u32>().ok());
+        match position.and_then(|(line, column)| map.lookup_token(line - 1, column - 1)) {
+            Some(token) if token.get_source().is_some() => {
+                let source = token.get_source().unwrap_or_default();
+                let source = source.trim_start_matches("../").trim_start_matches("./");
+                out.push_str(&format!(
+                    "{source}:{}:{}",
+                    token.get_src_line() + 1,
+                    token.get_src_col() + 1
+                ));
+                rest = &column_part[column_end..];
+            }
+            _ => {
+                out.push_str(MARK);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The first position in the app's own files (`app/…:LINE:COLUMN`) a message names.
+fn first_app_position(message: &str) -> (Option<String>, Option<u32>, Option<u32>) {
+    for word in message.split(|c: char| c.is_whitespace() || c == '(' || c == ')') {
+        let mut parts = word.rsplitn(3, ':');
+        let (Some(column), Some(line), Some(file)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        if file.starts_with("app/")
+            && let (Ok(line), Ok(column)) = (line.parse(), column.parse())
+        {
+            return (Some(file.to_string()), Some(line), Some(column));
+        }
+    }
+    (None, None, None)
+}
+
+/// Watches `DIR/build.json`, for ever: each new build is taken up and told to the tabs.
+pub fn watch_builds(state: Arc<AppState>) {
+    tokio::spawn(async move {
+        let dev = state.dev.as_ref().expect("development mode");
+        let path = dev.dir.join("build.json");
+        let stamp = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+        let mut seen: Option<SystemTime> = stamp(&path);
+        loop {
+            tokio::time::sleep(LOOK_EVERY).await;
+            let now = stamp(&path);
+            if now == seen {
+                continue;
+            }
+            seen = now;
+            let Some(build) = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|text| serde_json::from_str::<Build>(&text).ok())
+            else {
+                continue;
+            };
+            take_up(&state, dev, build).await;
+        }
+    });
+}
+
+async fn take_up(state: &AppState, dev: &Dev, build: Build) {
+    if !build.ok {
+        tracing::error!(problems = build.problems.len(), "the app did not build");
+        dev.show(Change::Problems(Problems {
+            title: "The app did not build",
+            problems: build.problems,
+        }));
+        return;
+    }
+    let manifest = match dev.manifest() {
+        Ok(manifest) => manifest,
+        Err(e) => return tracing::error!(error = %e, "the new build's manifest"),
+    };
+    let document = DocumentAssets::from_manifest(&manifest);
+    let styles = document.styles().to_vec();
+    state.set_document(document);
+    if build.kind == "styles" {
+        return dev.show(Change::Styles(styles));
+    }
+    dev.read_source_map();
+    let reloaded = match dev.bundle() {
+        Ok(bundle) => state.pool.reload(bundle).await,
+        Err(e) => Err(RenderError::Start(e)),
+    };
+    match reloaded {
+        Ok(()) => {
+            tracing::info!("took up the new build");
+            dev.show(Change::Reload);
+        }
+        Err(error) => {
+            tracing::error!(%error, "the new server bundle fails; the previous one still serves");
+            dev.show(Change::Problems(dev.render_problem(&error)));
+        }
+    }
+}
+
+/// `GET /_bilingue/events`: what changes, as server-sent events, from now on; first, the
+/// problem on show, if any.
+pub async fn events(State(state): State<Arc<AppState>>) -> Response {
+    let Some(dev) = state.dev.as_ref() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let now = dev.showing.read().expect("problems lock").clone();
+    let changes = dev.changes.subscribe();
+    Sse::new(change_events(now.map(Change::Problems), changes))
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+fn change_events(
+    first: Option<Change>,
+    changes: broadcast::Receiver<Change>,
+) -> impl Stream<Item = Result<Event, Infallible>> {
+    futures_util::stream::unfold((first, changes), |(first, mut changes)| async move {
+        let change = match first {
+            Some(change) => change,
+            None => match changes.recv().await {
+                Ok(change) => change,
+                // Changes missed while this tab lagged: reloading is always right.
+                Err(broadcast::error::RecvError::Lagged(_)) => Change::Reload,
+                Err(broadcast::error::RecvError::Closed) => return None,
+            },
+        };
+        let event = match change {
+            Change::Reload => Event::default().event("reload").data("{}"),
+            Change::Styles(hrefs) => Event::default()
+                .event("styles")
+                .data(serde_json::to_string(&hrefs).expect("serialisable")),
+            Change::Problems(problems) => Event::default()
+                .event("problems")
+                .data(serde_json::to_string(&problems).expect("serialisable")),
+        };
+        Some((Ok(event), (None, changes)))
+    })
+}
+
+/// An asset of the current build, from `DIR/assets`.
+pub async fn asset(State(state): State<Arc<AppState>>, UrlPath(name): UrlPath<String>) -> Response {
+    let Some(dev) = state.dev.as_ref() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    // Names esbuild writes: no separators, no dot-dot.
+    let plain = !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
+    let bytes = match plain {
+        true => tokio::fs::read(dev.dir.join("assets").join(&name))
+            .await
+            .ok(),
+        false => None,
+    };
+    match bytes {
+        Some(bytes) => ([(header::CONTENT_TYPE, content_type(&name))], bytes).into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            format!("no such asset: {PREFIX}{name}"),
+        )
+            .into_response(),
+    }
+}
+
+/// Nothing is kept in development: every answer is `no-store`.
+pub async fn no_store(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_in_the_app_are_found_in_a_message() {
+        let message = "ReferenceError: x is not defined\n    at Home (app/ui/Home.tsx:12:7)\n    at render (app/server.tsx:40:3)";
+        assert_eq!(
+            first_app_position(message),
+            (Some("app/ui/Home.tsx".into()), Some(12), Some(7))
+        );
+        assert_eq!(first_app_position("no position"), (None, None, None));
+    }
+
+    #[test]
+    fn without_a_source_map_positions_are_left_as_they_are() {
+        let text = "at f (bilingue:server.js:3:14)";
+        assert_eq!(map_positions(text, None), text);
+    }
+}
