@@ -52,7 +52,10 @@ function precompileMessages(root) {
         for (const [key, entry] of Object.entries(table)) {
           if (typeof entry !== "string") continue;
           try {
-            compiled[key] = parse(entry);
+            const elements = parse(entry);
+            // A message that is its own text needs no tree: the translator uses the entry.
+            const literal = elements.length === 0 || (elements.length === 1 && elements[0].type === 0 && elements[0].value === entry);
+            if (!literal) compiled[key] = elements;
           } catch (error) {
             const at = source.split("\n").findIndex((line) => line.includes(JSON.stringify(key)));
             errors.push({
@@ -62,8 +65,9 @@ function precompileMessages(root) {
           }
         }
         if (errors.length > 0) return { errors };
-        const registration = `\nimport { registerCompiledMessages as __register } from "../translate";\n__register(${exported[1]}, ${JSON.stringify(compiled)});\n`;
-        const result = { contents: source + registration, loader: "ts" };
+        // Exported beside the table, not registered from here: a table that imported the
+        // translator would make it a chunk of its own, one more first-load file.
+        const result = { contents: `${source}\nexport const compiledMessages = ${JSON.stringify(compiled)};\n`, loader: "ts" };
         done.set(args.path, { source, result });
         return result;
       });
@@ -79,6 +83,31 @@ function hostTransport(root) {
       b.onResolve({ filter: /^\.\/transport$/ }, (args) =>
         args.importer === path.join(root, "app/http/client.ts") ? { path: path.join(root, "app/server/transport.ts") } : undefined,
       );
+    },
+  };
+}
+
+/**
+ * A date-fns locale carries, besides what formatting needs (its words and long formats),
+ * the code that parses dates and writes distances; the app only formats (app/i18n/dates.ts),
+ * so those parts are left out of every language's chunk. A locale module of another
+ * shape is bundled as it is.
+ */
+const UNUSED_DATE_LOCALE_PARTS = ["formatDistance", "formatRelative", "match"];
+function formattingDateLocales() {
+  return {
+    name: "formatting-date-locales",
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]date-fns[\\/]locale[\\/][\w-]+\.js$/ }, async (args) => {
+        let source = await readFile(args.path, "utf8");
+        for (const part of UNUSED_DATE_LOCALE_PARTS) {
+          source = source
+            .replace(new RegExp(`^import \\{ ${part} \\} from "\\./[\\w-]+/_lib/${part}\\.js";\\n`, "m"), "")
+            .replace(new RegExp(`^  ${part}: ${part},\\n`, "m"), "");
+        }
+        const left = UNUSED_DATE_LOCALE_PARTS.some((part) => new RegExp(`\\b${part}\\b`).test(source));
+        return left ? undefined : { contents: source, loader: "js" };
+      });
     },
   };
 }
@@ -126,7 +155,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime }) {
     format: "iife",
     platform: "browser",
     loader: { ".css": "empty" },
-    plugins: [precompileMessages(root), hostTransport(root)],
+    plugins: [precompileMessages(root), hostTransport(root), formattingDateLocales()],
   };
   const client = {
     ...shared,
@@ -134,12 +163,14 @@ export async function bundleOptions({ root, outDir, dev, buildTime }) {
     outdir: path.join(outDir, "assets"),
     format: "esm",
     platform: "browser",
+    // Module scripts are UTF-8 by definition, and "é" is shorter than "\\xE9".
+    charset: "utf8",
     splitting: true,
     entryNames: "[name]-[hash]",
     chunkNames: "[name]-[hash]",
     assetNames: "[name]-[hash]",
     metafile: true,
-    plugins: [precompileMessages(root)],
+    plugins: [precompileMessages(root), formattingDateLocales()],
     alias: { "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser.js" },
   };
   return { server, client };

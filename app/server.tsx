@@ -3,15 +3,14 @@
 // host (see server/exchange.ts), then renders with it, while the host renders others.
 import "./server/polyfills";
 import { renderToString } from "react-dom/server";
-import type { Locale } from "date-fns";
+import type { DateLocale } from "./i18n/dates";
 import { App } from "./App";
 import type { BootState, RenderResult } from "./boot";
 import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
 import http, { type HttpClient, type RequestConfig } from "./http/client";
 import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES, localeOf } from "./i18n/languages";
 import type { LoadResources, Resources } from "./i18n/resources";
-import type { Table } from "./i18n/table";
-import { createTranslator } from "./i18n/translate";
+import { createTranslator, type TableModule, tableOf } from "./i18n/translate";
 import { type Match, resolveRoute } from "./routes";
 import { type Answer, deliver, finishLater, finishNow, routeConsoleToHost, takeOutbox } from "./server/exchange";
 import { JOB } from "./server/transport";
@@ -22,8 +21,8 @@ const resources = new Map<Language, Resources>(
   LANGUAGES.map(({ code }) => [
     code,
     {
-      table: (require(`./i18n/tables/${code}.ts`) as { default: Table }).default,
-      dateLocale: (require(`./i18n/dateLocales/${code}.ts`) as { default: Locale }).default,
+      table: tableOf(require(`./i18n/tables/${code}.ts`) as TableModule),
+      dateLocale: (require(`./i18n/dateLocales/${code}.ts`) as { default: DateLocale }).default,
     },
   ]),
 );

@@ -491,3 +491,41 @@ fn a_silent_or_slow_client_is_disconnected_after_the_head_time_out() {
         "{waited:?}"
     );
 }
+
+/// The scripts a page makes the browser fetch before it hydrates: its module script and
+/// its module preloads.
+fn first_load_scripts(html: &str) -> Vec<String> {
+    let mut urls = Vec::new();
+    for marker in [
+        r#"<script type="module" src=""#,
+        r#"<link rel="modulepreload" href=""#,
+    ] {
+        for (at, _) in html.match_indices(marker) {
+            let rest = &html[at + marker.len()..];
+            urls.push(rest[..rest.find('"').unwrap()].to_string());
+        }
+    }
+    urls
+}
+
+#[test]
+fn the_first_load_javascript_fits_in_80_kb_of_gzip() {
+    use std::io::Write as _;
+    for language in ["fr", "en"] {
+        let html = get(&format!("/{language}/")).text().unwrap();
+        let scripts = first_load_scripts(&html);
+        assert!(scripts.len() > 2, "{scripts:?}");
+        let mut total = 0;
+        for url in &scripts {
+            let body = get(url).bytes().unwrap();
+            let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            gzip.write_all(&body).unwrap();
+            total += gzip.finish().unwrap().len();
+        }
+        assert!(
+            total <= 80_000,
+            "{language}: {total} bytes of gzip over {} files",
+            scripts.len()
+        );
+    }
+}

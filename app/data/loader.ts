@@ -3,7 +3,8 @@
 // the host's /api, built in or upstream) and the outcome travels in the boot state, so the
 // browser hydrates with it and calls nothing; in the browser a loader runs again on
 // navigation, on a change of language, and when the screen asks to reload.
-import { type ApiError, type HttpClient, toApiError } from "../http/client";
+import type { HttpClient } from "../http/client";
+import type { ApiError } from "../http/errors";
 import type { Language } from "../i18n/languages";
 
 export interface LoaderContext {
@@ -34,6 +35,8 @@ export async function runLoader<Data>(loader: Loader<Data>, context: LoaderConte
   try {
     return { ok: true, data: await loader.load(context) };
   } catch (error) {
+    // Only a failure needs the catalogue's mapping: it loads then, not with the first screen.
+    const { toApiError } = await import("../http/errors");
     return { ok: false, error: toApiError(error) };
   }
 }

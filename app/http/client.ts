@@ -9,27 +9,13 @@ import axios, {
   type CreateAxiosDefaults,
   type InternalAxiosRequestConfig,
 } from "axios";
+import { type ApiError, NO_RESPONSE_STATUS, toApiError } from "./errors";
 import { transport } from "./transport";
+
+export { type ApiError, NO_RESPONSE_STATUS, toApiError };
 
 export const API_BASE_PATH = "/api";
 export const REQUEST_TIMEOUT_MS = 600_000;
-/** The status a failure carries when no response came (network failure, time-out, abort). */
-export const NO_RESPONSE_STATUS = 400;
-
-/**
- * What every failed call rejects with: `message` is the client's own error message;
- * `detail` the response body's `error` field, else the body itself when it is a non-empty
- * string, else ""; `data` the body when it is an object, else {}; `status` the response's
- * status, or 400 when no response came. A status of 500 or more is also logged to the
- * console with the request's configuration.
- */
-export interface ApiError {
-  message: string;
-  detail: string;
-  data: Record<string, unknown>;
-  status: number;
-}
-
 export type RequestConfig = AxiosRequestConfig;
 export type RequestInterceptor = (
   config: InternalAxiosRequestConfig,
@@ -51,39 +37,6 @@ export interface HttpClient {
   post<T = unknown>(url: string, data?: unknown, config?: RequestConfig): Promise<T>;
   put<T = unknown>(url: string, data?: unknown, config?: RequestConfig): Promise<T>;
   patch<T = unknown>(url: string, data?: unknown, config?: RequestConfig): Promise<T>;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
-
-function isApiError(value: unknown): value is ApiError {
-  return (
-    isObject(value) &&
-    !(value instanceof Error) &&
-    typeof value.message === "string" &&
-    typeof value.detail === "string" &&
-    isObject(value.data) &&
-    typeof value.status === "number"
-  );
-}
-
-/** Maps any failure of a call to the catalogue's object. */
-export function toApiError(error: unknown): ApiError {
-  if (isApiError(error)) return error;
-  const axiosError = error as Partial<AxiosError>;
-  const response = axiosError.response;
-  const body: unknown = response?.data;
-  const errorField = isObject(body) ? body.error : undefined;
-  let detail = "";
-  if (errorField !== undefined && errorField !== null && errorField !== "") detail = String(errorField);
-  else if (typeof body === "string" && body !== "") detail = body;
-  return {
-    message: typeof axiosError.message === "string" ? axiosError.message : String(error),
-    detail,
-    data: isObject(body) ? body : {},
-    status: response?.status ?? NO_RESPONSE_STATUS,
-  };
 }
 
 export function createHttpClient(options: CreateAxiosDefaults = {}): HttpClient {

@@ -2,7 +2,7 @@
 // only holds state; what to show meanwhile (a spinner, an error with a retry) is the app's
 // choice (App.tsx).
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useReducer, useRef } from "react";
-import type { Locale } from "date-fns";
+import type { DateLocale } from "./dates";
 import { followLanguage } from "./followLanguage";
 import { type Language, localeOf } from "./languages";
 import { type Pending, reduceLanguage } from "./languageState";
@@ -16,7 +16,7 @@ export interface LanguageContextValue {
   /** A change under way (loading) or one whose resources failed to load; else null. */
   pending: Pending | null;
   locale: string;
-  dateLocale: Locale;
+  dateLocale: DateLocale;
   t: Translate;
   changeLanguage: (language: Language) => void;
 }

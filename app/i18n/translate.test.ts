@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { TYPE } from "@formatjs/icu-messageformat-parser";
+import { parse, TYPE } from "@formatjs/icu-messageformat-parser";
 import { createTranslator, registerCompiledMessages } from "./translate";
 import en from "./tables/en";
 import fr from "./tables/fr";
@@ -39,6 +39,15 @@ test("a table's messages are formatted from what the build parsed, not parsed ag
   // from the source on purpose, so the output shows which one was used.
   registerCompiledMessages(table, { k: [{ type: TYPE.literal, value: "parsed at build time" }] });
   assert.equal(createTranslator(table, "fr-FR")("k"), "parsed at build time");
+});
+
+test("a message the build left out of a table's registration is its own text", () => {
+  // The build registers only messages with ICU syntax; a plain one is the entry itself.
+  const table = { plain: "L’été, c’est {pas} ici", icu: "{n, number} €" };
+  registerCompiledMessages(table, { icu: parse(table.icu) });
+  const t = createTranslator(table, "fr-FR");
+  assert.equal(t("plain"), "L’été, c’est {pas} ici");
+  assert.equal(t("icu", { n: 1500 }), "1\u202f500 €");
 });
 
 test("a message's formatter is made once per table and locale, then kept", () => {

@@ -18,9 +18,24 @@ function warnMissing(key: string, locale: string): void {
 type CompiledMessages = Readonly<Record<string, MessageFormatElement[]>>;
 const compiledTables = new WeakMap<Table, CompiledMessages>();
 
-/** Called by each table module as built (app/build.mjs): its messages, parsed at build time. */
+/**
+ * Called with each table's messages as parsed at build time; a message the build left out
+ * is plain text, its own output.
+ */
 export function registerCompiledMessages(table: Table, compiled: CompiledMessages): void {
   compiledTables.set(table, compiled);
+}
+
+/** A table module as built (app/bundle.mjs): the table, and beside it its parsed messages. */
+export interface TableModule {
+  default: Table;
+  compiledMessages?: CompiledMessages;
+}
+
+/** The table of a built table module, its parsed messages registered. */
+export function tableOf(module: TableModule): Table {
+  if (module.compiledMessages) registerCompiledMessages(module.default, module.compiledMessages);
+  return module.default;
 }
 
 const translators = new WeakMap<Table, Map<string, Translate>>();
@@ -45,6 +60,7 @@ export function createTranslator(table: Table, locale: string): Translate {
       return "";
     }
     if (typeof entry === "function") return entry(params);
+    if (compiled && !Object.prototype.hasOwnProperty.call(compiled, key)) return entry;
     let formatter = formatters.get(key);
     if (!formatter) {
       formatter = new IntlMessageFormat(compiled?.[key] ?? entry, locale);

@@ -1,6 +1,5 @@
 import { useState } from "react";
-import { format } from "date-fns";
-import { TZDate } from "@date-fns/tz";
+import { formatInZone } from "../i18n/dates";
 import { useLanguage } from "../i18n/LanguageProvider";
 import { LANGUAGES } from "../i18n/languages";
 import { Link } from "../navigation";
@@ -10,7 +9,6 @@ import { StatusCheck } from "./StatusCheck";
 export function Home({ timeZone }: { timeZone: string }) {
   const { t, dateLocale } = useLanguage();
   const [clicks, setClicks] = useState(0);
-  const built = new TZDate(BILINGUE_BUILD_TIME, timeZone);
   return (
     <main className="screen">
       <LanguageSelect />
@@ -30,8 +28,8 @@ export function Home({ timeZone }: { timeZone: string }) {
       <p className="build">
         {t("home.builtOn", {
           version: BILINGUE_VERSION,
-          date: format(built, "PPPP", { locale: dateLocale }),
-          time: format(built, "p", { locale: dateLocale }),
+          date: formatInZone(BILINGUE_BUILD_TIME, timeZone, "PPPP", dateLocale),
+          time: formatInZone(BILINGUE_BUILD_TIME, timeZone, "p", dateLocale),
           timeZone,
         })}
       </p>

@@ -1,7 +1,6 @@
 // The server's status, from GET /api/status: in the first paint (the host loaded it), then
 // reloaded in place on demand, or when the language changes.
-import { format } from "date-fns";
-import { TZDate } from "@date-fns/tz";
+import { formatInZone } from "../i18n/dates";
 import type { ServerStatus } from "../routes";
 import { useScreenData } from "../data/ScreenData";
 import { useLanguage } from "../i18n/LanguageProvider";
@@ -24,7 +23,7 @@ export function Status({ timeZone }: { timeZone: string }) {
           <dt>{t("status.time")}</dt>
           <dd>
             <time dateTime={outcome.data.serverTime}>
-              {format(new TZDate(Date.parse(outcome.data.serverTime), timeZone), "PPpp", { locale: dateLocale })}
+              {formatInZone(Date.parse(outcome.data.serverTime), timeZone, "PPpp", dateLocale)}
             </time>
           </dd>
         </dl>

@@ -1,5 +1,4 @@
-import { format } from "date-fns";
-import { TZDate } from "@date-fns/tz";
+import { formatInZone } from "../i18n/dates";
 import { useState } from "react";
 import { useLanguage } from "../i18n/LanguageProvider";
 import { notify } from "./notifications";
@@ -22,7 +21,7 @@ export function StatusCheck({ timeZone }: { timeZone: string }) {
       const { default: http, toApiError } = await import("../http/client");
       try {
         const status = await http.get<Status>("/status");
-        const time = format(new TZDate(Date.parse(status.serverTime), timeZone), "PPpp", { locale: dateLocale });
+        const time = formatInZone(Date.parse(status.serverTime), timeZone, "PPpp", dateLocale);
         notify.success(t("status.ok", { version: status.version, time }));
       } catch (error) {
         const { detail, message } = toApiError(error);
