@@ -20,6 +20,7 @@ mod metrics;
 mod nonce;
 mod origin;
 mod page_cache;
+mod page_encoding;
 mod pages;
 pub mod render;
 mod security;
@@ -31,7 +32,6 @@ use std::sync::Arc;
 
 use axum::routing::get;
 use axum::{Router, middleware};
-use tower_http::compression::CompressionLayer;
 
 pub use state::{AppState, StartError};
 
@@ -50,9 +50,8 @@ pub fn watch_dev_builds(state: &Arc<AppState>) {
 }
 
 pub fn app(state: Arc<AppState>) -> Router {
-    let pages = Router::new()
-        .fallback(pages::page)
-        .layer(CompressionLayer::new());
+    // Pages choose their own coding (page_encoding.rs); nothing compresses per request.
+    let pages = Router::new().fallback(pages::page);
     let assets = if state.dev.is_some() {
         get(dev::asset)
     } else {

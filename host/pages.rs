@@ -12,15 +12,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::document::{self, Content, PageHeaders, PageLinks};
-use crate::encoding::{Encoding, negotiate};
 use crate::error::HostError;
 use crate::lang::{self, Language, PathLanguage};
 use crate::nonce::Nonce;
 use crate::page_cache::{CachedPage, NONCE_SLOT};
+use crate::page_encoding;
 use crate::render::{BootState, Page, RenderError, Rendered, Visitor};
 use crate::server::PeerAddr;
 use crate::state::AppState;
@@ -115,13 +115,22 @@ fn visitor(headers: &HeaderMap, peer: Option<PeerAddr>) -> Visitor {
     }
 }
 
+/// Takes the request whole, so that nothing of it is copied.
 pub async fn page(
     State(state): State<Arc<AppState>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-    peer: Option<axum::Extension<PeerAddr>>,
+    request: axum::extract::Request,
 ) -> Result<Response, HostError> {
+    let (
+        axum::http::request::Parts {
+            method,
+            uri,
+            headers,
+            extensions,
+            ..
+        },
+        _,
+    ) = request.into_parts();
+    let peer = extensions.get::<PeerAddr>().copied();
     if method != Method::GET && method != Method::HEAD {
         return Ok((
             StatusCode::METHOD_NOT_ALLOWED,
@@ -151,7 +160,7 @@ pub async fn page(
         time_zone: state.time_zone.clone(),
         data: None,
     };
-    let visitor = visitor(&headers, peer.map(|axum::Extension(peer)| peer));
+    let visitor = visitor(&headers, peer);
     let deadline = Instant::now() + state.load_timeout;
     let links = |status: StatusCode| {
         (status == StatusCode::OK)
@@ -192,13 +201,8 @@ pub async fn page(
                 cache_control: "no-store",
                 ..page_headers(links.as_ref().and_then(PageLinks::link_header))
             };
-            return Ok(document::respond(
-                status,
-                shell.into(),
-                None,
-                no_store,
-                &nonce,
-            ));
+            let (body, encoding) = page_encoding::fresh(shell, &headers);
+            return Ok(document::respond(status, body, encoding, no_store, &nonce));
         }
     };
     let status = request
@@ -238,11 +242,11 @@ pub async fn page(
             &nonce,
         ));
     }
-    let document = write(&nonce)?;
+    let (body, encoding) = page_encoding::fresh(write(&nonce)?, &headers);
     Ok(document::respond(
         status,
-        document.into(),
-        None,
+        body,
+        encoding,
         page_headers(link),
         &nonce,
     ))
@@ -280,22 +284,13 @@ fn come_back_later(language: Language) -> Response {
     response
 }
 
-/// A cached page with this response's nonce: gzip when the client takes it (a brotli
-/// stream cannot be spliced, so a cached page is never sent in brotli), else plain.
+/// A cached page, with this response's nonce.
 fn respond_cached(
     page: &CachedPage,
     request_headers: &HeaderMap,
     headers: PageHeaders,
     nonce: &Nonce,
 ) -> Response {
-    match negotiate(request_headers, false, true) {
-        Encoding::Gzip => document::respond(
-            page.status,
-            page.gzip(nonce).into(),
-            Some("gzip"),
-            headers,
-            nonce,
-        ),
-        _ => document::respond(page.status, page.plain(nonce).into(), None, headers, nonce),
-    }
+    let (body, encoding) = page_encoding::cached(page, request_headers, nonce);
+    document::respond(page.status, body, encoding, headers, nonce)
 }

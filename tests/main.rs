@@ -1,6 +1,7 @@
 //! The integration tests, in one binary so V8 is linked once. Each module is one area:
 //!
 //! - `http`: pages over real HTTP against the real router (languages, signals, assets).
+//! - `encoding`: what pages are sent in, asked as browsers ask and as other clients do.
 //! - `loaders`: screens whose data is in the first paint, from the built-in API or an upstream.
 //! - `api`: the built-in /api; `proxy`: --api-upstream against a real upstream.
 //! - `crawlers`: canonical, alternates, Open Graph, sitemap, robots.txt, --no-index.
@@ -18,6 +19,7 @@ mod app_checks;
 mod crawlers;
 mod deploy;
 mod development;
+mod encoding;
 mod faults;
 mod http;
 mod loaders;
