@@ -51,17 +51,57 @@ impl CachedPage {
     }
 }
 
-type Key = (Language, String);
-
 /// A cached page, and when it stops being served (`None`: never, within this process).
 struct Entry {
     page: Arc<CachedPage>,
     expires: Option<Instant>,
 }
 
+/// Pages by language, then by path: a lookup borrows the request's path, it copies nothing.
+struct Pages {
+    by_language: HashMap<Language, HashMap<String, Entry>>,
+    len: usize,
+    /// Picks which page makes room (xorshift; seeded per process).
+    victims: u64,
+}
+
+impl Default for Pages {
+    fn default() -> Self {
+        use std::hash::{BuildHasher, Hasher};
+        Self {
+            by_language: HashMap::new(),
+            len: 0,
+            victims: std::hash::RandomState::new().build_hasher().finish() | 1,
+        }
+    }
+}
+
+impl Pages {
+    /// Removes a page drawn at random. The first in a map's order would be the same page
+    /// every time: two popular pages would push each other out while cold ones stayed.
+    fn evict_one(&mut self) {
+        if self.len == 0 {
+            return;
+        }
+        self.victims ^= self.victims << 13;
+        self.victims ^= self.victims >> 7;
+        self.victims ^= self.victims << 17;
+        let mut at = (self.victims % self.len as u64) as usize;
+        for paths in self.by_language.values_mut() {
+            if at < paths.len() {
+                let victim = paths.keys().nth(at).cloned().expect("within the map");
+                paths.remove(&victim);
+                self.len -= 1;
+                return;
+            }
+            at -= paths.len();
+        }
+    }
+}
+
 pub struct PageCache {
     capacity: usize,
-    pages: RwLock<HashMap<Key, Entry>>,
+    pages: RwLock<Pages>,
     hits: AtomicU64,
     misses: AtomicU64,
 }
@@ -89,7 +129,9 @@ impl PageCache {
             .pages
             .read()
             .expect("cache lock")
-            .get(&(language, path.to_string()))
+            .by_language
+            .get(&language)
+            .and_then(|pages| pages.get(path))
             .filter(|entry| entry.expires.is_none_or(|expires| Instant::now() < expires))
             .map(|entry| entry.page.clone());
         let counter = if found.is_some() {
@@ -113,18 +155,29 @@ impl PageCache {
             return;
         }
         let mut pages = self.pages.write().expect("cache lock");
-        if pages.len() >= self.capacity {
-            // Past the bound, any one entry makes room: paths no one asks for again (random
+        let replaces = pages
+            .by_language
+            .get(&language)
+            .is_some_and(|paths| paths.contains_key(path));
+        if !replaces && pages.len >= self.capacity {
+            // Past the bound, one entry makes room: paths no one asks for again (random
             // 404s) cannot grow the cache, and popular pages come back on their next request.
-            if let Some(evicted) = pages.keys().next().cloned() {
-                pages.remove(&evicted);
-            }
+            pages.evict_one();
         }
-        pages.insert((language, path.to_string()), Entry { page, expires });
+        let entry = Entry { page, expires };
+        if pages
+            .by_language
+            .entry(language)
+            .or_default()
+            .insert(path.to_string(), entry)
+            .is_none()
+        {
+            pages.len += 1;
+        }
     }
 
     pub fn len(&self) -> usize {
-        self.pages.read().expect("cache lock").len()
+        self.pages.read().expect("cache lock").len
     }
 
     pub fn is_empty(&self) -> bool {
@@ -174,6 +227,13 @@ mod tests {
         assert!(
             cache.get(lang("fr"), "/99").is_some(),
             "the newest page is kept"
+        );
+        for i in 0..100 {
+            cache.insert(lang(["fr", "en"][i % 2]), "/same", page("x"), None);
+        }
+        assert_eq!(cache.len(), 3, "replacing a page takes no room");
+        assert!(
+            cache.get(lang("fr"), "/same").is_some() && cache.get(lang("en"), "/same").is_some()
         );
     }
 
