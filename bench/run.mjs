@@ -1,16 +1,25 @@
-// The benchmark: builds the release binary, starts it and the Node peer (our own server
-// bundle on `http`, one worker per render thread), drives both with wrk on 127.0.0.1 at
-// 64 connections, and prints a markdown table (also written to BENCHMARKS.md).
-//   node bench/run.mjs                 full run (10 s per target), writes BENCHMARKS.md
+// The benchmark: builds the release binary, starts it and the Node peers (our own server
+// bundle on `http`, one worker per render thread; one peer compresses with the npm
+// `compression` middleware and its defaults, as Node users do, the other does not), drives
+// them with wrk on 127.0.0.1 at 64 keep-alive connections, asking as browsers ask
+// (`Accept-Encoding: gzip, deflate, br`) unless a row's name says otherwise, and prints
+// two markdown tables, the rows and the targets (also written to BENCHMARKS.md).
+//   node bench/run.mjs                 full run (10 s per row), writes BENCHMARKS.md
 //   node bench/run.mjs --smoke         a short check of the harness itself (CI); writes nothing
-//   options: --duration S, --threads N, --no-build, --out FILE
+//   options: --duration S, --warm-up S, --threads N, --no-build, --out FILE
+// Every row is measured after a warm-up of the same load (3 s; none in --smoke): a row
+// then reads a server in its steady state, with caches filled and V8's code optimised.
+// The heavy page is a bench-only screen (bench/heavy/) rendered by the binary with
+// `--server-bundle` and by the peers from the same bundle.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { requireWrk, rssMb, startServer, stop, wrk } from "./support.mjs";
+import { buildHeavyBundle } from "./heavy/build.mjs";
+import { requireWrk, rssMb, startServer, stop, waitReady, wrk } from "./support.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
@@ -18,26 +27,48 @@ const flag = (name) => args.includes(name);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const smoke = flag("--smoke");
 const duration = Number(option("--duration", smoke ? "1" : "10"));
+const warmUp = Number(option("--warm-up", smoke ? "0" : "3"));
 const threads = Number(option("--threads", String(os.availableParallelism())));
 const out = option("--out", smoke ? null : path.join(root, "BENCHMARKS.md"));
 const binary = process.env.BILINGUE_BIN ?? path.join(root, "target/release/bilingue");
 const CONNECTIONS = 64;
+const BROWSERS = "Accept-Encoding: gzip, deflate, br";
+const UPSTREAM_DELAY_MS = 200;
 
 if (!smoke && !flag("--no-build")) {
   execFileSync("cargo", ["build", "--release"], { cwd: root, stdio: "inherit" });
 }
 requireWrk();
 
-/** Runs wrk against one URL; samples the server's RSS meanwhile. */
-async function load(url, { pid, headers = [] } = {}) {
-  let peakRss = 0;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, pid ? rssMb(pid) : 0)), 200);
-  const headerArgs = headers.flatMap((h) => ["-H", h]);
-  const report = await wrk(["-t2", `-c${CONNECTIONS}`, `-d${duration}s`, "--latency", ...headerArgs, url]);
-  clearInterval(sampler);
+/** Samples the summed RSS of these processes every 200 ms until stopped; the peak. */
+function sampleRss(pids) {
+  let peak = 0;
+  const timer = setInterval(() => (peak = Math.max(peak, pids().reduce((sum, pid) => sum + rssMb(pid), 0))), 200);
+  return () => (clearInterval(timer), peak);
+}
+
+/** wrk against one URL, with these request headers (the browsers' by default). */
+async function load(url, { pids = () => [], headers = [BROWSERS] } = {}) {
+  const peakRss = sampleRss(pids);
+  const asked = headers.flatMap((h) => ["-H", h]);
+  if (warmUp > 0) await wrk(["-t2", `-c${CONNECTIONS}`, `-d${warmUp}s`, ...asked, url]);
+  const report = await wrk(["-t2", `-c${CONNECTIONS}`, `-d${duration}s`, "--latency", ...asked, url]);
+  const rss = peakRss();
   if (Number.isNaN(report.p99)) throw new Error(`no latency in wrk output:\n${report.text}`);
-  const { rps, p50, p99, errors } = report;
-  return { rps, p50, p99, errors, peakRss };
+  const { rps, p50, p99, errors, requests } = report;
+  return { rps, p50, p99, errors, requests, peakRss: rss };
+}
+
+/** What a URL answers with the browsers' header: its Content-Encoding and size. */
+async function answer(url, headers = { "accept-encoding": "gzip, deflate, br" }) {
+  const response = await new Promise((resolve, reject) =>
+    http.get(url, { headers }, (res) => {
+      let bytes = 0;
+      res.on("data", (d) => (bytes += d.length));
+      res.on("end", () => resolve({ encoding: res.headers["content-encoding"] ?? "identity", bytes }));
+    }).on("error", reject),
+  );
+  return response;
 }
 
 async function coldStart() {
@@ -64,75 +95,175 @@ async function firstLoadJs(baseUrl) {
   return { bytes: total, files: urls.length };
 }
 
-const bundleDir = mkdtempSync(path.join(os.tmpdir(), "bilingue-bench-"));
-execFileSync("node", [path.join(root, "app/build.mjs"), bundleDir], { cwd: root, stdio: "ignore" });
+/** An upstream API whose every call takes UPSTREAM_DELAY_MS: the slow-upstream rows. */
+async function slowUpstream() {
+  const server = http.createServer((req, res) => {
+    setTimeout(() => {
+      const body = JSON.stringify({ version: "upstream", languages: ["fr", "en"], serverTime: new Date().toISOString() });
+      res.writeHead(200, { "content-type": "application/json" }).end(body);
+    }, UPSTREAM_DELAY_MS);
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
+}
+
+async function startHost(extra = []) {
+  const host = await startServer(binary, ["--port", "0", "--render-threads", String(threads), ...extra]);
+  await waitReady(host.baseUrl);
+  return { ...host, pids: () => [host.child.pid] };
+}
+
+async function startPeer(bundle, compress) {
+  const peer = await startServer("node", [path.join(root, "bench/peer.mjs"), bundle, String(threads), compress ? "compress" : "plain"]);
+  const pids = () => {
+    try {
+      return execFileSync("pgrep", ["-f", `bench/peer.mjs ${bundle}`]).toString().trim().split("\n").map(Number);
+    } catch {
+      return [];
+    }
+  };
+  return { ...peer, pids };
+}
+
+const work = mkdtempSync(path.join(os.tmpdir(), "bilingue-bench-"));
+const appBundle = path.join(work, "app", "server.js");
+const heavyBundle = path.join(work, "heavy", "server.js");
+execFileSync("node", [path.join(root, "app/build.mjs"), path.dirname(appBundle)], { cwd: root, stdio: "ignore" });
+await buildHeavyBundle(heavyBundle);
 
 const rows = [];
-const row = (what, server, result) => rows.push({ what, server, ...result });
+/** One row: `kind` says which latency bound applies (cached, asset, render, waiting). */
+const row = (what, server, kind, result, sent) => rows.push({ what, server, kind, sent, ...result });
+const find = (what, server) => {
+  const found = rows.find((r) => r.what === what && r.server === server);
+  if (!found) throw new Error(`no row "${what}" / "${server}"`);
+  return found;
+};
+const upstream = await slowUpstream();
+let firstLoad;
 try {
-  const host = await startServer(binary, ["--port", "0", "--render-threads", String(threads)]);
-  const html = await (await fetch(`${host.baseUrl}/fr/`)).text();
-  const asset = html.match(/<script type="module" src="([^"]+)"/)[1];
-  const pid = host.child.pid;
-  row("French home page", "bilingue (page cache)", await load(`${host.baseUrl}/fr/`, { pid }));
-  row("English home page", "bilingue (page cache)", await load(`${host.baseUrl}/en/`, { pid }));
-  row("static asset (entry JS, br)", "bilingue", await load(host.baseUrl + asset, { pid, headers: ["Accept-Encoding: br"] }));
-  row("/api/status", "bilingue", await load(`${host.baseUrl}/api/status`, { pid }));
-  const firstLoad = await firstLoadJs(host.baseUrl);
-  await stop(host);
-
-  const uncached = await startServer(binary, ["--port", "0", "--render-threads", String(threads), "--page-cache-entries", "0"]);
-  row("French home page", "bilingue (no cache)", await load(`${uncached.baseUrl}/fr/`, { pid: uncached.child.pid }));
-  row("English home page", "bilingue (no cache)", await load(`${uncached.baseUrl}/en/`, { pid: uncached.child.pid }));
-  await stop(uncached);
-
-  const peer = await startServer("node", [path.join(root, "bench/peer.mjs"), path.join(bundleDir, "server.js"), String(threads)]);
-  const peerPids = () => execFileSync("pgrep", ["-f", "bench/peer.mjs"]).toString().trim().split("\n").map(Number);
-  const peerRun = async (url) => {
-    let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, peerPids().reduce((sum, p) => sum + rssMb(p), 0))), 200);
-    const result = await load(url);
-    clearInterval(sampler);
-    return { ...result, peakRss: peak };
-  };
-  row("French home page", `Node peer (${threads} workers)`, await peerRun(`${peer.baseUrl}/fr/`));
-  row("English home page", `Node peer (${threads} workers)`, await peerRun(`${peer.baseUrl}/en/`));
-  await stop(peer);
-
-  const cold = await coldStart();
-  const find = (what, server) => rows.find((r) => r.what.startsWith(what) && r.server.startsWith(server));
-  const ratio = (a, b) => (a.rps / b.rps).toFixed(2);
-  const frNoCache = find("French home page", "bilingue (no cache)");
-  const frPeer = find("French home page", "Node peer");
-  const frCache = find("French home page", "bilingue (page cache)");
-  const assetRow = find("static asset", "bilingue");
-  const maxRss = Math.max(...rows.filter((r) => r.server.startsWith("bilingue")).map((r) => r.peakRss));
-
-  const cpu = (readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/) ?? [])[1] ?? "unknown CPU";
-  const lines = [
-    "# Benchmarks",
-    "",
-    `Run ${new Date().toISOString()} by \`node bench/run.mjs\`${smoke ? " --smoke" : ""}: wrk, ${CONNECTIONS} connections, ${duration} s per target, on 127.0.0.1.`,
-    `Machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}.`,
-    `Render threads: ${threads}; the peer has as many worker processes. Absolute numbers on a shared machine are noise: read the ratios.`,
-    "",
-    "| What | Server | Requests/s | p50 (ms) | p99 (ms) | Peak RSS (MB) | Errors |",
-    "|---|---|---:|---:|---:|---:|---|",
-    ...rows.map((r) => `| ${r.what} | ${r.server} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.peakRss.toFixed(0)} | ${r.errors || "none"} |`),
-    "",
-    "| Headline | Value |",
-    "|---|---:|",
-    `| SSR without cache ÷ Node peer (French home) | ${ratio(frNoCache, frPeer)}× |`,
-    `| SSR with page cache ÷ static asset (same binary) | ${(100 * frCache.rps / assetRow.rps).toFixed(0)}% |`,
-    `| Cold start (process start → first 200, median) | ${cold.toFixed(0)} ms |`,
-    `| Resident memory under load (bilingue, peak) | ${maxRss.toFixed(0)} MB |`,
-    `| Binary size | ${(statSync(binary).size / 1e6).toFixed(1)} MB |`,
-    `| First-load JavaScript (gzip -9, ${firstLoad.files} files) | ${(firstLoad.bytes / 1024).toFixed(1)} KiB |`,
-    "",
-  ];
-  const table = lines.join("\n");
-  console.log(table);
-  if (out) writeFileSync(out, table);
+  {
+    const host = await startHost();
+    const html = await (await fetch(`${host.baseUrl}/fr/`)).text();
+    const asset = host.baseUrl + html.match(/<script type="module" src="([^"]+)"/)[1];
+    const fr = `${host.baseUrl}/fr/`;
+    const server = "bilingue (page cache)";
+    row("French home page", server, "cached", await load(fr, host), await answer(fr));
+    row("English home page", server, "cached", await load(`${host.baseUrl}/en/`, host), await answer(`${host.baseUrl}/en/`));
+    row("French home page, `Accept-Encoding: br` only", server, "cached", await load(fr, { ...host, headers: ["Accept-Encoding: br"] }), await answer(fr, { "accept-encoding": "br" }));
+    row("static asset (entry JS)", "bilingue", "asset", await load(asset, host), await answer(asset));
+    row("/api/status", "bilingue", "cached", await load(`${host.baseUrl}/api/status`, host), await answer(`${host.baseUrl}/api/status`));
+    row("status page (built-in API)", "bilingue", "render", await load(`${host.baseUrl}/fr/status`, host), await answer(`${host.baseUrl}/fr/status`));
+    firstLoad = await firstLoadJs(host.baseUrl);
+    await stop(host);
+  }
+  {
+    const host = await startHost(["--page-cache-entries", "0"]);
+    const server = "bilingue (no cache)";
+    const fr = `${host.baseUrl}/fr/`;
+    row("French home page", server, "render", await load(fr, host), await answer(fr));
+    row("English home page", server, "render", await load(`${host.baseUrl}/en/`, host), await answer(`${host.baseUrl}/en/`));
+    row("French home page, no `Accept-Encoding`", server, "render", await load(fr, { ...host, headers: [] }), await answer(fr, {}));
+    await stop(host);
+  }
+  {
+    const host = await startHost(["--page-cache-entries", "0", "--server-bundle", heavyBundle]);
+    const url = `${host.baseUrl}/fr/`;
+    row("heavy page (French)", "bilingue (no cache)", "render", await load(url, host), await answer(url));
+    await stop(host);
+    const cached = await startHost(["--server-bundle", heavyBundle]);
+    row("heavy page (French)", "bilingue (page cache)", "cached", await load(`${cached.baseUrl}/fr/`, cached), await answer(`${cached.baseUrl}/fr/`));
+    await stop(cached);
+  }
+  {
+    // Loads that wait 200 ms on the upstream, and beside them the home page: the render
+    // threads must keep rendering while the data is in flight.
+    const host = await startHost(["--page-cache-entries", "0", "--api-upstream", upstream.url]);
+    const status = `${host.baseUrl}/fr/status`;
+    const home = `${host.baseUrl}/fr/`;
+    const [waiting, beside] = await Promise.all([load(status, host), load(home)]);
+    row(`status page, upstream taking ${UPSTREAM_DELAY_MS} ms`, "bilingue (no cache)", "waiting", waiting, await answer(status));
+    row(`French home page, beside the ${UPSTREAM_DELAY_MS} ms loads`, "bilingue (no cache)", "render", beside, await answer(home));
+    await stop(host);
+  }
+  for (const compress of [true, false]) {
+    const server = `Node peer, ${compress ? "compression middleware" : "no compression"} (${threads} workers)`;
+    for (const [what, bundle, paths] of [
+      ["French home page", appBundle, ["/fr/"]],
+      ["English home page", appBundle, compress ? ["/en/"] : []],
+      ["heavy page (French)", heavyBundle, ["/fr/"]],
+    ]) {
+      for (const p of paths) {
+        const peer = await startPeer(bundle, compress);
+        row(what, server, "render", await load(peer.baseUrl + p, peer), await answer(peer.baseUrl + p));
+        await stop(peer);
+      }
+    }
+  }
 } finally {
-  rmSync(bundleDir, { recursive: true, force: true });
+  upstream.close();
+}
+const cold = await coldStart();
+rmSync(work, { recursive: true, force: true });
+
+const PEER_GZ = `Node peer, compression middleware (${threads} workers)`;
+const PEER_PLAIN = `Node peer, no compression (${threads} workers)`;
+const ours = rows.filter((r) => r.server.startsWith("bilingue"));
+const maxRss = Math.max(...ours.map((r) => r.peakRss));
+const binaryMb = statSync(binary).size / 1e6;
+const fastP99 = Math.max(...ours.filter((r) => r.kind === "cached" || r.kind === "asset").map((r) => r.p99));
+/** Little's law: 64 connections at this rate wait 64 ÷ rps on average; p99 within twice that. */
+const starving = ours.filter((r) => r.kind === "render" && r.p99 > (2 * CONNECTIONS * 1000) / r.rps);
+const alone = find("French home page", "bilingue (no cache)");
+const besideRow = find(`French home page, beside the ${UPSTREAM_DELAY_MS} ms loads`, "bilingue (no cache)");
+const heavyOurs = find("heavy page (French)", "bilingue (no cache)");
+const ratio = (a, b) => a.rps / b.rps;
+const times = (v) => `${v.toFixed(2)}×`;
+const percent = (v) => `${(100 * v).toFixed(0)}%`;
+const atLeast = (bound, show) => ({ ok: (v) => v >= bound, wanted: `≥ ${show(bound)}` });
+const atMost = (bound, show) => ({ ok: (v) => v <= bound, wanted: `≤ ${show(bound)}` });
+const targets = [
+  ["Uncached home page ÷ compressing Node peer", ratio(alone, find("French home page", PEER_GZ)), times, atLeast(1.5, times)],
+  ["Uncached home page ÷ non-compressing Node peer", ratio(alone, find("French home page", PEER_PLAIN)), times, atLeast(1.2, times)],
+  ["Heavy page ÷ compressing Node peer", ratio(heavyOurs, find("heavy page (French)", PEER_GZ)), times, atLeast(1.3, times)],
+  ["Cached home page ÷ /api/status (same binary)", ratio(find("French home page", "bilingue (page cache)"), find("/api/status", "bilingue")), percent, atLeast(0.9, percent)],
+  ["Cached home page: brotli-only client ÷ browsers' header", ratio(find("French home page, `Accept-Encoding: br` only", "bilingue (page cache)"), find("French home page", "bilingue (page cache)")), percent, atLeast(0.9, percent)],
+  [`Uncached home page beside ${UPSTREAM_DELAY_MS} ms loads ÷ alone`, ratio(besideRow, alone), percent, atLeast(0.75, percent)],
+  ["p99 of cached pages and assets (worst row)", fastP99, (v) => `${v.toFixed(2)} ms`, atMost(5, (v) => `${v} ms`)],
+  ["Uncached rows whose p99 exceeds 2 × 64 ÷ rps", starving.length, () => (starving.length === 0 ? "none" : starving.map((r) => `${r.what} (${r.server})`).join(", ")), { ok: (v) => v === 0, wanted: "none" }],
+  ["Binary size", binaryMb, (v) => `${v.toFixed(1)} MB`, atMost(60, (v) => `${v} MB`)],
+  [`First-load JavaScript (gzip -9, ${firstLoad.files} files)`, firstLoad.bytes / 1000, (v) => `${v.toFixed(1)} KB`, atMost(80, (v) => `${v} KB`)],
+  ["Cold start (process start → first 200, median)", cold, (v) => `${v.toFixed(0)} ms`, atMost(100, (v) => `${v} ms`)],
+  ["Resident memory under load (bilingue, peak)", maxRss, (v) => `${v.toFixed(0)} MB`, atMost(120, (v) => `${v} MB`)],
+];
+
+const cpu = (readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/) ?? [])[1] ?? "unknown CPU";
+const lines = [
+  "# Benchmarks",
+  "",
+  `Run ${new Date().toISOString()} by \`node bench/run.mjs\`${smoke ? " --smoke" : ""}: wrk, ${CONNECTIONS} keep-alive connections, ${duration} s per row after ${warmUp} s of warm-up, on 127.0.0.1,`,
+  `every request with \`${BROWSERS}\` unless its row says otherwise.`,
+  `Machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}.`,
+  `Render threads: ${threads}; each peer has as many worker processes. Absolute numbers on a shared machine are noise: read the ratios.`,
+  "",
+  "| What | Server | Requests/s | p50 (ms) | p99 (ms) | Sent as | Peak RSS (MB) | Errors |",
+  "|---|---|---:|---:|---:|---|---:|---|",
+  ...rows.map(
+    (r) =>
+      `| ${r.what} | ${r.server} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.sent.encoding}, ${(r.sent.bytes / 1000).toFixed(1)} KB | ${r.peakRss.toFixed(0)} | ${r.errors || "none"} |`,
+  ),
+  "",
+  "| Target | Measured | Wanted | |",
+  "|---|---:|---:|---|",
+  ...targets.map(([what, value, show, { ok, wanted }]) => `| ${what} | ${show(value)} | ${wanted} | ${ok(value) ? "met" : "**missed**"} |`),
+  "",
+];
+const table = lines.join("\n");
+console.log(table);
+if (out) writeFileSync(out, table);
+// The peers' errors (time-outs under load) are theirs to report, in the table; ours fail the run.
+const failed = ours.filter((r) => r.errors);
+if (failed.length > 0) {
+  console.error(`rows with errors: ${failed.map((r) => `${r.what} (${r.server}): ${r.errors}`).join("; ")}`);
+  process.exit(1);
 }
