@@ -181,7 +181,7 @@ try {
     const host = await startHost(["--page-cache-entries", "0", "--api-upstream", upstream.url]);
     const status = `${host.baseUrl}/fr/status`;
     const home = `${host.baseUrl}/fr/`;
-    const [waiting, beside] = await Promise.all([load(status, host), load(home)]);
+    const [waiting, beside] = await Promise.all([load(status, host), load(home, host)]);
     row(`status page, upstream taking ${UPSTREAM_DELAY_MS} ms`, "bilingue (no cache)", "waiting", waiting, await answer(status));
     row(`French home page, beside the ${UPSTREAM_DELAY_MS} ms loads`, "bilingue (no cache)", "render", beside, await answer(home));
     await stop(host);
