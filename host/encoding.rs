@@ -37,18 +37,22 @@ fn weights(headers: &HeaderMap) -> Weights {
         let Ok(value) = value.to_str() else { continue };
         for item in value.split(',') {
             let mut parts = item.split(';');
-            let coding = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+            let coding = parts.next().unwrap_or_default().trim();
             let q = parts
                 .find_map(|p| p.trim().strip_prefix("q=").map(str::trim))
                 .map_or(Some(1.0), |q| {
                     q.parse::<f32>().ok().filter(|q| (0.0..=1.0).contains(q))
                 });
             let Some(q) = q else { continue };
-            let slot = match coding.as_str() {
-                "br" => &mut weights.brotli,
-                "gzip" | "x-gzip" => &mut weights.gzip,
-                "*" => &mut weights.any,
-                _ => continue,
+            let named = |name: &str| coding.eq_ignore_ascii_case(name);
+            let slot = if named("br") {
+                &mut weights.brotli
+            } else if named("gzip") || named("x-gzip") {
+                &mut weights.gzip
+            } else if coding == "*" {
+                &mut weights.any
+            } else {
+                continue;
             };
             *slot = Some(slot.map_or(q, |seen: f32| seen.max(q)));
         }
@@ -75,16 +79,7 @@ pub fn negotiate(headers: &HeaderMap, brotli: bool, gzip: bool) -> Encoding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
-
-    fn accepting(value: &str) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        headers.insert(
-            header::ACCEPT_ENCODING,
-            HeaderValue::from_str(value).unwrap(),
-        );
-        headers
-    }
+    use crate::test_support::accepting;
 
     fn best(value: &str) -> Encoding {
         negotiate(&accepting(value), true, true)
@@ -115,6 +110,15 @@ mod tests {
             Encoding::Identity,
             "an out-of-range q is ignored"
         );
+    }
+
+    #[test]
+    fn coding_names_are_case_insensitive_and_fields_add_up() {
+        assert_eq!(best("GZIP"), Encoding::Gzip);
+        assert_eq!(best("X-Gzip;q=0.5, Br;q=0.4"), Encoding::Gzip);
+        let mut two_fields = accepting("br;q=0.2");
+        two_fields.append(header::ACCEPT_ENCODING, "gzip".parse().unwrap());
+        assert_eq!(negotiate(&two_fields, true, true), Encoding::Gzip);
     }
 
     #[test]

@@ -27,6 +27,8 @@ mod security;
 pub mod server;
 mod spliced_gzip;
 mod state;
+#[cfg(test)]
+mod test_support;
 
 use std::sync::Arc;
 

@@ -266,12 +266,9 @@ mod tests {
         let nonce = Nonce::random();
         let expected = document.replace(slot, nonce.as_str());
         assert_eq!(cached.plain(&nonce), expected.as_bytes());
-        let mut gunzipped = String::new();
-        std::io::Read::read_to_string(
-            &mut flate2::read::GzDecoder::new(&cached.gzip(&nonce)[..]),
-            &mut gunzipped,
-        )
-        .unwrap();
-        assert_eq!(gunzipped, expected);
+        assert_eq!(
+            crate::test_support::gunzip(&cached.gzip(&nonce)),
+            expected.as_bytes()
+        );
     }
 }

@@ -88,17 +88,8 @@ fn deflate_alone(part: &[u8]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Read as _;
-
     use super::SplicedGzip;
-
-    fn gunzip(bytes: &[u8]) -> Vec<u8> {
-        let mut out = Vec::new();
-        flate2::read::GzDecoder::new(bytes)
-            .read_to_end(&mut out)
-            .expect("valid gzip");
-        out
-    }
+    use crate::test_support::gunzip;
 
     #[test]
     fn the_spliced_stream_decodes_to_the_plain_document() {

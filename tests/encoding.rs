@@ -3,11 +3,10 @@
 //! the first round trip goes plain, a bigger one in gzip, a cached one in spliced gzip,
 //! and nothing is brotli-compressed per request.
 
-use std::io::Read as _;
 use std::time::Duration;
 
 use crate::support::binary::Host;
-use crate::support::{client, header, start};
+use crate::support::{client, gunzip, header, start};
 
 const BROWSERS: &str = "gzip, deflate, br";
 
@@ -18,14 +17,6 @@ fn get(url: &str, accept: Option<&str>) -> reqwest::blocking::Response {
         None => request,
     };
     request.send().unwrap()
-}
-
-fn gunzip(bytes: &[u8]) -> String {
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(bytes)
-        .read_to_string(&mut text)
-        .unwrap();
-    text
 }
 
 /// The page without its nonces, which differ per response.

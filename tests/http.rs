@@ -335,13 +335,7 @@ fn nonces(response: reqwest::blocking::Response) -> (String, Vec<String>) {
         "only nonced scripts and what they load: {policy}"
     );
     let body = if header(&response, "content-encoding") == "gzip" {
-        let mut text = String::new();
-        std::io::Read::read_to_string(
-            &mut flate2::read::GzDecoder::new(&response.bytes().unwrap()[..]),
-            &mut text,
-        )
-        .expect("valid gzip");
-        text
+        crate::support::gunzip(&response.bytes().unwrap())
     } else {
         response.text().unwrap()
     };

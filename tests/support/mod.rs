@@ -120,6 +120,14 @@ pub fn header(response: &reqwest::blocking::Response, name: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A gzip body's text; it must be valid gzip.
+pub fn gunzip(bytes: &[u8]) -> String {
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(bytes), &mut text)
+        .expect("valid gzip");
+    text
+}
+
 /// The value of one unlabelled line of a host's `/metrics`, such as `bilingue_open_connections`.
 pub fn metric(base: &str, name: &str) -> f64 {
     metric_with(&client(), base, name)
