@@ -39,7 +39,13 @@ fn weights(headers: &HeaderMap) -> Weights {
             let mut parts = item.split(';');
             let coding = parts.next().unwrap_or_default().trim();
             let q = parts
-                .find_map(|p| p.trim().strip_prefix("q=").map(str::trim))
+                .find_map(|p| {
+                    let p = p.trim();
+                    let (name, value) = p.split_once('=')?;
+                    name.trim_end()
+                        .eq_ignore_ascii_case("q")
+                        .then(|| value.trim())
+                })
                 .map_or(Some(1.0), |q| {
                     q.parse::<f32>().ok().filter(|q| (0.0..=1.0).contains(q))
                 });
@@ -119,6 +125,13 @@ mod tests {
         let mut two_fields = accepting("br;q=0.2");
         two_fields.append(header::ACCEPT_ENCODING, "gzip".parse().unwrap());
         assert_eq!(negotiate(&two_fields, true, true), Encoding::Gzip);
+    }
+
+    #[test]
+    fn the_weight_parameter_is_case_insensitive_too() {
+        // RFC 9110 §12.4.2: "Q=0" refuses a coding as "q=0" does.
+        assert_eq!(best("gzip;Q=0"), Encoding::Identity);
+        assert_eq!(best("br;Q=0.1, gzip ; Q=0.9"), Encoding::Gzip);
     }
 
     #[test]
