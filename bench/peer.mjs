@@ -87,8 +87,10 @@ if (cluster.isPrimary) {
     const result = JSON.parse(render(JSON.stringify(boot), 0)).done[0].result;
     const nonce = randomBytes(16).toString("hex");
     const link = [...codes.map((l) => `<${origin}/${l}${rest}>; rel="alternate"; hreflang="${l}"`), `<${origin}${rest}>; rel="alternate"; hreflang="x-default"`].join(", ");
+    const body = document(language, rest, result, boot, nonce);
     res.writeHead(result.status, {
       "content-type": "text/html; charset=utf-8",
+      "content-length": Buffer.byteLength(body),
       "content-security-policy": `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic' 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
       "content-language": language,
       "cache-control": "private, max-age=60",
@@ -98,7 +100,7 @@ if (cluster.isPrimary) {
       "referrer-policy": "strict-origin-when-cross-origin",
       "x-frame-options": "DENY",
     });
-    res.end(document(language, rest, result, boot, nonce));
+    res.end(body);
   }));
   server.listen(0, "127.0.0.1", () => (origin = `http://localhost:${server.address().port}`));
 }

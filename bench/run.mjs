@@ -132,6 +132,30 @@ async function startPeer(bundle, compress) {
   return { ...peer, pids };
 }
 
+/**
+ * The peers must write the page the host writes, or the comparison is not fair: the same
+ * document and headers, but for what differs by design (the nonce, the port, the build's
+ * content hashes and the build time the markup shows).
+ */
+async function sameDocument(hostUrl, peerUrl) {
+  const read = async (url) => {
+    const response = await fetch(url);
+    const headers = [...response.headers.keys()].filter((name) => !["date", "connection", "keep-alive", "content-length"].includes(name));
+    const text = (await response.text())
+      .replace(/[0-9a-f]{32}/g, "NONCE")
+      .replace(/localhost:\d+/g, "localhost:PORT")
+      .replace(/-[A-Z0-9]{8}\.(js|css|svg)/g, ".$1")
+      .replace(/<div id="app">.*<\/div>/s, "<div id=\"app\">…</div>");
+    return { headers: headers.sort().join(", "), text };
+  };
+  const [ours, theirs] = [await read(hostUrl), await read(peerUrl)];
+  for (const part of ["headers", "text"]) {
+    if (ours[part] !== theirs[part]) {
+      throw new Error(`the peer does not write the host's page (${part}):\n${ours[part]}\n---\n${theirs[part]}`);
+    }
+  }
+}
+
 const work = mkdtempSync(path.join(os.tmpdir(), "bilingue-bench-"));
 const appBundle = path.join(work, "app", "server.js");
 const heavyBundle = path.join(work, "heavy", "server.js");
@@ -172,6 +196,7 @@ try {
     // minute to the next, so the host and both peers take turns, and each reports its
     // median round.
     const peers = [await startPeer(appBundle, true), await startPeer(appBundle, false)];
+    await sameDocument(fr, `${peers[1].baseUrl}/fr/`);
     const contenders = [
       [server, fr, host],
       [PEER_GZ, `${peers[0].baseUrl}/fr/`, peers[0]],
