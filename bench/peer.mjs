@@ -20,6 +20,10 @@ const prefix = new RegExp(`^/(${codes.join("|")})(/.*)?$`);
 
 const [bundlePath, manifestPath, workersArg = "2", coding = "plain"] = process.argv.slice(2);
 const workers = Number(workersArg);
+if (!bundlePath || !manifestPath || !Number.isInteger(workers) || workers < 1 || !["compress", "plain"].includes(coding)) {
+  console.error("usage: node bench/peer.mjs BUNDLE MANIFEST WORKERS [compress|plain]");
+  process.exit(2);
+}
 
 if (cluster.isPrimary) {
   cluster.setupPrimary({ args: [bundlePath, manifestPath, workersArg, coding] });

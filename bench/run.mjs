@@ -20,17 +20,20 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { buildHeavyBundle } from "./heavy/build.mjs";
-import { requireWrk, rssMb, startServer, stop, waitReady, wrk } from "./support.mjs";
+import { readOptions, requireWrk, rssMb, startServer, stop, waitReady, wrk } from "./support.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const args = process.argv.slice(2);
-const flag = (name) => args.includes(name);
-const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const smoke = flag("--smoke");
-const duration = Number(option("--duration", smoke ? "1" : "10"));
-const warmUp = Number(option("--warm-up", smoke ? "0" : "3"));
-const threads = Number(option("--threads", String(os.availableParallelism())));
-const out = option("--out", smoke ? null : path.join(root, "BENCHMARKS.md"));
+const options = readOptions({
+  usage: "node bench/run.mjs [--smoke] [--no-build] [--duration S] [--warm-up S] [--threads N] [--out FILE]",
+  flags: ["smoke", "no-build"],
+  strings: ["out"],
+  numbers: { duration: 1, "warm-up": 0, threads: 1 },
+});
+const smoke = options.smoke ?? false;
+const duration = options.duration ?? (smoke ? 1 : 10);
+const warmUp = options["warm-up"] ?? (smoke ? 0 : 3);
+const threads = options.threads ?? os.availableParallelism();
+const out = options.out ?? (smoke ? null : path.join(root, "BENCHMARKS.md"));
 const binary = process.env.BILINGUE_BIN ?? path.join(root, "target/release/bilingue");
 const CONNECTIONS = 64;
 const BROWSERS = "Accept-Encoding: gzip, deflate, br";
@@ -40,7 +43,7 @@ const ROUNDS = smoke ? 1 : 3;
 const PEER_GZ = `Node peer, compression middleware (${threads} workers)`;
 const PEER_PLAIN = `Node peer, no compression (${threads} workers)`;
 
-if (!smoke && !flag("--no-build")) {
+if (!smoke && !options["no-build"]) {
   execFileSync("cargo", ["build", "--release"], { cwd: root, stdio: "inherit" });
 }
 requireWrk();

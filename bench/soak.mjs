@@ -11,15 +11,19 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { requireWrk, rssMb, startServer, wrk } from "./support.mjs";
+import { readOptions, requireWrk, rssMb, startServer, wrk } from "./support.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const args = process.argv.slice(2);
-const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const smoke = args.includes("--smoke");
-const duration = Number(option("--duration", smoke ? "3" : "60"));
+const options = readOptions({
+  usage: "node bench/soak.mjs [--smoke] [--duration S] [--out FILE]",
+  flags: ["smoke"],
+  strings: ["out"],
+  numbers: { duration: 1 },
+});
+const smoke = options.smoke ?? false;
+const duration = options.duration ?? (smoke ? 3 : 60);
 const signalAt = smoke ? 1.5 : 5;
-const out = option("--out", smoke ? null : path.join(root, "SOAK.md"));
+const out = options.out ?? (smoke ? null : path.join(root, "SOAK.md"));
 const binary = process.env.BILINGUE_BIN ?? path.join(root, "target/release/bilingue");
 const CONNECTIONS = 64;
 const DRAIN_DELAY = "2s";

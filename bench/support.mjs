@@ -3,8 +3,38 @@
 // its report.
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
 
 /** Fails early, with the fix, when wrk is not installed. */
+/**
+ * The script's options (node:util's parseArgs: an unknown or incomplete option is refused),
+ * with `numbers` read as whole numbers of at least their minimum. On a mistake it prints
+ * the problem and `usage`, and exits 2.
+ */
+export function readOptions({ usage, flags = [], strings = [], numbers = {} }) {
+  const fail = (problem) => {
+    console.error(`${problem}\nusage: ${usage}`);
+    process.exit(2);
+  };
+  const options = Object.fromEntries([
+    ...flags.map((name) => [name, { type: "boolean" }]),
+    ...[...strings, ...Object.keys(numbers)].map((name) => [name, { type: "string" }]),
+  ]);
+  let values;
+  try {
+    ({ values } = parseArgs({ options, strict: true, allowPositionals: false }));
+  } catch (error) {
+    fail(error.message);
+  }
+  for (const [name, min] of Object.entries(numbers)) {
+    if (values[name] === undefined) continue;
+    const value = Number(values[name]);
+    if (!Number.isInteger(value) || value < min) fail(`--${name} takes a whole number of at least ${min}, not ${JSON.stringify(values[name])}`);
+    values[name] = value;
+  }
+  return values;
+}
+
 export function requireWrk() {
   try {
     execFileSync("wrk", ["--version"], { stdio: "ignore" });
