@@ -1,6 +1,6 @@
 //! The operator's options: each a flag and a `BILINGUE_…` environment variable.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroUsize;
 
 use std::time::Duration;
@@ -21,6 +21,10 @@ pub struct Config {
     /// Address to bind (0.0.0.0 for every interface).
     #[arg(long, env = "BILINGUE_BIND", default_value = "127.0.0.1")]
     pub bind: IpAddr,
+
+    /// Serve Prometheus /metrics on this address and port of its own (e.g. 127.0.0.1:9464; port 0 picks a free one), never on the public one [default: no metrics].
+    #[arg(long, env = "BILINGUE_METRICS_BIND", value_name = "ADDR:PORT")]
+    pub metrics_bind: Option<SocketAddr>,
 
     /// The address visitors reach the site at, scheme://host[:port] (e.g. https://www.example.org): every absolute URL (canonical, alternates, sitemap) is built from it [default: http://localhost:PORT].
     #[arg(long, env = "BILINGUE_PUBLIC_URL", value_name = "URL")]

@@ -16,6 +16,7 @@ mod error;
 mod escape;
 mod health;
 mod lang;
+pub mod logging;
 mod metrics;
 mod nonce;
 mod origin;
@@ -51,6 +52,15 @@ pub fn watch_dev_builds(state: &Arc<AppState>) {
     }
 }
 
+/// `/metrics`, for its own listener (`--metrics-bind`): what a scraper reads is no
+/// visitor's business.
+pub fn metrics_app(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics::metrics))
+        .with_state(state)
+        .layer(middleware::from_fn(security::add_headers))
+}
+
 pub fn app(state: Arc<AppState>) -> Router {
     // Pages choose their own coding (page_encoding.rs); nothing compresses per request.
     let pages = Router::new().fallback(pages::page);
@@ -63,7 +73,6 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route(&format!("{}{{name}}", assets::PREFIX), assets)
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
-        .route("/metrics", get(metrics::metrics))
         .route("/robots.txt", get(crawlers::robots_txt))
         .route("/sitemap.xml", get(crawlers::sitemap_xml))
         .merge(pages);

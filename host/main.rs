@@ -3,22 +3,19 @@
 //! Listening before the warm-up ends lets `/healthz` answer and `/readyz` say "not yet"
 //! on a slow start, instead of a refused connection that a supervisor reads as dead.
 
-use std::io::IsTerminal as _;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
-use clap::Parser;
-use tokio::signal::unix::{Signal, SignalKind, signal};
-use tracing_subscriber::EnvFilter;
-
-use bilingue::config::{Config, LogFormat};
+use bilingue::config::Config;
 use bilingue::server::{self, ServeOptions};
 use bilingue::{AppState, app, render};
+use clap::Parser;
+use tokio::signal::unix::{Signal, SignalKind, signal};
 
 fn main() -> ExitCode {
     let started = std::time::Instant::now();
     let config = Config::parse();
-    init_logging(config.log_format);
+    bilingue::logging::init(config.log_format);
     if let Some(dir) = &config.dev {
         if let Err(e) = bilingue::declare_dev_languages(dir) {
             eprintln!("bilingue: --dev {}: {e}", dir.display());
@@ -58,6 +55,18 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
     let bound = listener
         .local_addr()
         .expect("a bound socket has an address");
+    let metrics_listener = match config.metrics_bind {
+        Some(address) => match tokio::net::TcpListener::bind(address).await {
+            Ok(listener) => Some(listener),
+            Err(e) => {
+                eprintln!(
+                    "bilingue: cannot listen for metrics on {address}: {e} (choose another --metrics-bind)"
+                );
+                return ExitCode::FAILURE;
+            }
+        },
+        None => None,
+    };
     let state = match AppState::start(&config, bound.port()) {
         Ok(state) => state,
         Err(e) => {
@@ -73,6 +82,36 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
         );
     }
     println!("bilingue listening on http://{bound}");
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        signals.wait().await;
+        let _ = stop.send(true);
+    });
+    let signalled = move || {
+        let mut stopped = stopped.clone();
+        async move {
+            let _ = stopped.wait_for(|stop| *stop).await;
+        }
+    };
+    if let Some(listener) = metrics_listener {
+        let address = listener
+            .local_addr()
+            .expect("a bound socket has an address");
+        println!("bilingue metrics on http://{address}");
+        let options = ServeOptions {
+            drain_delay: config.drain_delay,
+            drain_timeout: config.drain_timeout,
+            send_timeout: config.send_timeout,
+            max_connections: 64,
+        };
+        tokio::spawn(server::serve(
+            listener,
+            bilingue::metrics_app(state.clone()),
+            std::sync::Arc::default(),
+            signalled(),
+            options,
+        ));
+    }
 
     let options = ServeOptions {
         drain_delay: config.drain_delay,
@@ -84,7 +123,7 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
         listener,
         app(state.clone()),
         state.lifecycle.clone(),
-        signals.wait(),
+        signalled(),
         options,
     );
     bilingue::watch_dev_builds(&state);
@@ -118,18 +157,6 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
                 }
             }
         }
-    }
-}
-
-fn init_logging(format: LogFormat) {
-    let filter = EnvFilter::try_from_env("BILINGUE_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal());
-    match format {
-        LogFormat::Text => builder.init(),
-        LogFormat::Json => builder.json().init(),
     }
 }
 

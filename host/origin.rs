@@ -34,6 +34,12 @@ impl Origin {
         let Some(host) = url.host_str() else {
             return refuse("no host");
         };
+        if let Some(url::Host::Domain(name)) = url.host()
+            && !is_host_name(name)
+        {
+            // It would reach headers and files (Link, robots.txt) as it is.
+            return refuse("the host is not a host name (letters, digits, hyphens and dots)");
+        }
         if !url.username().is_empty() || url.password().is_some() {
             return refuse("no user or password belongs in it");
         }
@@ -70,6 +76,22 @@ impl Origin {
     }
 }
 
+/// A DNS host name: labels of ASCII letters, digits and hyphens (not at either end), at most
+/// 63 bytes each, 253 in all (RFC 1123; internationalised names arrive in their `xn--` form).
+fn is_host_name(name: &str) -> bool {
+    let name = name.strip_suffix('.').unwrap_or(name);
+    !name.is_empty()
+        && name.len() <= 253
+        && name.split('.').all(|label| {
+            (1..=63).contains(&label.len())
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}
+
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
@@ -92,6 +114,14 @@ mod tests {
             Origin::localhost(3000).url("/en/x"),
             "http://localhost:3000/en/x"
         );
+        assert_eq!(
+            Origin::parse("https://bücher.example").unwrap().url("/"),
+            "https://xn--bcher-kva.example/"
+        );
+        assert_eq!(
+            Origin::parse("http://[::1]:8080").unwrap().url("/"),
+            "http://[::1]:8080/"
+        );
     }
 
     #[test]
@@ -105,6 +135,11 @@ mod tests {
             "https://user:pw@example.org",
             "https://",
             "",
+            "http://x\"y.example",
+            "http://x<y.example",
+            "http://x_y.example",
+            "http://-x.example",
+            "http://x..example",
         ] {
             let error = Origin::parse(value).unwrap_err();
             assert!(

@@ -248,6 +248,13 @@ fn a_malformed_public_url_stops_start_up_with_a_valid_example() {
         "www.example.org",
         "https://example.org/site",
         "ftp://example.org",
+        // A host that is not a host name would reach the Link header and robots.txt raw.
+        "http://x\"y.example",
+        "http://x<y.example",
+        "http://a b.example",
+        "http://x'y.example",
+        "http://-x.example",
+        "http://x_y.example",
     ] {
         let error = support::start_error(&["--public-url", value]).expect("start-up fails");
         assert!(

@@ -1,6 +1,6 @@
 //! The host over real HTTP: languages, their signals, alternates, 404s and assets.
 
-use crate::support::{attribute_after, client, get, get_with, header};
+use crate::support::{self, attribute_after, base_url, client, get, get_with, header};
 
 #[test]
 fn french_is_served_at_the_root() {
@@ -279,7 +279,12 @@ fn health_and_readiness_answer() {
 fn metrics_count_requests_by_status_and_language() {
     get("/en/");
     get("/de/");
-    let metrics = get("/metrics").text().unwrap();
+    let metrics = client()
+        .get(format!("{}/metrics", support::metrics_url(base_url())))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
     assert!(
         metrics.contains("bilingue_requests_total{status=\"200\",language=\"en\"}"),
         "{metrics}"
@@ -522,4 +527,30 @@ fn the_first_load_javascript_fits_in_80_kb_of_gzip() {
             scripts.len()
         );
     }
+}
+
+#[test]
+fn metrics_are_not_served_on_the_public_port() {
+    let answer = get("/metrics");
+    assert_eq!(answer.status(), 404);
+    assert!(!answer.text().unwrap().contains("bilingue_requests_total"));
+}
+
+#[test]
+fn a_flood_of_pages_not_found_does_not_push_out_the_pages_that_are() {
+    let host = support::start(&["--render-threads", "1", "--page-cache-entries", "50"]);
+    let page = |path: &str| client().get(format!("{host}{path}")).send().unwrap();
+    assert_eq!(page("/fr/").status(), 200);
+    assert_eq!(page("/en/").status(), 200);
+    for i in 0..600 {
+        assert_eq!(page(&format!("/fr/nowhere-{i}")).status(), 404);
+    }
+    let hits = support::metric(&host, "bilingue_page_cache_hits_total");
+    assert_eq!(page("/fr/").status(), 200);
+    assert_eq!(page("/en/").status(), 200);
+    assert_eq!(
+        support::metric(&host, "bilingue_page_cache_hits_total"),
+        hits + 2.0,
+        "both home pages are still cached"
+    );
 }

@@ -5,6 +5,43 @@ use std::time::Duration;
 
 use crate::support::binary::Host;
 
+/// The leading part of a text log record: `2026-11-23T10:00:00.000000Z  INFO `.
+fn starts_a_record(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let time = words.next().unwrap_or_default();
+    let level = words.next().unwrap_or_default();
+    time.len() >= 20
+        && time.ends_with('Z')
+        && time.as_bytes()[4] == b'-'
+        && ["TRACE", "DEBUG", "INFO", "WARN", "ERROR"].contains(&level)
+}
+
+#[test]
+fn text_logs_hold_one_record_per_line_stack_traces_included() {
+    let bundle = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/faulty-bundle.js"
+    );
+    let host = Host::start(&["--server-bundle", bundle, "--access-log"]);
+    host.wait_ready(Duration::from_secs(20));
+    let client = crate::support::client();
+    // A render that fails logs the bundle's stack trace, several lines long.
+    client.get(host.url("/fr/throw")).send().unwrap();
+    client
+        .get(host.url("/fr/x%0Afake%20ERROR%20line"))
+        .send()
+        .unwrap();
+    host.terminate();
+    let (_, logs) = host.wait_exit(Duration::from_secs(10));
+    assert!(logs.contains("boom from the faulty bundle"), "{logs}");
+    for line in logs.lines() {
+        assert!(
+            starts_a_record(line),
+            "a line that is no record: {line:?}\n{logs}"
+        );
+    }
+}
+
 #[test]
 fn json_logs_with_one_access_line_per_request() {
     let host = Host::start(&["--log-format", "json", "--access-log"]);

@@ -89,21 +89,29 @@ impl Host {
             .spawn()
             .expect("the binary starts");
         let logs = drain_stderr(&mut child);
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
         let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let Some(base) = line.trim().strip_prefix("bilingue listening on ") else {
-            let _ = child.kill();
-            let _ = child.wait();
-            std::thread::sleep(Duration::from_millis(100));
-            panic!(
-                "unexpected first line: {line:?}; stderr:\n{}",
-                logs.lock().unwrap()
-            );
+        let mut announced = |prefix: &str| {
+            line.clear();
+            stdout.read_line(&mut line).unwrap();
+            match line.trim().strip_prefix(prefix) {
+                Some(url) => url.to_string(),
+                None => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    std::thread::sleep(Duration::from_millis(100));
+                    panic!(
+                        "expected {prefix:?}, read {line:?}; stderr:\n{}",
+                        logs.lock().unwrap()
+                    );
+                }
+            }
         };
+        let base = announced("bilingue listening on ");
+        let metrics = announced("bilingue metrics on ");
+        super::register_metrics_url(&base, &metrics);
         Self {
-            base: base.to_string(),
+            base,
             child,
             logs,
             client: super::client(),
@@ -206,9 +214,13 @@ impl Drop for Host {
     }
 }
 
-/// A free port and one render thread, unless `args` say otherwise.
+/// A free port, metrics on a free port of their own, and one render thread, unless `args`
+/// say otherwise.
 fn defaults(args: &[&str]) -> Vec<&'static str> {
     let mut defaults = vec!["--port", "0"];
+    if !args.contains(&"--metrics-bind") {
+        defaults.extend(["--metrics-bind", "127.0.0.1:0"]);
+    }
     if !args.contains(&"--render-threads") {
         defaults.extend(["--render-threads", "1"]);
     }

@@ -10,6 +10,46 @@ use bilingue::server::{self, ServeOptions};
 use bilingue::{AppState, app, render};
 use clap::Parser;
 
+/// Where each in-process host (by base URL) serves `/metrics`: its own listener, as
+/// `--metrics-bind` gives the binary.
+static METRICS_URLS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// The metrics address of the host at `base` (in-process or a child's).
+pub fn metrics_url(base: &str) -> String {
+    METRICS_URLS
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|(host, _)| host == base)
+        .map(|(_, metrics)| metrics.clone())
+        .unwrap_or_else(|| panic!("no metrics listener known for {base}"))
+}
+
+pub fn register_metrics_url(base: &str, metrics: &str) {
+    METRICS_URLS
+        .lock()
+        .unwrap()
+        .push((base.to_string(), metrics.to_string()));
+}
+
+/// Serves `router` on 127.0.0.1:0 from a thread of its own (an upstream API, say); its base URL.
+pub fn serve_router(router: axum::Router) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                tx.send(listener.local_addr().unwrap()).unwrap();
+                axum::serve(listener, router).await.unwrap();
+            });
+    });
+    format!("http://{}", rx.recv().unwrap())
+}
+
 pub fn base_url() -> &'static str {
     static BASE_URL: OnceLock<String> = OnceLock::new();
     BASE_URL.get_or_init(|| start(&["--render-threads", "2"]))
@@ -42,6 +82,8 @@ pub fn start(args: &[&str]) -> String {
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let address = listener.local_addr().unwrap();
+            let metrics_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let metrics_address = metrics_listener.local_addr().unwrap();
             let started = match AppState::start(&config, address.port()) {
                 Ok(state) => state.warmed().await.map(|()| state),
                 Err(e) => Err(e),
@@ -53,7 +95,7 @@ pub fn start(args: &[&str]) -> String {
                     return;
                 }
             };
-            address_tx.send(Ok(address)).unwrap();
+            address_tx.send(Ok((address, metrics_address))).unwrap();
             let options = ServeOptions {
                 drain_delay: std::time::Duration::ZERO,
                 drain_timeout: std::time::Duration::ZERO,
@@ -61,6 +103,8 @@ pub fn start(args: &[&str]) -> String {
                 max_connections: config.max_connections as usize,
             };
             let lifecycle = state.lifecycle.clone();
+            let metrics = bilingue::metrics_app(state.clone());
+            tokio::spawn(async move { axum::serve(metrics_listener, metrics).await });
             server::serve(
                 listener,
                 app(state),
@@ -72,7 +116,11 @@ pub fn start(args: &[&str]) -> String {
         });
     });
     match address_rx.recv().unwrap() {
-        Ok(address) => format!("http://{address}"),
+        Ok((address, metrics)) => {
+            let base = format!("http://{address}");
+            register_metrics_url(&base, &format!("http://{metrics}"));
+            base
+        }
         Err(e) => panic!("the host did not start: {e}"),
     }
 }
@@ -135,7 +183,7 @@ pub fn metric(base: &str, name: &str) -> f64 {
 
 pub fn metric_with(client: &reqwest::blocking::Client, base: &str, name: &str) -> f64 {
     let text = client
-        .get(format!("{base}/metrics"))
+        .get(format!("{}/metrics", metrics_url(base)))
         .send()
         .unwrap()
         .text()
