@@ -12,6 +12,7 @@ import { resolveRoute, type Screen as ScreenName } from "./routes";
 import { Home } from "./ui/Home";
 import { LanguageLoadFailed } from "./ui/LanguageLoadFailed";
 import { NotFound } from "./ui/NotFound";
+import { ScreenFailed } from "./ui/ScreenFailed";
 import { Notifications } from "./ui/notifications";
 import { Spinner } from "./ui/Spinner";
 import { Status } from "./ui/Status";
@@ -49,7 +50,10 @@ function Screen({ boot }: { boot: BootState }) {
   const initial = boot.data ? { key: dataKey(boot.language, boot.path), outcome: boot.data } : null;
   return (
     <ScreenDataProvider route={route} params={params} language={language} initial={initial} dataKey={dataKey(language, path)}>
-      <ScreenFor screen={route.screen} timeZone={boot.timeZone} />
+      {/* A new path or language is a new chance for the screen. */}
+      <ScreenFailed key={dataKey(language, path)} message={t("screen.failed")}>
+        <ScreenFor screen={route.screen} timeZone={boot.timeZone} />
+      </ScreenFailed>
     </ScreenDataProvider>
   );
 }

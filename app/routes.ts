@@ -11,9 +11,15 @@ export interface ServerStatus {
   serverTime: string;
 }
 
-/** The status screen's data: the server's own, fresh at each request, so never cached. */
+/**
+ * The status screen's data: the server's own, fresh at each request, so never cached. Its
+ * shape is checked (`app/data/serverStatus.ts`, loaded with the data, not with the page).
+ */
 const statusLoader: Loader<ServerStatus> = {
-  load: ({ http }) => http.get<ServerStatus>("/status"),
+  load: async ({ http }) => {
+    const [answer, { serverStatus }] = await Promise.all([http.get<unknown>("/status"), import("./data/serverStatus")]);
+    return serverStatus(answer);
+  },
 };
 
 export type Screen = "home" | "status" | "notFound";

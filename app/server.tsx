@@ -12,7 +12,7 @@ import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES, localeOf } from
 import type { LoadResources, Resources } from "./i18n/resources";
 import { createTranslator, type TableModule, tableOf } from "./i18n/translate";
 import { type Match, resolveRoute } from "./routes";
-import { type Answer, deliver, finishLater, finishNow, routeConsoleToHost, takeOutbox } from "./server/exchange";
+import { type Answer, deliver, fail, finishLater, finishNow, routeConsoleToHost, takeOutbox } from "./server/exchange";
 import { JOB } from "./server/transport";
 
 // Every listed language's resources are in the server bundle, found by name as the
@@ -75,6 +75,15 @@ function clientFor(job: number): HttpClient {
 
 /** Starts the page `job`: rendered now, or once its loader has its data. */
 export function render(boot: BootState, job: number): void {
+  try {
+    start(boot, job);
+  } catch (error) {
+    // A page that throws fails alone: the exchange and the other pages go on.
+    fail(job, error);
+  }
+}
+
+function start(boot: BootState, job: number): void {
   checkTimeZone(boot.timeZone);
   const page = { ...boot, language: isLanguage(boot.language) ? boot.language : DEFAULT_LANGUAGE };
   const match = resolveRoute(page.path);

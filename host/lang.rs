@@ -16,6 +16,13 @@ pub struct LanguageInfo {
     /// Its place in the declared list, set once the list is read.
     #[serde(skip)]
     index: usize,
+    /// `fr-FR, fr;q=0.9`: what an API is asked in for a page in this language.
+    #[serde(skip, default = "no_accept_language")]
+    accept_language: axum::http::HeaderValue,
+}
+
+fn no_accept_language() -> axum::http::HeaderValue {
+    axum::http::HeaderValue::from_static("")
 }
 
 /// `languages.json`.
@@ -37,6 +44,16 @@ fn read_declared(json: &str) -> Result<Declared, String> {
     }
     for (index, language) in declared.languages.iter_mut().enumerate() {
         language.index = index;
+        language.accept_language = axum::http::HeaderValue::try_from(format!(
+            "{}, {};q=0.9",
+            language.locale, language.code
+        ))
+        .map_err(|_| {
+            format!(
+                "languages.json: {:?} is not a language tag",
+                language.locale
+            )
+        })?;
     }
     if !declared
         .languages
@@ -122,6 +139,11 @@ impl Language {
         self.0.locale.replace('-', "_")
     }
 
+    /// What an API is asked in (`Accept-Language`) for a page in this language.
+    pub fn accept_language(self) -> axum::http::HeaderValue {
+        self.0.accept_language.clone()
+    }
+
     /// How many languages are supported.
     pub fn count() -> usize {
         declared().languages.len()
@@ -183,6 +205,37 @@ pub fn from_cookies<'a>(cookie_headers: impl IntoIterator<Item = &'a [u8]>) -> O
         .filter_map(|pair| pair.split_once('='))
         .filter(|(name, _)| name.trim() == cookie_name())
         .find_map(|(_, value)| Language::from_code(value.trim().trim_matches('"')))
+}
+
+/// The cookies of `Cookie` header values but the saved language choice (the host's, which
+/// no API needs), as one header value; `None` when nothing else was sent. Anything that is
+/// not exactly `NAME=<a supported language>` is kept: a nameless cookie, a second value,
+/// whatever the visitor sent that this parse would not understand.
+pub fn cookies_but_the_choice<'a>(
+    cookie_headers: impl IntoIterator<Item = &'a [u8]>,
+) -> Option<axum::http::HeaderValue> {
+    let mut kept: Vec<&[u8]> = Vec::new();
+    for value in cookie_headers {
+        for pair in value.split(|b| *b == b';') {
+            let pair = pair.trim_ascii();
+            if pair.is_empty() || is_language_choice(pair) {
+                continue;
+            }
+            kept.push(pair);
+        }
+    }
+    if kept.is_empty() {
+        return None;
+    }
+    axum::http::HeaderValue::from_bytes(&kept.join(&b"; "[..])).ok()
+}
+
+fn is_language_choice(pair: &[u8]) -> bool {
+    let Ok(pair) = std::str::from_utf8(pair) else {
+        return false;
+    };
+    pair.split_once('=')
+        .is_some_and(|(name, value)| name == cookie_name() && Language::from_code(value).is_some())
 }
 
 #[cfg(test)]
@@ -251,6 +304,40 @@ mod tests {
             b";;=;",
         ];
         assert_eq!(from_cookies(headers), None);
+    }
+
+    #[test]
+    fn only_a_well_formed_language_choice_is_left_out_of_the_cookies_forwarded() {
+        let forwarded = |values: &[&[u8]]| {
+            cookies_but_the_choice(values.iter().copied())
+                .map(|v| String::from_utf8(v.as_bytes().to_vec()).unwrap())
+        };
+        assert_eq!(forwarded(&[b"bilingue_lang=en"]), None);
+        assert_eq!(forwarded(&[b" bilingue_lang=fr ; ;"]), None);
+        assert_eq!(
+            forwarded(&[b"session=1; bilingue_lang=en", b"b=2"]),
+            Some("session=1; b=2".into())
+        );
+        for kept in [
+            &b"alice-token"[..],
+            b"=alice-token",
+            b"bilingue_lang=alice",
+            b"bilingue_lang",
+            b"bilingue_lang=\"en\"",
+            b"Bilingue_lang=en",
+        ] {
+            assert!(
+                forwarded(&[kept]).is_some(),
+                "{}",
+                String::from_utf8_lossy(kept)
+            );
+        }
+    }
+
+    #[test]
+    fn an_api_is_asked_in_the_pages_language() {
+        assert_eq!(lang("fr").accept_language(), "fr-FR, fr;q=0.9");
+        assert_eq!(lang("en").accept_language(), "en-US, en;q=0.9");
     }
 
     #[test]

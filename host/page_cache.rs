@@ -3,11 +3,20 @@
 //! once, so serving one again costs a map lookup, a copy and a CRC (each response splices
 //! in its own nonce, see `spliced_gzip.rs`). Bounded in entries; the cache lives in the
 //! process, so a new build (a new binary) never serves an old page.
+//!
+//! Pages not found have a room of their own, an eighth of the entries: any visitor can ask
+//! for endless paths that do not exist, and those must never push out the pages that do.
+//! A page missing from the cache is rendered once however many ask for it at once
+//! ([`PageCache::flight`]).
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock, RwLock};
-use std::time::Instant;
+use std::sync::{Arc, LazyLock, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use tokio::sync::watch;
 
 use axum::http::{HeaderValue, StatusCode};
 
@@ -51,10 +60,20 @@ impl CachedPage {
     }
 }
 
-/// A cached page, and when it stops being served (`None`: never, within this process).
+/// A cached page, or the mark of a page that may not be kept, and when it stops being served
+/// (`None`: never, within this process).
 struct Entry {
-    page: Arc<CachedPage>,
+    page: Option<Arc<CachedPage>>,
     expires: Option<Instant>,
+}
+
+/// What the cache knows of a page.
+pub enum Lookup {
+    Found(Arc<CachedPage>),
+    /// Its last render could not be kept (the app said so, or it failed): render it for
+    /// each request, without waiting for another's.
+    NotKept,
+    Missing,
 }
 
 /// Pages by language, then by path: a lookup borrows the request's path, it copies nothing.
@@ -102,8 +121,38 @@ impl Pages {
 pub struct PageCache {
     capacity: usize,
     pages: RwLock<Pages>,
+    /// Pages not found and marks of pages not kept, with [`NOT_FOUND_SHARE`] of the capacity.
+    rest: RwLock<Pages>,
+    flights: Mutex<HashMap<(Language, String), watch::Receiver<()>>>,
     hits: AtomicU64,
     misses: AtomicU64,
+}
+
+/// The part of the capacity pages not found and marks may take: one entry in this many.
+const NOT_FOUND_SHARE: usize = 8;
+
+/// A render under way for a page missing from the cache.
+pub enum Flight<'a> {
+    /// This request renders it; the others wait until this is dropped.
+    Lead(Lead<'a>),
+    /// Another request renders it: resolves when that one is done.
+    Follow(Pin<Box<dyn Future<Output = ()> + Send>>),
+}
+
+pub struct Lead<'a> {
+    cache: &'a PageCache,
+    key: (Language, String),
+    _landed: watch::Sender<()>,
+}
+
+impl Drop for Lead<'_> {
+    fn drop(&mut self) {
+        self.cache
+            .flights
+            .lock()
+            .expect("flights lock")
+            .remove(&self.key);
+    }
 }
 
 impl PageCache {
@@ -112,6 +161,8 @@ impl PageCache {
         Self {
             capacity,
             pages: RwLock::default(),
+            rest: RwLock::default(),
+            flights: Mutex::default(),
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
         }
@@ -121,26 +172,59 @@ impl PageCache {
         self.capacity > 0
     }
 
-    pub fn get(&self, language: Language, path: &str) -> Option<Arc<CachedPage>> {
-        if self.capacity == 0 {
-            return None;
+    /// Joins the render of a page missing from the cache, or leads it.
+    pub fn flight(&self, language: Language, path: &str) -> Flight<'_> {
+        let mut flights = self.flights.lock().expect("flights lock");
+        let key = (language, path.to_string());
+        if let Some(landed) = flights.get(&key) {
+            let mut landed = landed.clone();
+            // Resolves when the lead's sender is dropped.
+            return Flight::Follow(Box::pin(
+                async move { while landed.changed().await.is_ok() {} },
+            ));
         }
-        let found = self
-            .pages
-            .read()
-            .expect("cache lock")
-            .by_language
-            .get(&language)
-            .and_then(|pages| pages.get(path))
-            .filter(|entry| entry.expires.is_none_or(|expires| Instant::now() < expires))
-            .map(|entry| entry.page.clone());
-        let counter = if found.is_some() {
-            &self.hits
-        } else {
-            &self.misses
+        let (sender, landed) = watch::channel(());
+        flights.insert(key.clone(), landed);
+        Flight::Lead(Lead {
+            cache: self,
+            key,
+            _landed: sender,
+        })
+    }
+
+    pub fn lookup(&self, language: Language, path: &str) -> Lookup {
+        if self.capacity == 0 {
+            return Lookup::Missing;
+        }
+        let look = |pages: &RwLock<Pages>| {
+            pages
+                .read()
+                .expect("cache lock")
+                .by_language
+                .get(&language)
+                .and_then(|pages| pages.get(path))
+                .filter(|entry| entry.expires.is_none_or(|expires| Instant::now() < expires))
+                .map(|entry| entry.page.clone())
+        };
+        let found = look(&self.pages).or_else(|| look(&self.rest));
+        let counter = match found {
+            Some(Some(_)) => &self.hits,
+            _ => &self.misses,
         };
         counter.fetch_add(1, Ordering::Relaxed);
-        found
+        match found {
+            Some(Some(page)) => Lookup::Found(page),
+            Some(None) => Lookup::NotKept,
+            None => Lookup::Missing,
+        }
+    }
+
+    /// The page, if it is kept.
+    pub fn get(&self, language: Language, path: &str) -> Option<Arc<CachedPage>> {
+        match self.lookup(language, path) {
+            Lookup::Found(page) => Some(page),
+            Lookup::NotKept | Lookup::Missing => None,
+        }
     }
 
     /// Keeps `page` until `expires` (`None`: for the life of the process).
@@ -151,15 +235,60 @@ impl PageCache {
         page: Arc<CachedPage>,
         expires: Option<Instant>,
     ) {
+        if page.status == StatusCode::NOT_FOUND {
+            self.put(&self.rest, language, path, Some(page), expires);
+        } else {
+            self.remove(&self.rest, language, path);
+            self.put(&self.pages, language, path, Some(page), expires);
+        }
+    }
+
+    /// Remembers for `lasting` that this page is not kept.
+    pub fn mark_not_kept(&self, language: Language, path: &str, lasting: Duration) {
+        self.remove(&self.pages, language, path);
+        self.put(
+            &self.rest,
+            language,
+            path,
+            None,
+            Some(Instant::now() + lasting),
+        );
+    }
+
+    fn remove(&self, pages: &RwLock<Pages>, language: Language, path: &str) {
+        let mut pages = pages.write().expect("cache lock");
+        if pages
+            .by_language
+            .get_mut(&language)
+            .and_then(|paths| paths.remove(path))
+            .is_some()
+        {
+            pages.len -= 1;
+        }
+    }
+
+    fn put(
+        &self,
+        pages: &RwLock<Pages>,
+        language: Language,
+        path: &str,
+        page: Option<Arc<CachedPage>>,
+        expires: Option<Instant>,
+    ) {
         if self.capacity == 0 {
             return;
         }
-        let mut pages = self.pages.write().expect("cache lock");
+        let capacity = if std::ptr::eq(pages, &self.rest) {
+            self.capacity.div_ceil(NOT_FOUND_SHARE)
+        } else {
+            self.capacity
+        };
+        let mut pages = pages.write().expect("cache lock");
         let replaces = pages
             .by_language
             .get(&language)
             .is_some_and(|paths| paths.contains_key(path));
-        if !replaces && pages.len >= self.capacity {
+        if !replaces && pages.len >= capacity {
             // Past the bound, one entry makes room: paths no one asks for again (random
             // 404s) cannot grow the cache, and popular pages come back on their next request.
             pages.evict_one();
@@ -177,11 +306,7 @@ impl PageCache {
     }
 
     pub fn len(&self) -> usize {
-        self.pages.read().expect("cache lock").len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.pages.read().expect("cache lock").len + self.rest.read().expect("cache lock").len
     }
 
     pub fn hits(&self) -> u64 {
@@ -262,6 +387,65 @@ mod tests {
     }
 
     #[test]
+    fn pages_not_found_make_room_only_among_themselves() {
+        let cache = PageCache::new(16);
+        cache.insert(lang("fr"), "/", page("home"), None);
+        for i in 0..1000 {
+            let missing = Arc::new(CachedPage::new(StatusCode::NOT_FOUND, "404", None));
+            cache.insert(lang("fr"), &format!("/nowhere-{i}"), missing, None);
+        }
+        assert!(cache.get(lang("fr"), "/").is_some(), "the page found stays");
+        assert_eq!(cache.len(), 1 + 2, "pages not found hold an eighth of 16");
+        assert!(cache.get(lang("fr"), "/nowhere-999").is_some());
+    }
+
+    #[test]
+    fn a_page_marked_not_kept_is_known_so_until_the_mark_expires() {
+        let cache = PageCache::new(8);
+        cache.mark_not_kept(lang("fr"), "/status", Duration::from_millis(30));
+        assert!(matches!(
+            cache.lookup(lang("fr"), "/status"),
+            Lookup::NotKept
+        ));
+        std::thread::sleep(Duration::from_millis(40));
+        assert!(matches!(
+            cache.lookup(lang("fr"), "/status"),
+            Lookup::Missing
+        ));
+        cache.mark_not_kept(lang("fr"), "/status", Duration::from_secs(60));
+        cache.insert(lang("fr"), "/status", page("now public"), None);
+        assert!(matches!(
+            cache.lookup(lang("fr"), "/status"),
+            Lookup::Found(_)
+        ));
+        assert_eq!(cache.len(), 1, "the mark gave way");
+    }
+
+    #[tokio::test]
+    async fn one_request_leads_the_render_of_a_missing_page_and_the_others_wait_for_it() {
+        let cache = PageCache::new(8);
+        let Flight::Lead(lead) = cache.flight(lang("fr"), "/") else {
+            panic!("the first leads")
+        };
+        let Flight::Follow(landed) = cache.flight(lang("fr"), "/") else {
+            panic!("the second follows")
+        };
+        assert!(
+            matches!(cache.flight(lang("en"), "/"), Flight::Lead(_)),
+            "another page is another flight"
+        );
+        let waiting = tokio::spawn(landed);
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "waits while the lead renders");
+        drop(lead);
+        waiting.await.unwrap();
+        assert!(
+            matches!(cache.flight(lang("fr"), "/"), Flight::Lead(_)),
+            "the flight is over"
+        );
+    }
+
+    #[test]
     fn a_page_kept_for_a_while_is_not_served_after_it() {
         let cache = PageCache::new(8);
         let soon = Instant::now() + std::time::Duration::from_millis(30);
@@ -276,7 +460,7 @@ mod tests {
         let cache = PageCache::new(0);
         cache.insert(lang("fr"), "/", page("x"), None);
         assert!(cache.get(lang("fr"), "/").is_none());
-        assert!(cache.is_empty());
+        assert_eq!(cache.len(), 0);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::document::{self, Content, PageHeaders, PageLinks};
 use crate::error::HostError;
 use crate::lang::{self, Language, PathLanguage};
 use crate::nonce::Nonce;
-use crate::page_cache::{CachedPage, NONCE_SLOT};
+use crate::page_cache::{CachedPage, Flight, Lookup, NONCE_SLOT};
 use crate::page_encoding;
 use crate::render::{BootState, Page, RenderError, Rendered, Visitor};
 use crate::server::PeerAddr;
@@ -97,20 +97,18 @@ fn read_request<'a>(path: &'a str, headers: &HeaderMap) -> PageRequest<'a> {
     }
 }
 
-/// What a page's loader carries for the visitor.
-fn visitor(headers: &HeaderMap, peer: Option<PeerAddr>) -> Visitor {
-    let cookies: Vec<&str> = headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .collect();
+/// What a page's loader may carry for the visitor, on a page in `language`.
+fn visitor(headers: &HeaderMap, language: Language, peer: Option<PeerAddr>) -> Visitor {
     Visitor {
         // Several Cookie fields are one list (RFC 6265 §5.4 sends one; HTTP/2 may split it).
-        cookie: (!cookies.is_empty())
-            .then(|| HeaderValue::from_str(&cookies.join("; ")).ok())
-            .flatten(),
+        cookie: lang::cookies_but_the_choice(
+            headers
+                .get_all(header::COOKIE)
+                .iter()
+                .map(HeaderValue::as_bytes),
+        ),
         authorization: headers.get(header::AUTHORIZATION).cloned(),
-        accept_language: headers.get(header::ACCEPT_LANGUAGE).cloned(),
+        language,
         peer: peer.map(|PeerAddr(address)| address),
     }
 }
@@ -147,12 +145,32 @@ pub async fn page(
         link,
     };
     let nonce = Nonce::random();
-    if request.kind.cacheable()
-        && let Some(cached) = state.pages.get(request.language, request.rest)
-    {
-        let headers_out = page_headers(cached.link.clone());
-        return Ok(respond_cached(&cached, &headers, headers_out, &nonce));
-    }
+    let cacheable = request.kind.cacheable() && state.pages.enabled();
+    let lookup = || match cacheable {
+        true => state.pages.lookup(request.language, request.rest),
+        false => Lookup::NotKept,
+    };
+    // One render for a page missing from the cache, however many ask for it at once: the
+    // others wait for it, then find it cached (or, if it could not be kept, render their
+    // own). A page known not to be kept is rendered for each request at once.
+    let _flight = match lookup() {
+        Lookup::Found(cached) => {
+            let headers_out = page_headers(cached.link.clone());
+            return Ok(respond_cached(&cached, &headers, headers_out, &nonce));
+        }
+        Lookup::NotKept => None,
+        Lookup::Missing => match state.pages.flight(request.language, request.rest) {
+            Flight::Lead(lead) => Some(lead),
+            Flight::Follow(landed) => {
+                landed.await;
+                if let Lookup::Found(cached) = lookup() {
+                    let headers_out = page_headers(cached.link.clone());
+                    return Ok(respond_cached(&cached, &headers, headers_out, &nonce));
+                }
+                None
+            }
+        },
+    };
 
     let boot = BootState {
         language: request.language,
@@ -160,7 +178,7 @@ pub async fn page(
         time_zone: state.time_zone.clone(),
         data: None,
     };
-    let visitor = visitor(&headers, peer);
+    let visitor = visitor(&headers, request.language, peer);
     let deadline = Instant::now() + state.load_timeout;
     let links = |status: StatusCode| {
         (status == StatusCode::OK)
@@ -178,7 +196,13 @@ pub async fn page(
                     tracing::warn!(path = %uri.path(), "render queue full: sending the client-rendered page")
                 }
                 _ => {
-                    tracing::error!(path = %uri.path(), %error, "server render failed: sending the client-rendered page")
+                    tracing::error!(path = %uri.path(), %error, "server render failed: sending the client-rendered page");
+                    if cacheable {
+                        // Those waiting for this render, and those who come soon, try their own.
+                        state
+                            .pages
+                            .mark_not_kept(request.language, request.rest, FAILED_MARK);
+                    }
                 }
             }
             if state.crawlers.is_crawler(&headers) {
@@ -226,9 +250,15 @@ pub async fn page(
         };
         document::write(&document_assets, &boot, &content, nonce)
     };
-    if let Some(lifetime) = cache_lifetime(&rendered, per_visitor)
-        && request.kind.cacheable()
-        && state.pages.enabled()
+    let lifetime = cache_lifetime(&rendered, per_visitor);
+    if cacheable && lifetime.is_none() && !per_visitor {
+        // The app says this page is not the same for everyone: no one waits for another's.
+        state
+            .pages
+            .mark_not_kept(request.language, request.rest, NOT_KEPT_MARK);
+    }
+    if let Some(lifetime) = lifetime
+        && cacheable
     {
         let cached = Arc::new(CachedPage::new(status, &write(&NONCE_SLOT)?, link.clone()));
         let expires = lifetime.map(|lifetime| Instant::now() + lifetime);
@@ -243,14 +273,28 @@ pub async fn page(
         ));
     }
     let (body, encoding) = page_encoding::fresh(write(&nonce)?, &headers);
+    let headers_out = match per_visitor {
+        // Data that is the visitor's alone is kept by no one, not even their browser (a
+        // page shown after a log-out).
+        true => PageHeaders {
+            cache_control: "private, no-store",
+            ..page_headers(link)
+        },
+        false => page_headers(link),
+    };
     Ok(document::respond(
         status,
         body,
         encoding,
-        page_headers(link),
+        headers_out,
         &nonce,
     ))
 }
+
+/// How long a page the app declared not to be kept is rendered without waiting for others.
+const NOT_KEPT_MARK: Duration = Duration::from_secs(60);
+/// How long a page whose render failed is rendered without waiting for others.
+const FAILED_MARK: Duration = Duration::from_secs(5);
 
 /// Whether the page cache may keep a page, and for how long (`None`: for the life of the
 /// process): a page the same for everyone, never one holding the visitor's own data.

@@ -59,6 +59,8 @@ struct Seen {
 #[derive(Clone, Copy)]
 enum Behaviour {
     Answers,
+    /// Answers, 300 ms late.
+    SlowAnswers,
     Fails,
     Slow,
 }
@@ -71,7 +73,7 @@ fn start_upstream(behaviour: Behaviour) -> (String, Arc<Seen>) {
     ) -> Response {
         seen.calls.lock().unwrap().push(headers);
         match behaviour {
-            Behaviour::Answers => axum::Json(json!({
+            Behaviour::Answers | Behaviour::SlowAnswers => axum::Json(json!({
                 "version": "9.9.9-upstream",
                 "languages": ["fr", "en"],
                 "serverTime": "2030-01-02T03:04:05.000Z",
@@ -88,17 +90,34 @@ fn start_upstream(behaviour: Behaviour) -> (String, Arc<Seen>) {
             }
         }
     }
-    async fn whoami(State((seen, _)): State<(Arc<Seen>, Behaviour)>, headers: HeaderMap) -> String {
-        let cookie = headers
-            .get("cookie")
-            .map(|v| v.to_str().unwrap().to_string());
+    async fn whoami(
+        State((seen, behaviour)): State<(Arc<Seen>, Behaviour)>,
+        headers: HeaderMap,
+    ) -> String {
+        if let Behaviour::SlowAnswers = behaviour {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        let text = |name: &str| {
+            headers
+                .get(name)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        };
+        let (cookie, language) = (text("cookie"), text("accept-language"));
         seen.calls.lock().unwrap().push(headers);
-        format!("cookie={cookie:?}")
+        format!("cookie={cookie:?} accept-language={language:?}")
+    }
+    async fn sets_a_cookie(
+        State((seen, _)): State<(Arc<Seen>, Behaviour)>,
+        headers: HeaderMap,
+    ) -> Response {
+        seen.calls.lock().unwrap().push(headers);
+        ([("set-cookie", "tracking=42; Path=/")], "welcome").into_response()
     }
     let seen = Arc::new(Seen::default());
     let router = Router::new()
         .route("/api/status", get(status))
         .route("/api/whoami", get(whoami))
+        .route("/api/sets-a-cookie", get(sets_a_cookie))
         .with_state((seen.clone(), behaviour));
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -146,9 +165,11 @@ fn with_an_upstream_the_status_page_has_its_data_and_the_upstream_the_visitors_c
     );
     let calls = seen.calls.lock().unwrap();
     let visitors = &calls[0];
-    assert_eq!(visitors["cookie"], "session=abc123; bilingue_lang=en");
+    // The saved language choice is the host's, not the API's: it is not forwarded.
+    assert_eq!(visitors["cookie"], "session=abc123");
     assert_eq!(visitors["authorization"], "Bearer visitor-token");
-    assert_eq!(visitors["accept-language"], "fr-CA, fr;q=0.9");
+    // The data is for the page's language, which is part of what the page is cached by.
+    assert_eq!(visitors["accept-language"], "fr-FR, fr;q=0.9");
     assert_eq!(visitors["x-forwarded-for"], "127.0.0.1");
 }
 
@@ -399,4 +420,121 @@ fn per_visitor_data_is_never_served_to_another_visitor_from_the_cache() {
         "served from the cache"
     );
     assert!(host.metric("bilingue_page_cache_hits_total") >= 1.0);
+}
+
+/// A public page of the loader fixture that shows what `/api/{endpoint}` answered; each
+/// test names its own `tag`, so that no two share a cached page.
+fn public_page(host: &Host, endpoint: &str, tag: &str) -> String {
+    host.url(&format!(
+        "/fr/public/{}",
+        percent_encoded(&format!("/api/{endpoint}?tag={tag}"))
+    ))
+}
+
+fn get_page(url: &str, headers: &[(&str, &str)]) -> reqwest::blocking::Response {
+    let mut request = client().get(url);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.send().unwrap()
+}
+
+#[test]
+fn any_cookie_that_reaches_the_upstream_makes_the_page_the_visitors_alone() {
+    let (upstream, _) = start_upstream(Behaviour::Answers);
+    let host = loader_host(&["--api-upstream", &upstream]);
+    for (i, cookie) in [
+        "alice-token",
+        "=alice-token",
+        "bilingue_lang=fr; bilingue_lang=alice-token",
+        "bilingue_lang=alice-token",
+        "bilingue_lang",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let url = public_page(&host, "whoami", &format!("cookie-{i}"));
+        let alice = get_page(&url, &[("cookie", cookie)]);
+        assert_eq!(
+            support::header(&alice, "cache-control"),
+            "private, no-store",
+            "{cookie}"
+        );
+        let alice = alice.text().unwrap();
+        assert!(alice.contains("cookie=Some("), "{cookie}: {alice}");
+        let next = get_page(&url, &[]).text().unwrap();
+        assert!(
+            next.contains("cookie=None") && !next.contains("alice"),
+            "{cookie}: the next visitor got {next}"
+        );
+    }
+}
+
+#[test]
+fn the_language_cookie_alone_is_not_forwarded_and_the_page_stays_public() {
+    let (upstream, seen) = start_upstream(Behaviour::Answers);
+    let host = loader_host(&["--api-upstream", &upstream]);
+    let url = public_page(&host, "whoami", "language-cookie");
+    let first = get_page(&url, &[("cookie", "bilingue_lang=en")])
+        .text()
+        .unwrap();
+    assert!(first.contains("cookie=None"), "{first}");
+    let calls = seen.calls.lock().unwrap().len();
+    get_page(&url, &[]).text().unwrap();
+    assert_eq!(
+        seen.calls.lock().unwrap().len(),
+        calls,
+        "served from the cache"
+    );
+}
+
+#[test]
+fn the_upstream_gets_the_pages_language_never_the_visitors_accept_language() {
+    let (upstream, _) = start_upstream(Behaviour::Answers);
+    let host = loader_host(&["--api-upstream", &upstream]);
+    let url = public_page(&host, "whoami", "accept-language");
+    let attacker = get_page(&url, &[("accept-language", "en, <b>owned</b>")])
+        .text()
+        .unwrap();
+    assert!(
+        attacker.contains(r#"accept-language=Some(&quot;fr-FR, fr;q=0.9&quot;)"#)
+            || attacker.contains(r#"accept-language=Some("fr-FR, fr;q=0.9")"#),
+        "{attacker}"
+    );
+    let next = get_page(&url, &[("accept-language", "fr")]).text().unwrap();
+    assert!(!next.contains("owned"), "{next}");
+}
+
+#[test]
+fn a_page_whose_data_came_with_a_set_cookie_is_never_kept() {
+    let (upstream, seen) = start_upstream(Behaviour::Answers);
+    let host = loader_host(&["--api-upstream", &upstream]);
+    let url = public_page(&host, "sets-a-cookie", "set-cookie");
+    for round in 1..=2 {
+        let page = get_page(&url, &[]);
+        assert_eq!(support::header(&page, "cache-control"), "private, no-store");
+        assert!(page.text().unwrap().contains("welcome"));
+        assert_eq!(seen.calls.lock().unwrap().len(), round, "asked again");
+    }
+}
+
+#[test]
+fn a_page_missing_from_the_cache_is_rendered_once_for_concurrent_visitors() {
+    let (upstream, seen) = start_upstream(Behaviour::SlowAnswers);
+    let host = loader_host(&["--api-upstream", &upstream]);
+    let url = public_page(&host, "whoami", "single-flight");
+    let visitors: Vec<_> = (0..10)
+        .map(|_| {
+            let url = url.clone();
+            std::thread::spawn(move || get_page(&url, &[]).text().unwrap())
+        })
+        .collect();
+    for visitor in visitors {
+        assert!(visitor.join().unwrap().contains("cookie=None"));
+    }
+    assert_eq!(
+        seen.calls.lock().unwrap().len(),
+        1,
+        "one render, one call, for ten visitors"
+    );
 }

@@ -6,6 +6,7 @@
 //! - `api`: the built-in /api; `proxy`: --api-upstream against a real upstream.
 //! - `crawlers`: canonical, alternates, Open Graph, sitemap, robots.txt, --no-index.
 //! - `faults`: a misbehaving server bundle (loops, throws, eats the heap, fills the queue).
+//! - `hostile_data`: data built to break rendering (deep nesting, lone surrogates, wrong shapes).
 //! - `wire`: what a client may send and how long it may hold a connection, HTTP/1 and HTTP/2.
 //! - `startup`, `shutdown`, `logs`: the real binary as a child process (warm-up, signals, logs).
 //! - `deploy`: the Dockerfile and the Kubernetes manifests.
@@ -21,6 +22,7 @@ mod deploy;
 mod development;
 mod encoding;
 mod faults;
+mod hostile_data;
 mod http;
 mod loaders;
 mod logs;

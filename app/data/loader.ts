@@ -30,10 +30,16 @@ export interface Loader<Data> {
 /** What a loader gave: its data, or the error object of the failed call. */
 export type LoadOutcome<Data> = { ok: true; data: Data } | { ok: false; error: ApiError };
 
-/** Runs `loader`, never rejecting: a failure becomes the error object. */
+/**
+ * Runs `loader`, never rejecting: a failure, or data nested too deep to use, becomes the
+ * error object.
+ */
 export async function runLoader<Data>(loader: Loader<Data>, context: LoaderContext): Promise<LoadOutcome<Data>> {
   try {
-    return { ok: true, data: await loader.load(context) };
+    // The check loads with the data, not with the page.
+    const [data, { checkDepth }] = await Promise.all([loader.load(context), import("./usable")]);
+    checkDepth(data);
+    return { ok: true, data };
   } catch (error) {
     // Only a failure needs the catalogue's mapping: it loads then, not with the first screen.
     const { toApiError } = await import("../http/errors");

@@ -37,13 +37,37 @@ const waiting = new Map<number, (answer: Answer) => void>();
 let nextFetch = 1;
 let loading = 0;
 
-/** The outbox as JSON, emptied; `more` says pages are still loading (more may come). */
+/**
+ * The outbox as JSON, emptied whatever happens; `more` says pages are still loading (more
+ * may come). Each entry is written alone: one that cannot be written (data too deep for
+ * JSON.stringify, say) becomes its own page's failure, and leaves every other page and the
+ * exchange itself untouched. Strings are well-formed UTF-16 on the way out, so the host's
+ * JSON reader never meets a lone surrogate's escape.
+ */
 export function takeOutbox(): string {
-  const taken = JSON.stringify({ ...outbox, more: loading > 0 });
+  const { done, fetches, logs } = outbox;
   outbox.done = [];
   outbox.fetches = [];
   outbox.logs = [];
-  return taken;
+  const doneJson = done.map((entry) => jsonOrElse(entry, (why) => jsonOrElse({ job: entry.job, failed: `the page could not be handed to the host: ${why}` })));
+  const fetchJson = fetches.map((call) => jsonOrElse(call, (why) => jsonOrElse({ ...call, url: "", body: null, headers: { "x-bilingue-unwritable": why } })));
+  const logJson = logs.map((log) => jsonOrElse(log, (why) => jsonOrElse({ level: log.level, message: `(a log line could not be written: ${why})` })));
+  return `{"done":[${doneJson.join(",")}],"fetches":[${fetchJson.join(",")}],"logs":[${logJson.join(",")}],"more":${loading > 0}}`;
+}
+
+/** Lone surrogates, as JSON.stringify escapes them (paired ones it writes as they are). */
+const LONE_SURROGATE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/i;
+const wellFormed = (_key: string, value: unknown) => (typeof value === "string" ? value.toWellFormed() : value);
+
+/** `value` as JSON with well-formed strings; `otherwise(why)` when it cannot be written. */
+function jsonOrElse(value: unknown, otherwise: (why: string) => string = (why) => { throw new Error(why); }): string {
+  try {
+    const json = JSON.stringify(value);
+    // Rare: only data that carried a lone surrogate is written a second, slower way.
+    return LONE_SURROGATE_ESCAPE.test(json) ? JSON.stringify(value, wellFormed) : json;
+  } catch (error) {
+    return otherwise(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** Asks the host to make an API call for `job`; resolves with its answer. */
@@ -67,8 +91,13 @@ export function finishLater(job: number, work: Promise<RenderResult>): void {
   loading++;
   work.then(
     (result) => outbox.done.push({ job, result }),
-    (error: unknown) => outbox.done.push({ job, failed: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    (error: unknown) => fail(job, error),
   ).finally(() => loading--);
+}
+
+/** The page `job` failed: `error`, with its stack, is the host's to log. */
+export function fail(job: number, error: unknown): void {
+  outbox.done.push({ job, failed: error instanceof Error ? (error.stack ?? error.message) : String(error) });
 }
 
 export function finishNow(job: number, result: RenderResult): void {

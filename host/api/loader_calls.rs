@@ -1,8 +1,12 @@
 //! The API calls of a page's loader, made in-process: the same `/api` routes a browser
-//! reaches (built in, or forwarded to the upstream), with the visitor's Cookie,
-//! Authorization and Accept-Language, from the visitor's address. A loader reaches nothing
-//! else: a URL with a scheme or a host, or a path outside `/api`, is refused before any
-//! call, whatever the bundle built.
+//! reaches (built in, or forwarded to the upstream), with the visitor's Cookie (but their
+//! saved language choice) and Authorization, from the visitor's address, asking in the
+//! page's language. A loader reaches nothing else: a URL with a scheme or a host, or a path
+//! outside `/api`, is refused before any call, whatever the bundle built.
+//!
+//! Whether a call makes its page the visitor's alone is read from what was sent and what
+//! came back, not from a parse of the visitor's headers: a request that left with a Cookie
+//! or an Authorization, or an answer that sets a cookie.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,7 +17,7 @@ use axum::http::{HeaderName, HeaderValue, Method, Request, header, uri::PathAndQ
 use tokio::runtime::Handle;
 
 use super::path_problem;
-use crate::render::{ApiAnswer, ApiCall, ApiCaller, Visitor};
+use crate::render::{ApiAnswer, ApiCall, ApiCaller, CallOutcome, Visitor};
 use crate::server::PeerAddr;
 
 /// An answer larger than this is refused: it would travel in the page's HTML.
@@ -34,7 +38,7 @@ impl ApiCaller for LoaderCalls {
         call: ApiCall,
         visitor: Arc<Visitor>,
         deadline: Instant,
-        answer: Box<dyn FnOnce(ApiAnswer) + Send>,
+        answer: Box<dyn FnOnce(CallOutcome) + Send>,
     ) {
         let api = self.api.clone();
         let load_timeout = self.load_timeout;
@@ -42,51 +46,76 @@ impl ApiCaller for LoaderCalls {
             let id = call.id;
             let answered =
                 tokio::time::timeout_at(deadline.into(), make(api, call, &visitor)).await;
-            answer(answered.unwrap_or_else(|_| ApiAnswer {
-                timed_out: true,
-                ..ApiAnswer::failed(
-                    id,
-                    format!("timeout of {}ms exceeded", load_timeout.as_millis()),
-                )
+            answer(answered.unwrap_or_else(|_| CallOutcome {
+                answer: ApiAnswer {
+                    timed_out: true,
+                    ..ApiAnswer::failed(
+                        id,
+                        format!("timeout of {}ms exceeded", load_timeout.as_millis()),
+                    )
+                },
+                // Whatever was sent may have reached the API: the page is not shared.
+                per_visitor: visitor.cookie.is_some() || visitor.authorization.is_some(),
             }));
         });
     }
 }
 
-async fn make(api: Router, call: ApiCall, visitor: &Visitor) -> ApiAnswer {
+async fn make(api: Router, call: ApiCall, visitor: &Visitor) -> CallOutcome {
     let id = call.id;
+    let refused = |why: String| CallOutcome {
+        answer: ApiAnswer::failed(id, why),
+        per_visitor: false,
+    };
     let target = match target(&call.url) {
         Ok(target) => target,
         Err(why) => {
             tracing::warn!(url = %call.url.escape_debug(), why, "a loader's call was refused");
-            return ApiAnswer::failed(id, format!("{why}: {}", call.url));
+            return refused(format!("{why}: {}", call.url));
         }
     };
     let request = match request(call, target, visitor) {
         Ok(request) => request,
-        Err(why) => return ApiAnswer::failed(id, why),
+        Err(why) => return refused(why),
     };
+    let sent_credentials = [header::COOKIE, header::AUTHORIZATION]
+        .iter()
+        .any(|name| request.headers().contains_key(name));
+    let answer = answer(api, request, id).await;
+    CallOutcome {
+        per_visitor: sent_credentials || answer.1,
+        answer: answer.0,
+    }
+}
+
+/// The API's answer to `request`, and whether it sets a cookie.
+async fn answer(api: Router, request: Request<Body>, id: u64) -> (ApiAnswer, bool) {
     let response = match tower_service::Service::call(&mut api.clone(), request).await {
         Ok(response) => response,
         Err(never) => match never {},
     };
     let (parts, body) = response.into_parts();
+    let sets_cookie = parts.headers.contains_key(header::SET_COOKIE);
     let body = match axum::body::to_bytes(body, MAX_ANSWER_BYTES).await {
         Ok(body) => body,
-        Err(e) => return ApiAnswer::failed(id, format!("the answer could not be read: {e}")),
+        Err(e) => {
+            let why = format!("the answer could not be read: {e}");
+            return (ApiAnswer::failed(id, why), sets_cookie);
+        }
     };
     let headers = parts
         .headers
         .iter()
         .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_string())))
         .collect();
-    ApiAnswer {
+    let answer = ApiAnswer {
         id,
         status: Some(parts.status.as_u16()),
         headers,
         body: Some(String::from_utf8_lossy(&body).into_owned()),
         ..ApiAnswer::default()
-    }
+    };
+    (answer, sets_cookie)
 }
 
 /// The path and query a loader's URL names, if it names one under this host's `/api`.
@@ -105,7 +134,7 @@ fn target(url: &str) -> Result<PathAndQuery, &'static str> {
 }
 
 /// The request as the API gets it: the call's own headers, and the visitor's where the
-/// call does not set them.
+/// call does not set them; `Accept-Language` names the page's language.
 fn request(
     call: ApiCall,
     target: PathAndQuery,
@@ -124,10 +153,11 @@ fn request(
         let value = HeaderValue::from_str(value).map_err(|e| e.to_string())?;
         headers.insert(name, value);
     }
+    let language = Some(visitor.language.accept_language());
     for (name, value) in [
         (header::COOKIE, &visitor.cookie),
         (header::AUTHORIZATION, &visitor.authorization),
-        (header::ACCEPT_LANGUAGE, &visitor.accept_language),
+        (header::ACCEPT_LANGUAGE, &language),
     ] {
         if let Some(value) = value
             && !headers.contains_key(&name)

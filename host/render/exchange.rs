@@ -3,34 +3,108 @@
 //! written into the host's.
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use super::{ApiCall, RenderError, Rendered};
 
 /// What a call into the bundle left: pages finished, API calls to make, lines to log, and
-/// whether pages are still loading (a later look may find more).
-#[derive(Debug, Default, Deserialize)]
+/// whether pages are still loading (a later look may find more). Each finished page is read
+/// on its own (see [`Finished::read`]): one page's bad JSON fails that page alone.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Outbox {
-    #[serde(default)]
-    pub done: Vec<Done>,
-    #[serde(default)]
+    pub done: Vec<Box<RawValue>>,
     pub fetches: Vec<ApiCall>,
-    #[serde(default)]
     logs: Vec<Log>,
-    #[serde(default)]
     pub more: bool,
 }
 
-/// A page finished: its render, or why it failed.
-#[derive(Debug, Deserialize)]
-pub struct Done {
+/// A page finished: its render, or why it failed (`Done` in `app/server/exchange.ts`, a
+/// union told apart by its second field). Read by hand: serde's untagged enums buffer their
+/// input, which the render's raw `data` cannot go through.
+#[derive(Debug)]
+enum Done {
+    Rendered { job: u64, result: Rendered },
+    Failed { job: u64, failed: String },
+}
+
+impl<'de> Deserialize<'de> for Done {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = Done;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("{job, result} or {job, failed}")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Done, A::Error> {
+                use serde::de::Error;
+                let (mut job, mut result, mut failed) = (None, None, None);
+                while let Some(key) = map.next_key::<&str>()? {
+                    match key {
+                        "job" if job.is_none() => job = Some(map.next_value()?),
+                        "result" if result.is_none() => result = Some(map.next_value()?),
+                        "failed" if failed.is_none() => failed = Some(map.next_value()?),
+                        other => {
+                            return Err(A::Error::custom(format!("unexpected field {other:?}")));
+                        }
+                    }
+                }
+                let job = job.ok_or_else(|| A::Error::missing_field("job"))?;
+                match (result, failed) {
+                    (Some(result), None) => Ok(Done::Rendered { job, result }),
+                    (None, Some(failed)) => Ok(Done::Failed { job, failed }),
+                    _ => Err(A::Error::custom("exactly one of result and failed")),
+                }
+            }
+        }
+        deserializer.deserialize_map(Fields)
+    }
+}
+
+/// Only the page a finished entry is for, when the rest of it cannot be read.
+#[derive(Deserialize)]
+struct JobOnly {
+    job: u64,
+}
+
+/// One finished page as read: its job, and its render or why there is none.
+pub struct Finished {
     pub job: u64,
-    #[serde(default)]
-    pub result: Option<Rendered>,
-    #[serde(default)]
-    pub failed: Option<String>,
+    pub result: Result<Rendered, RenderError>,
+}
+
+impl Finished {
+    /// Reads one entry of the outbox's `done`; `None` when it does not even say which page
+    /// it is for (then the exchange itself is broken).
+    pub fn read(entry: &RawValue) -> Option<Self> {
+        match serde_json::from_str::<Done>(entry.get()) {
+            Ok(Done::Rendered { job, result }) => Some(Self {
+                job,
+                result: Ok(result),
+            }),
+            Ok(Done::Failed { job, failed }) => Some(Self {
+                job,
+                result: Err(RenderError::Script(failed)),
+            }),
+            Err(error) => {
+                serde_json::from_str::<JobOnly>(entry.get())
+                    .ok()
+                    .map(|JobOnly { job }| Self {
+                        job,
+                        result: Err(RenderError::Answer(format!(
+                            "{error}: {:.200}",
+                            entry.get()
+                        ))),
+                    })
+            }
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Log {
     level: String,
     message: String,
@@ -61,15 +135,46 @@ impl Outbox {
     }
 }
 
-impl Done {
-    /// The page, or the bundle's reason for not rendering it.
-    pub fn into_result(self) -> Result<Rendered, RenderError> {
-        match (self.result, self.failed) {
-            (Some(rendered), _) => Ok(rendered),
-            (None, Some(failed)) => Err(RenderError::Script(failed)),
-            (None, None) => Err(RenderError::Answer(
-                "a finished page with neither result nor failure".into(),
-            )),
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(json: &str) -> Box<RawValue> {
+        RawValue::from_string(json.to_string()).unwrap()
+    }
+
+    #[test]
+    fn a_finished_page_is_its_render_or_its_failure() {
+        let rendered = Finished::read(&entry(
+            r#"{"job":3,"result":{"status":200,"title":"t","description":"d","html":"<p>x</p>","cacheable":true}}"#,
+        ))
+        .unwrap();
+        assert_eq!(rendered.job, 3);
+        assert_eq!(rendered.result.unwrap().html, "<p>x</p>");
+        let failed = Finished::read(&entry(r#"{"job":4,"failed":"boom"}"#)).unwrap();
+        assert!(matches!(failed.result, Err(RenderError::Script(why)) if why == "boom"));
+    }
+
+    #[test]
+    fn an_entry_that_cannot_be_read_fails_its_own_page() {
+        // A lone surrogate's escape: V8 writes it, serde refuses it.
+        let broken = Finished::read(&entry(
+            r#"{"job":7,"result":{"status":200,"title":"a\ud800b","description":"","html":"","cacheable":false}}"#,
+        ))
+        .unwrap();
+        assert_eq!(broken.job, 7);
+        assert!(matches!(broken.result, Err(RenderError::Answer(_))));
+        assert!(Finished::read(&entry(r#"{"neither":1}"#)).is_none());
+        let both = Finished::read(&entry(r#"{"job":2,"failed":"x","result":{}}"#)).unwrap();
+        assert!(both.result.is_err(), "a result and a failure at once");
+    }
+
+    #[test]
+    fn a_render_result_missing_a_field_the_bundle_always_writes_is_refused() {
+        let missing = Finished::read(&entry(
+            r#"{"job":1,"result":{"status":200,"title":"t","html":"","cacheable":true}}"#,
+        ))
+        .unwrap();
+        assert!(missing.result.is_err(), "no description");
     }
 }

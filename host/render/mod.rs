@@ -23,7 +23,7 @@ use axum::http::HeaderValue;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::lang::{self, Language};
+use crate::lang::Language;
 
 /// Initialises the V8 platform. Call once, on the main thread, before any other thread
 /// starts (V8 crashes otherwise on CPUs with memory protection keys).
@@ -59,55 +59,42 @@ pub struct BootState {
 
 /// What the server bundle answers for a page (`RenderResult` in `app/boot.ts`).
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Rendered {
     pub status: u16,
     pub title: String,
     /// The page's description, for search engines and link previews.
-    #[serde(default)]
     pub description: String,
     pub html: String,
     /// The render depends only on (path, language, build): the page may be cached.
     pub cacheable: bool,
-    /// The loader's outcome, for the boot state.
-    #[serde(default)]
+    /// The loader's outcome, for the boot state (absent for a screen without a loader).
     pub data: Option<Box<RawValue>>,
     /// The loader declared its data the same for everyone, for this many seconds.
-    #[serde(default)]
     pub public_for_seconds: Option<u64>,
 }
 
-/// A rendered page, and whether it holds data fetched with the visitor's credentials.
+/// A rendered page, and whether it holds data that is the visitor's alone.
 #[derive(Debug)]
 pub struct Page {
     pub rendered: Rendered,
-    /// A loader's call carried the visitor's Cookie or Authorization: the page is theirs
-    /// alone, and never cached.
+    /// A loader's call carried a Cookie or an Authorization, or its answer set a cookie:
+    /// the page is never cached, by the host or by anyone else.
     pub per_visitor: bool,
 }
 
-/// Who asked for a page: what a loader's API calls carry for them, as the browser's own
+/// Who asked for a page: what a loader's API calls may carry for them, as the browser's own
 /// calls would.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub struct Visitor {
+    /// Their cookies but the saved language choice (the host's, not the API's); `None` when
+    /// no other cookie was sent.
     pub cookie: Option<HeaderValue>,
     pub authorization: Option<HeaderValue>,
-    pub accept_language: Option<HeaderValue>,
+    /// The page's language: the API is asked in it (`Accept-Language`), whatever the
+    /// visitor's browser prefers, so that the data follows what the page is cached by.
+    pub language: Language,
     pub peer: Option<SocketAddr>,
-}
-
-impl Visitor {
-    /// Whether calls made for this visitor carry their credentials: an Authorization, or a
-    /// cookie other than the language choice.
-    pub fn has_credentials(&self) -> bool {
-        self.authorization.is_some()
-            || self.cookie.as_ref().is_some_and(|cookie| {
-                String::from_utf8_lossy(cookie.as_bytes())
-                    .split(';')
-                    .filter_map(|pair| pair.split_once('=').map(|(name, _)| name.trim()))
-                    .any(|name| !name.is_empty() && name != lang::cookie_name())
-            })
-    }
 }
 
 /// An API call a page's loader asks for (`Fetch` in `app/server/exchange.ts`).
@@ -148,15 +135,23 @@ impl ApiAnswer {
     }
 }
 
+/// A call's answer, and whether the call made the page its visitor's alone: the request
+/// that reached the API carried a Cookie or an Authorization, or the answer set a cookie.
+#[derive(Debug)]
+pub struct CallOutcome {
+    pub answer: ApiAnswer,
+    pub per_visitor: bool,
+}
+
 /// Makes a page's API calls, off the render thread; `answer` is called once with the
-/// answer, which must come by `deadline`.
+/// outcome, which must come by `deadline`.
 pub trait ApiCaller: Send + Sync + 'static {
     fn call(
         &self,
         call: ApiCall,
         visitor: Arc<Visitor>,
         deadline: Instant,
-        answer: Box<dyn FnOnce(ApiAnswer) + Send>,
+        answer: Box<dyn FnOnce(CallOutcome) + Send>,
     );
 }
 

@@ -24,9 +24,11 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded, never, select, unbounded};
 use tokio::sync::{oneshot, watch};
 
-use super::exchange::Outbox;
+use super::exchange::{Finished, Outbox};
 use super::runtime::{Limits, Renderer};
-use super::{ApiAnswer, ApiCaller, BootState, Bundle, Page, RenderError, Rendered, Visitor};
+use super::{
+    ApiAnswer, ApiCaller, BootState, Bundle, CallOutcome, Page, RenderError, Rendered, Visitor,
+};
 
 pub struct PoolOptions {
     pub bundle: Bundle,
@@ -243,11 +245,12 @@ struct Loading {
     reply: oneshot::Sender<Result<Page, RenderError>>,
 }
 
-/// An answer to an API call, from the runtime it was asked by (a replaced runtime's late
-/// answers are dropped).
+/// An answer to an API call of page `job`, from the runtime it was asked by (a replaced
+/// runtime's late answers are dropped).
 struct Answered {
     runtime: u64,
-    answer: ApiAnswer,
+    job: u64,
+    outcome: CallOutcome,
 }
 
 struct RenderThread {
@@ -266,7 +269,7 @@ struct RenderThread {
 
 enum Event {
     Job(Job),
-    Answers(Vec<ApiAnswer>),
+    Answers(Vec<Answered>),
     Reload(Reload),
     Tick,
     Closed,
@@ -331,20 +334,22 @@ impl RenderThread {
                     let _ = job.reply.send(Err(error.clone()));
                     Ok(())
                 }
-                (Ok(renderer), Event::Answers(answers)) => self.deliver(renderer, &answers),
+                (Ok(renderer), Event::Answers(answers)) => self.deliver(renderer, answers),
                 (_, Event::Answers(_)) => Ok(()),
                 (_, Event::Tick) => {
                     self.give_up_on_late_pages();
                     Ok(())
                 }
             };
+            // An error here is the exchange's own (an exception out of the bundle's entry,
+            // an outbox that cannot be read): the bundle's state cannot be trusted, so the
+            // pages it holds fail and its runtime is replaced.
+            let broken = outcome.is_err();
             if let Err(error) = outcome {
-                // The bundle cannot go on with the pages it holds: they all fail.
-                for (_, page) in self.loading.drain() {
-                    let _ = page.reply.send(Err(error.clone()));
-                }
+                tracing::error!(%error, "the exchange with the server bundle broke; replacing its runtime");
+                self.fail_loading(&error);
             }
-            if renderer.as_ref().is_ok_and(Renderer::needs_replacing)
+            if (broken || renderer.as_ref().is_ok_and(Renderer::needs_replacing))
                 && let Ok(stopped) = std::mem::replace(&mut renderer, Err(RenderError::PoolClosed))
             {
                 renderer = Ok(self.replace(stopped));
@@ -417,7 +422,6 @@ impl RenderThread {
                 let answers = std::iter::once(first)
                     .chain(self.answers.try_iter())
                     .filter(|answered| answered.runtime == runtime)
-                    .map(|answered| answered.answer)
                     .collect();
                 Event::Answers(answers)
             },
@@ -445,37 +449,43 @@ impl RenderThread {
         );
         let started = Instant::now();
         let outbox = renderer.start(&job.boot_json, id, None);
-        let outbox = self.finish_step(renderer, outbox, started);
-        if let Err(error) = &outbox
-            && let Some(page) = self.loading.remove(&id)
-        {
-            // The bundle failed on this page alone (it threw): the others go on.
+        let outbox = self.finish_step(renderer, outbox, started)?;
+        self.handle(outbox)
+    }
+
+    /// Hands the bundle the answers that came; a page whose call made it the visitor's
+    /// alone is marked so first.
+    fn deliver(
+        &mut self,
+        renderer: &mut Renderer,
+        answered: Vec<Answered>,
+    ) -> Result<(), RenderError> {
+        if answered.is_empty() {
+            return Ok(());
+        }
+        let mut answers = Vec::with_capacity(answered.len());
+        for Answered { job, outcome, .. } in answered {
+            if let Some(page) = self.loading.get_mut(&job) {
+                page.per_visitor |= outcome.per_visitor;
+            }
+            answers.push(outcome.answer);
+        }
+        let json = serde_json::to_string(&answers).expect("serialisable answers");
+        let started = Instant::now();
+        let outbox = renderer.deliver(&json);
+        let outbox = self.finish_step(renderer, outbox, started)?;
+        self.handle(outbox)
+    }
+
+    /// Every page loading fails with `error`.
+    fn fail_loading(&mut self, error: &RenderError) {
+        for (_, page) in self.loading.drain() {
             self.context
                 .stats
                 .render_failures
                 .fetch_add(1, Ordering::Relaxed);
             let _ = page.reply.send(Err(error.clone()));
-            if !renderer.needs_replacing() {
-                return Ok(());
-            }
         }
-        outbox.map(|outbox| self.handle(outbox))
-    }
-
-    fn deliver(
-        &mut self,
-        renderer: &mut Renderer,
-        answers: &[ApiAnswer],
-    ) -> Result<(), RenderError> {
-        if answers.is_empty() {
-            return Ok(());
-        }
-        let json = serde_json::to_string(answers).expect("serialisable answers");
-        let started = Instant::now();
-        let outbox = renderer.deliver(&json);
-        let outbox = self.finish_step(renderer, outbox, started)?;
-        self.handle(outbox);
-        Ok(())
     }
 
     /// Reads a call's outbox; if pages are still loading, also what the microtasks that
@@ -496,34 +506,49 @@ impl RenderThread {
         Ok(outbox)
     }
 
-    /// Sends the pages finished and has the API calls asked for made.
-    fn handle(&mut self, mut outbox: Outbox) {
+    /// Sends the pages finished and has the API calls asked for made; fails when an entry
+    /// of the outbox does not even say which page it is for.
+    fn handle(&mut self, mut outbox: Outbox) -> Result<(), RenderError> {
         outbox.write_logs();
         for call in outbox.fetches {
-            let id = call.id;
+            let (id, job) = (call.id, call.job);
             let runtime = self.runtime;
             let answers = self.answers_tx.clone();
-            let reply = move |answer: ApiAnswer| {
-                let _ = answers.send(Answered { runtime, answer });
+            let reply = move |outcome: CallOutcome| {
+                let _ = answers.send(Answered {
+                    runtime,
+                    job,
+                    outcome,
+                });
             };
-            let Some(page) = self.loading.get_mut(&call.job) else {
-                reply(ApiAnswer::failed(
-                    id,
-                    "this page is no longer being rendered",
-                ));
+            let Some(page) = self.loading.get(&job) else {
+                reply(CallOutcome {
+                    answer: ApiAnswer::failed(id, "this page is no longer being rendered"),
+                    per_visitor: false,
+                });
                 continue;
             };
-            page.per_visitor |= page.visitor.has_credentials();
             let (visitor, deadline) = (page.visitor.clone(), page.deadline);
             self.context
                 .api
                 .call(call, visitor, deadline, Box::new(reply));
         }
-        for done in outbox.done {
-            let Some(page) = self.loading.remove(&done.job) else {
+        let mut unreadable = None;
+        for entry in outbox.done {
+            let Some(Finished { job, result }) = Finished::read(&entry) else {
+                unreadable = Some(RenderError::Answer(format!(
+                    "a finished page that names no page: {:.200}",
+                    entry.get()
+                )));
                 continue;
             };
-            let result = done.into_result().and_then(check_status);
+            let Some(page) = self.loading.remove(&job) else {
+                continue;
+            };
+            let result = result.and_then(check_status);
+            if let Err(error) = &result {
+                tracing::error!(%error, "a page failed in the server bundle");
+            }
             if result.is_err() {
                 self.context
                     .stats
@@ -536,6 +561,7 @@ impl RenderThread {
                 per_visitor,
             }));
         }
+        unreadable.map_or(Ok(()), Err)
     }
 
     /// Pages the bundle has not finished a render time-out after their deadline fail.
@@ -577,7 +603,7 @@ impl RenderThread {
         };
         stats.restarts.fetch_add(1, Ordering::Relaxed);
         stats.ready_threads.fetch_add(1, Ordering::SeqCst);
-        tracing::warn!("a render runtime was stopped (time-out or heap limit) and replaced");
+        tracing::warn!("a render runtime was replaced");
         fresh
     }
 }
@@ -615,10 +641,13 @@ fn warm_up(
                     let left = deadline.saturating_duration_since(Instant::now());
                     let mut outbox = Outbox::read(&renderer.start(boot, 0, Some(left))?)?;
                     outbox.write_logs();
-                    let done = outbox.done.into_iter().next().ok_or_else(|| {
+                    let entry = outbox.done.into_iter().next().ok_or_else(|| {
                         RenderError::Answer("the warm-up page did not render at once".into())
                     })?;
-                    done.into_result().and_then(check_status)
+                    let finished = Finished::read(&entry).ok_or_else(|| {
+                        RenderError::Answer(format!("not a finished page: {:.200}", entry.get()))
+                    })?;
+                    finished.result.and_then(check_status)
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             Ok((renderer, pages))

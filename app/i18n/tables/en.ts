@@ -30,6 +30,7 @@ const en: Record<keyof typeof fr, (typeof fr)[keyof typeof fr]> = {
   "status.check": "Check the server",
   "status.ok": "The server answers: version {version}, {time}.",
   "status.failed": "The server does not answer: {detail}",
+  "screen.failed": "This screen could not be shown. Reload the page to try again.",
   "notFound.title": "Page not found · Bilingue",
   "notFound.heading": "Page not found",
   "notFound.text": "This address matches no page.",

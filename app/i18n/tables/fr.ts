@@ -28,6 +28,7 @@ const fr = {
   "status.check": "Vérifier le serveur",
   "status.ok": "Le serveur répond : version {version}, {time}.",
   "status.failed": "Le serveur ne répond pas : {detail}",
+  "screen.failed": "Cet écran n’a pas pu être affiché. Rechargez la page pour réessayer.",
   "notFound.title": "Page introuvable · Bilingue",
   "notFound.heading": "Page introuvable",
   "notFound.text": "Cette adresse ne correspond à aucune page.",

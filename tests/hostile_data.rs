@@ -1,0 +1,231 @@
+//! Data built to break the renderer, from an API or from a bundle: whatever one page's
+//! data does, that page fails alone (or shows its translated error), every other page keeps
+//! rendering, and a runtime whose state can no longer be trusted is replaced and counted.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier};
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::{HeaderMap, header};
+use axum::response::IntoResponse;
+use axum::routing::get;
+
+use crate::support::binary::Host;
+use crate::support::{self, client, metric};
+
+const FRENCH_HOME: &str = "<h1>Bienvenue sur Bilingue</h1>";
+const FRENCH_UNAVAILABLE: &str = "L’état du serveur n’a pas pu être obtenu.";
+
+/// `{"version":…,"extra":[[[…]]]}`: a valid status with a field nested `depth` deep.
+fn deeply_nested_status(depth: usize) -> String {
+    format!(
+        r#"{{"version":"1.0.0","languages":["fr","en"],"serverTime":"2030-01-02T03:04:05.000Z","extra":{}1{}}}"#,
+        "[".repeat(depth),
+        "]".repeat(depth)
+    )
+}
+
+fn json(body: String) -> axum::response::Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+fn is_client_rendered(html: &str) -> bool {
+    html.contains(r#"<div id="app"></div>"#)
+}
+
+#[test]
+fn an_answer_nested_100_000_deep_fails_no_other_page_and_every_thread_keeps_rendering() {
+    let upstream = support::serve_router(Router::new().route(
+        "/api/status",
+        get(|| async { json(deeply_nested_status(100_000)) }),
+    ));
+    let host = support::start(&[
+        "--render-threads",
+        "2",
+        "--api-upstream",
+        &upstream,
+        "--page-cache-entries",
+        "0",
+    ]);
+    for _ in 0..8 {
+        let html = client()
+            .get(format!("{host}/fr/status"))
+            .send()
+            .unwrap()
+            .text()
+            .unwrap();
+        // The screen keeps only what it shows: the page is rendered by the server.
+        assert!(
+            html.contains("<dd>1.0.0</dd>") && !is_client_rendered(&html),
+            "{html:.2000}"
+        );
+    }
+    for _ in 0..20 {
+        let html = client()
+            .get(format!("{host}/fr/"))
+            .send()
+            .unwrap()
+            .text()
+            .unwrap();
+        assert!(
+            html.contains(FRENCH_HOME) && !is_client_rendered(&html),
+            "every later page is rendered on the server: {html:.2000}"
+        );
+    }
+}
+
+#[test]
+fn one_visitors_lone_surrogate_fails_no_page_loading_beside_it() {
+    const VISITORS: usize = 12;
+    // Every answer waits until every page is loading, so that they come back together.
+    let barrier = Arc::new(Barrier::new(VISITORS));
+    let upstream = support::serve_router(Router::new().route(
+        "/api/status",
+        get(move |headers: HeaderMap| {
+            let barrier = barrier.clone();
+            async move {
+                tokio::task::spawn_blocking(move || barrier.wait())
+                    .await
+                    .unwrap();
+                let version = if headers.contains_key(header::AUTHORIZATION) {
+                    r#"a\ud800b"#
+                } else {
+                    "9.9.9"
+                };
+                json(format!(
+                    r#"{{"version":"{version}","languages":["fr","en"],"serverTime":"2030-01-02T03:04:05.000Z"}}"#
+                ))
+            }
+        }),
+    ));
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &upstream,
+        "--page-cache-entries",
+        "0",
+    ]);
+    let pages: Vec<_> = (0..VISITORS)
+        .map(|i| {
+            let url = format!("{host}/fr/status");
+            std::thread::spawn(move || {
+                let mut request = client().get(url);
+                if i == 0 {
+                    request = request.header("authorization", "Bearer mallory");
+                }
+                request.send().unwrap().text().unwrap()
+            })
+        })
+        .collect();
+    let pages: Vec<String> = pages.into_iter().map(|p| p.join().unwrap()).collect();
+    assert!(
+        pages[0].contains("<dd>a\u{FFFD}b</dd>"),
+        "the surrogate's own page renders, the lone half replaced: {:.3000}",
+        pages[0]
+    );
+    for page in &pages[1..] {
+        assert!(
+            page.contains("<dd>9.9.9</dd>"),
+            "a page loading beside it is rendered with its data: {page:.3000}"
+        );
+    }
+}
+
+#[test]
+fn data_the_status_screen_cannot_use_shows_its_translated_message() {
+    let answers = Arc::new(AtomicUsize::new(0));
+    let seen = answers.clone();
+    let upstream = support::serve_router(Router::new().route(
+        "/api/status",
+        get(move || {
+            let n = seen.fetch_add(1, Ordering::SeqCst);
+            let body = [
+                r#"{"unexpected":true}"#,
+                "[]",
+                r#""text""#,
+                "null",
+                r#"{"version":1,"languages":"fr","serverTime":"yesterday"}"#,
+                r#"{"version":"1","languages":[1,2],"serverTime":"2030-01-02T03:04:05.000Z"}"#,
+            ][n % 6];
+            async move { json(body.to_string()) }
+        }),
+    ));
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &upstream,
+        "--page-cache-entries",
+        "0",
+    ]);
+    for _ in 0..6 {
+        let html = client()
+            .get(format!("{host}/fr/status"))
+            .send()
+            .unwrap()
+            .text()
+            .unwrap();
+        assert!(
+            html.contains(FRENCH_UNAVAILABLE) && !is_client_rendered(&html),
+            "{html:.3000}"
+        );
+    }
+}
+
+/// The faulty fixture bundle, in a child process.
+fn faulty_host() -> Host {
+    let bundle = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/faulty-bundle.js"
+    );
+    let host = Host::start(&["--server-bundle", bundle, "--render-threads", "1"]);
+    host.wait_ready(Duration::from_secs(20));
+    host
+}
+
+#[test]
+fn an_exception_in_the_exchange_itself_replaces_the_runtime_and_is_counted() {
+    let host = faulty_host();
+    // From this call on, every call into the bundle throws: its exchange is broken.
+    let poisoned = client().get(host.url("/fr/poison")).send().unwrap();
+    assert_eq!(poisoned.status(), 200);
+    assert!(is_client_rendered(&poisoned.text().unwrap()));
+    let started = std::time::Instant::now();
+    while metric(&host.base, "bilingue_runtime_restarts_total") < 1.0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the broken runtime was not replaced"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for _ in 0..5 {
+        let page = client()
+            .get(host.url("/fr/"))
+            .send()
+            .unwrap()
+            .text()
+            .unwrap();
+        assert!(page.contains("<p>rendered /</p>"), "serves again: {page}");
+    }
+    assert_eq!(metric(&host.base, "bilingue_runtime_restarts_total"), 1.0);
+}
+
+#[test]
+fn a_page_whose_own_render_throws_fails_alone_without_a_restart() {
+    let host = faulty_host();
+    for _ in 0..3 {
+        let thrown = client().get(host.url("/en/throw")).send().unwrap();
+        assert!(is_client_rendered(&thrown.text().unwrap()));
+    }
+    let page = client()
+        .get(host.url("/fr/"))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(page.contains("<p>rendered /</p>"), "{page}");
+    assert_eq!(metric(&host.base, "bilingue_render_failures_total"), 3.0);
+    assert_eq!(metric(&host.base, "bilingue_runtime_restarts_total"), 0.0);
+}
