@@ -176,16 +176,40 @@ export async function bundleOptions({ root, outDir, dev, buildTime }) {
   return { server, client };
 }
 
-/** The paths app/routes.ts declares indexable, read again only when the file changes. */
-const indexable = { source: null, paths: null };
-async function indexablePaths(root) {
+/** What app/routes.ts declares (its indexable paths and route patterns), imported again only when the file changes. */
+const declaredRoutes = { source: null, routes: null };
+async function routesOf(root, languages) {
   const file = path.join(root, "app/routes.ts");
   const source = await readFile(file, "utf8");
-  if (source !== indexable.source) {
-    indexable.paths = (await importAlone(file)).indexablePaths();
-    indexable.source = source;
+  if (source !== declaredRoutes.source) {
+    const routes = await importAlone(file);
+    declaredRoutes.routes = { sitemap: routes.indexablePaths(), patterns: routes.routePatterns() };
+    declaredRoutes.source = source;
   }
-  return indexable.paths;
+  const { sitemap, patterns } = declaredRoutes.routes;
+  return { sitemap, routeSegments: firstSegments(patterns, languages) };
+}
+
+/**
+ * The first segment of each route, for the host: a path that starts with one is the app's,
+ * never a language prefix. A route whose first segment is a language code would never be
+ * reached, and one that starts with a parameter would take every language prefix for
+ * itself: the build refuses both, naming the route.
+ */
+export function firstSegments(patterns, languages) {
+  const codes = new Set(languages.languages.map(({ code }) => code));
+  const segments = new Set();
+  for (const pattern of patterns) {
+    const first = pattern.split("/")[1] ?? "";
+    if (codes.has(first)) {
+      throw new Error(`app/routes.ts: the route "${pattern}" starts with "${first}", a language of app/i18n/languages.json, so its pages could never be reached: rename it`);
+    }
+    if (first.startsWith(":")) {
+      throw new Error(`app/routes.ts: the route "${pattern}" starts with a parameter, which would take every language prefix for itself: give it a fixed first segment`);
+    }
+    if (first !== "") segments.add(first);
+  }
+  return [...segments];
 }
 
 /** Writes OUT/manifest.json from the client build's metafile; returns it. */
@@ -196,9 +220,9 @@ export async function writeManifest({ root, outDir, metafile, languages, buildTi
     icon,
     declared: languages,
     builtAt: new Date(buildTime).toISOString(),
-    sitemap: await indexablePaths(root),
+    ...(await routesOf(root, languages)),
     crawlers: crawlerPatterns(),
-    ...(dev ? { devClient: outputName(root, outDir, metafile, "app/dev/client.ts") } : {}),
+    devClient: dev ? outputName(root, outDir, metafile, "app/dev/client.ts") : null,
   };
   await writeFile(path.join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2));
   return manifest;

@@ -60,6 +60,11 @@ const notFound: Route = {
   cacheable: true,
 };
 
+/** Every route's pattern (the build gives the host their first segments). */
+export function routePatterns(): string[] {
+  return Object.keys(routes);
+}
+
 /** The paths a crawler may index: the sitemap's pages, in every language. */
 export function indexablePaths(): string[] {
   return Object.entries(routes)

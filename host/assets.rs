@@ -4,10 +4,11 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
+use axum::Router;
 use axum::extract::Path;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
+use axum::routing::get;
 
 use crate::encoding::{Encoding, negotiate};
 
@@ -31,47 +32,16 @@ pub fn find(name: &str) -> Option<&'static Asset> {
     BY_NAME.get(name).copied()
 }
 
-/// What esbuild's metafile says the document needs (written by `app/build.mjs`).
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Manifest {
-    /// The client entry module.
-    pub entry: String,
-    pub css: Vec<String>,
-    /// Chunks the entry imports statically.
-    pub preload: Vec<String>,
-    /// Per language code: the chunks of its translation table and date locale.
-    pub language_chunks: HashMap<String, Vec<String>>,
-    pub icon: String,
-    /// When the app was built (RFC 3339): the sitemap's `lastmod`.
-    pub built_at: String,
-    /// The paths the app declares indexable.
-    pub sitemap: Vec<String>,
-    /// The crawler user agents (isbot's list).
-    pub crawlers: crate::crawlers::CrawlerList,
-    /// `languages.json`, as the build read it.
-    pub declared: serde_json::Value,
-    /// Development builds: the script that reloads the page and shows problems.
-    #[serde(default)]
-    pub dev_client: Option<String>,
-}
-
-pub static MANIFEST_PARSED: LazyLock<Manifest> =
-    LazyLock::new(|| serde_json::from_str(MANIFEST).expect("build.rs embeds a valid manifest"));
-
-impl Manifest {
-    /// A manifest the development loop wrote.
-    pub fn read(path: &std::path::Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
-    }
-}
-
 pub use crate::content_type::content_type;
 
 const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
 
-pub async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
+/// `/assets/{name}`: the embedded assets.
+pub fn routes() -> Router {
+    Router::new().route(&format!("{PREFIX}{{name}}"), get(asset))
+}
+
+async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
     let Some(asset) = find(&name) else {
         return (
             StatusCode::NOT_FOUND,
@@ -106,7 +76,7 @@ mod tests {
 
     #[test]
     fn every_manifest_file_is_embedded() {
-        let manifest = &*MANIFEST_PARSED;
+        let manifest = &*crate::manifest::EMBEDDED;
         let named = std::iter::once(&manifest.entry)
             .chain(&manifest.css)
             .chain(&manifest.preload)

@@ -8,26 +8,19 @@
 use std::io::Write as _;
 use std::sync::Arc;
 
+use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
+use axum::routing::get;
 
-use crate::document::page_links;
 use crate::encoding::{Encoding, negotiate};
 use crate::lang::Language;
+use crate::links::page_links;
+use crate::manifest::CrawlerList;
 use crate::origin::Origin;
-use crate::state::AppState;
-
-/// The crawler user agents the build read (`crawlers` in the manifest): isbot's patterns,
-/// rewritten for this regex engine, and user agents with isbot's own verdict on each.
-#[derive(Debug, Deserialize)]
-pub struct CrawlerList {
-    pub patterns: Vec<String>,
-    pub samples: Vec<(String, bool)>,
-}
 
 /// Tells a crawler's user agent from a browser's.
 pub struct CrawlerTest {
@@ -44,16 +37,37 @@ impl CrawlerTest {
             .join("|");
         let pattern = fancy_regex::Regex::new(&format!("(?i){any}"))
             .map_err(|e| format!("the crawler list does not compile: {e}"))?;
-        Ok(Self { pattern })
+        let test = Self { pattern };
+        // The patterns were rewritten for this engine: it must agree with isbot itself.
+        for (agent, crawler) in &list.samples {
+            if test.is_crawler_agent(agent) != *crawler {
+                return Err(format!(
+                    "the crawler list and isbot disagree on {agent:?} (isbot: {crawler})"
+                ));
+            }
+        }
+        Ok(test)
+    }
+
+    fn is_crawler_agent(&self, agent: &str) -> bool {
+        // A user agent the engine gives up on (its backtracking limit) is a person's.
+        self.pattern.is_match(agent).unwrap_or(false)
     }
 
     pub fn is_crawler(&self, headers: &HeaderMap) -> bool {
         headers
             .get(header::USER_AGENT)
             .and_then(|agent| agent.to_str().ok())
-            // A user agent the engine gives up on (its backtracking limit) is a person's.
-            .is_some_and(|agent| self.pattern.is_match(agent).unwrap_or(false))
+            .is_some_and(|agent| self.is_crawler_agent(agent))
     }
+}
+
+/// `/robots.txt` and `/sitemap.xml`, served from what [`SearchFiles`] wrote.
+pub fn routes(files: Arc<SearchFiles>) -> Router {
+    Router::new()
+        .route("/robots.txt", get(robots_txt))
+        .route("/sitemap.xml", get(sitemap_xml))
+        .with_state(files)
 }
 
 /// `/robots.txt` and `/sitemap.xml`, written once.
@@ -124,19 +138,18 @@ fn escape_xml(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-pub async fn robots_txt(State(state): State<Arc<AppState>>) -> Response {
+async fn robots_txt(State(files): State<Arc<SearchFiles>>) -> Response {
     (
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
             (header::CACHE_CONTROL, "public, max-age=3600"),
         ],
-        state.search.robots.clone(),
+        files.robots.clone(),
     )
         .into_response()
 }
 
-pub async fn sitemap_xml(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
-    let files = &state.search;
+async fn sitemap_xml(State(files): State<Arc<SearchFiles>>, headers: HeaderMap) -> Response {
     let mut response = match negotiate(&headers, false, true) {
         Encoding::Gzip => {
             let mut response = files.sitemap_gzip.clone().into_response();
@@ -173,11 +186,11 @@ pub async fn no_index(request: Request, next: Next) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assets::MANIFEST_PARSED;
+    use crate::manifest::EMBEDDED;
 
     #[test]
     fn the_crawler_test_agrees_with_isbot_on_its_samples() {
-        let list = &MANIFEST_PARSED.crawlers;
+        let list = &EMBEDDED.crawlers;
         assert!(
             list.patterns.len() > 100,
             "isbot's list: {}",

@@ -2,24 +2,41 @@
 //! thread is warmed and the host is not draining: send it traffic).
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
+use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 
-use crate::state::AppState;
+use crate::render::Readiness;
+use crate::server::Lifecycle;
 
-pub async fn healthz() -> &'static str {
+#[derive(Clone)]
+struct Health {
+    readiness: Arc<Readiness>,
+    lifecycle: Arc<Lifecycle>,
+}
+
+pub fn routes(readiness: Arc<Readiness>, lifecycle: Arc<Lifecycle>) -> Router {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .with_state(Health {
+            readiness,
+            lifecycle,
+        })
+}
+
+async fn healthz() -> &'static str {
     "ok"
 }
 
-pub async fn readyz(State(state): State<Arc<AppState>>) -> Response {
-    if state.lifecycle.draining() {
+async fn readyz(State(health): State<Health>) -> Response {
+    if health.lifecycle.draining() {
         return (StatusCode::SERVICE_UNAVAILABLE, "draining: shutting down\n").into_response();
     }
-    let ready = state.pool.stats().ready_threads.load(Ordering::SeqCst);
-    let threads = state.pool.threads();
+    let (ready, threads) = (health.readiness.ready_threads(), health.readiness.threads());
     let status = if ready == threads {
         StatusCode::OK
     } else {

@@ -8,6 +8,8 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use crate::manifest::AppRoutes;
+
 #[derive(Debug, Deserialize)]
 pub struct LanguageInfo {
     code: String,
@@ -160,13 +162,15 @@ impl Language {
 pub enum PathLanguage<'a> {
     /// `/en/x` → (en, `/x`); `/en` → (en, `/`).
     Prefixed { language: Language, rest: &'a str },
-    /// The first segment looks like a language tag (`/de/…`, `/pt-BR/…`) we do not offer.
+    /// The first segment looks like a language tag (`/de/…`, `/pt-BR/…`) we do not offer,
+    /// and is none of the app's routes.
     Unsupported,
     /// No language prefix: `/x` → `/x`.
     Unprefixed { rest: &'a str },
 }
 
-pub fn split_path(path: &str) -> PathLanguage<'_> {
+/// Splits `path`; a first segment the app routes is never read as a language.
+pub fn split_path<'a>(path: &'a str, routes: &AppRoutes) -> PathLanguage<'a> {
     let Some(after_slash) = path.strip_prefix('/') else {
         return PathLanguage::Unprefixed { rest: "/" };
     };
@@ -177,7 +181,7 @@ pub fn split_path(path: &str) -> PathLanguage<'_> {
     if let Some(language) = Language::from_code(segment) {
         return PathLanguage::Prefixed { language, rest };
     }
-    if looks_like_language_tag(segment) {
+    if !routes.routes(segment) && looks_like_language_tag(segment) {
         return PathLanguage::Unsupported;
     }
     PathLanguage::Unprefixed { rest: path }
@@ -249,21 +253,21 @@ mod tests {
     #[test]
     fn prefixed_paths_carry_their_language_and_rest() {
         assert_eq!(
-            split_path("/en/"),
+            split_path("/en/", &AppRoutes::default()),
             PathLanguage::Prefixed {
                 language: lang("en"),
                 rest: "/"
             }
         );
         assert_eq!(
-            split_path("/en"),
+            split_path("/en", &AppRoutes::default()),
             PathLanguage::Prefixed {
                 language: lang("en"),
                 rest: "/"
             }
         );
         assert_eq!(
-            split_path("/fr/a/b"),
+            split_path("/fr/a/b", &AppRoutes::default()),
             PathLanguage::Prefixed {
                 language: lang("fr"),
                 rest: "/a/b"
@@ -274,15 +278,32 @@ mod tests {
     #[test]
     fn language_like_prefixes_we_do_not_offer_are_unsupported() {
         for path in ["/de/", "/de", "/pt-BR/x", "/zh-Hant/", "/EN/"] {
-            assert_eq!(split_path(path), PathLanguage::Unsupported, "{path}");
+            assert_eq!(
+                split_path(path, &AppRoutes::default()),
+                PathLanguage::Unsupported,
+                "{path}"
+            );
         }
+    }
+
+    #[test]
+    fn a_segment_the_app_routes_is_never_a_language() {
+        let routes = AppRoutes::new(&["faq".into(), "cgu".into(), "new".into()]);
+        for path in ["/faq", "/cgu/", "/new/x"] {
+            assert_eq!(
+                split_path(path, &routes),
+                PathLanguage::Unprefixed { rest: path },
+                "{path}"
+            );
+        }
+        assert_eq!(split_path("/faw", &routes), PathLanguage::Unsupported);
     }
 
     #[test]
     fn other_paths_have_no_prefix() {
         for path in ["/", "/about", "/english/", "/assets-x", "/e/", "/a-b-c/"] {
             assert_eq!(
-                split_path(path),
+                split_path(path, &AppRoutes::default()),
                 PathLanguage::Unprefixed { rest: path },
                 "{path}"
             );
@@ -403,7 +424,7 @@ mod random_input {
         for _ in 0..20_000 {
             let bytes = random.text();
             let path = String::from_utf8_lossy(&bytes);
-            match split_path(&path) {
+            match split_path(&path, &AppRoutes::default()) {
                 PathLanguage::Prefixed { language, rest } => {
                     assert!(rest.starts_with('/'), "{path:?}");
                     assert!(

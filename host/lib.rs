@@ -1,101 +1,251 @@
-//! Bilingue's host. `main.rs` reads the configuration, starts V8 and serves; the tests call
-//! [`app`] the same way. A page request goes: `server` (accept loop, connection watch,
-//! wire limits) → the layers (`security`, `metrics`) → `pages` (language, page cache) →
-//! `render` (V8) → `document` (the HTML). `/api` is `api` (built in, or `api::proxy`).
+//! Bilingue's host. `main.rs` reads the configuration, starts V8 and serves; the tests do
+//! the same through [`Host`]. A page request goes: `server` (accept loop, connection watch,
+//! wire limits) → the layers composed here (`security`, `metrics`) → `pages` (language,
+//! page cache) → `render` (V8) → `pages::document` (the HTML). Each family of routes owns
+//! its room and takes only the state it uses: `pages`, `api` (built in, or `api::proxy`),
+//! `assets`, `crawlers`, `health`, `dev`, and `metrics` on a listener of its own. This file
+//! is the one place that composes them; `startup` makes their state from the options.
 
 mod api;
 mod assets;
 pub mod config;
-#[path = "content_type.rs"]
 mod content_type;
 mod crawlers;
 mod dev;
-mod document;
 mod encoding;
-mod error;
-mod escape;
 mod health;
 mod lang;
+mod links;
 pub mod logging;
+mod manifest;
 mod metrics;
-mod nonce;
 mod origin;
-mod page_cache;
-mod page_encoding;
 mod pages;
 pub mod render;
 mod security;
 pub mod server;
-mod spliced_gzip;
-mod state;
+mod startup;
 #[cfg(test)]
 mod test_support;
 
 use std::sync::Arc;
 
-use axum::routing::get;
 use axum::{Router, middleware};
 
-pub use state::{AppState, StartError};
+pub use startup::{Host, StartError};
 
 /// Development mode: the list of languages comes from the app's build folder, and must be
-/// read before anything asks for a language. Then watch the folder for new builds.
+/// read before anything asks for a language.
 pub fn declare_dev_languages(dir: &std::path::Path) -> Result<(), String> {
-    let manifest = assets::Manifest::read(&dir.join("manifest.json"))?;
+    let manifest = manifest::Manifest::read(&dir.join("manifest.json"))?;
     lang::declare(&manifest.declared.to_string())
 }
 
-/// Development mode: takes up every new build of the app (see `dev`).
-pub fn watch_dev_builds(state: &Arc<AppState>) {
-    if state.dev.is_some() {
-        dev::watch_builds(state.clone());
+impl Host {
+    /// The public routes.
+    pub fn app(&self) -> Router {
+        app(Parts {
+            pages: self.pages.clone(),
+            api: self.api.clone(),
+            search: self.search.clone(),
+            readiness: self.pool.readiness(),
+            lifecycle: self.lifecycle.clone(),
+            observe: self.observe(),
+            dev: self.dev.clone(),
+            no_index: self.no_index,
+        })
+    }
+
+    /// `/metrics`, for its own listener (`--metrics-bind`): what a scraper reads is no
+    /// visitor's business.
+    pub fn metrics_app(&self) -> Router {
+        metrics::routes(self.scrape()).layer(middleware::from_fn(security::add_headers))
     }
 }
 
-/// `/metrics`, for its own listener (`--metrics-bind`): what a scraper reads is no
-/// visitor's business.
-pub fn metrics_app(state: Arc<AppState>) -> Router {
-    Router::new()
-        .route("/metrics", get(metrics::metrics))
-        .with_state(state)
-        .layer(middleware::from_fn(security::add_headers))
+/// What the public routes are made of.
+struct Parts {
+    pages: Arc<pages::Pages>,
+    api: Router,
+    search: Arc<crawlers::SearchFiles>,
+    readiness: Arc<render::Readiness>,
+    lifecycle: Arc<server::Lifecycle>,
+    observe: metrics::Observe,
+    dev: Option<Arc<dev::Dev>>,
+    no_index: bool,
 }
 
-pub fn app(state: Arc<AppState>) -> Router {
-    // Pages choose their own coding (page_encoding.rs); nothing compresses per request.
-    let pages = Router::new().fallback(pages::page);
-    let assets = if state.dev.is_some() {
-        get(dev::asset)
-    } else {
-        get(assets::asset)
+fn app(parts: Parts) -> Router {
+    let assets = match &parts.dev {
+        Some(dev) => dev::routes(dev.clone()),
+        None => assets::routes(),
     };
+    // Pages choose their own coding (pages/encoding.rs); nothing compresses per request.
     let router = Router::new()
-        .route(&format!("{}{{name}}", assets::PREFIX), assets)
-        .route("/healthz", get(health::healthz))
-        .route("/readyz", get(health::readyz))
-        .route("/robots.txt", get(crawlers::robots_txt))
-        .route("/sitemap.xml", get(crawlers::sitemap_xml))
-        .merge(pages);
-    let router = if state.dev.is_some() {
-        router
-            .route("/_bilingue/events", get(dev::events))
-            .layer(middleware::from_fn(dev::no_store))
-    } else {
-        router
+        .merge(assets)
+        .merge(health::routes(parts.readiness, parts.lifecycle.clone()))
+        .merge(crawlers::routes(parts.search))
+        .merge(parts.api)
+        .merge(pages::routes(parts.pages));
+    let router = match parts.dev {
+        Some(_) => dev::no_store(router),
+        None => router,
     };
-    let router = router.with_state(state.clone()).merge(state.api.clone());
-    let no_index = state.no_index;
     // Outermost last: every answer, refusals included, is counted and carries the headers.
     let router = router
         .layer(middleware::from_fn_with_state(
-            state.lifecycle.clone(),
-            server::limits::check_request,
+            parts.lifecycle,
+            server::announce_drain,
         ))
-        .layer(middleware::from_fn_with_state(state, metrics::observe))
+        .layer(middleware::from_fn(server::limits::check_request))
+        .layer(middleware::from_fn_with_state(
+            parts.observe,
+            metrics::observe,
+        ))
         .layer(middleware::from_fn(security::add_headers));
-    if no_index {
-        router.layer(middleware::from_fn(crawlers::no_index))
-    } else {
-        router
+    match parts.no_index {
+        true => router.layer(middleware::from_fn(crawlers::no_index)),
+        false => router,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The routes composed with a stand-in renderer: no V8, no socket, `oneshot`.
+
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use tower::ServiceExt as _;
+
+    use super::*;
+    use crate::lang::Language;
+    use crate::render::{BootState, Page, PageRenderer, RenderError, Rendered, Visitor};
+
+    /// Renders every page as its path, at once.
+    struct PathEcho;
+
+    impl PageRenderer for PathEcho {
+        fn render<'a>(
+            &'a self,
+            boot: &'a BootState,
+            _: Visitor,
+            _: Instant,
+        ) -> Pin<Box<dyn Future<Output = Result<Page, RenderError>> + Send + 'a>> {
+            let rendered = Rendered {
+                status: 200,
+                title: "Echo".into(),
+                description: String::new(),
+                html: format!("<p>{} {}</p>", boot.language.code(), boot.path),
+                cacheable: true,
+                data: None,
+                public_for_seconds: None,
+            };
+            Box::pin(async move {
+                Ok(Page {
+                    rendered,
+                    per_visitor: false,
+                })
+            })
+        }
+
+        fn shell_text(&self, _: Language) -> (&str, &str) {
+            ("Echo", "")
+        }
+    }
+
+    fn parts(routes: &[&str]) -> Parts {
+        let manifest = &*manifest::EMBEDDED;
+        let origin = origin::Origin::parse("https://www.example.org").unwrap();
+        let build = pages::Build {
+            document: pages::DocumentAssets::from_manifest(manifest),
+            routes: manifest::AppRoutes::new(
+                &routes.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+            ),
+        };
+        Parts {
+            pages: Arc::new(pages::Pages::new(
+                Arc::new(PathEcho),
+                build,
+                Arc::new(pages::PageCache::new(10)),
+                origin.clone(),
+                crawlers::CrawlerTest::new(&manifest.crawlers).unwrap(),
+                "UTC".into(),
+                Duration::from_secs(1),
+            )),
+            api: api::router(None),
+            search: Arc::new(crawlers::SearchFiles::new(
+                &origin,
+                &["/".into()],
+                "2026",
+                false,
+            )),
+            readiness: Arc::new(render::Readiness::new(1)),
+            lifecycle: Arc::default(),
+            observe: metrics::Observe {
+                metrics: metrics::Metrics::new(),
+                access_log: false,
+            },
+            dev: None,
+            no_index: false,
+        }
+    }
+
+    async fn get(path: &str) -> (StatusCode, String) {
+        get_from(parts(&[]), path).await
+    }
+
+    async fn get_from(parts: Parts, path: &str) -> (StatusCode, String) {
+        let request = Request::get(path)
+            .header("host", "www.example.org")
+            .body(Body::empty())
+            .unwrap();
+        let response = app(parts).oneshot(request).await.unwrap();
+        let status = response.status();
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        (status, String::from_utf8(body.to_vec()).unwrap())
+    }
+
+    #[tokio::test]
+    async fn every_route_family_answers_from_its_own_state() {
+        let (status, page) = get("/en/somewhere").await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(page.contains("<p>en /somewhere</p>"), "{page}");
+        assert!(
+            page.contains(r#"<link rel="canonical" href="https://www.example.org/en/somewhere">"#)
+        );
+        assert_eq!(
+            get("/readyz").await,
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "0/1 render threads ready\n".into()
+            )
+        );
+        assert!(
+            get("/robots.txt")
+                .await
+                .1
+                .contains("Sitemap: https://www.example.org/sitemap.xml")
+        );
+        assert!(get("/api/status").await.1.contains("\"languages\""));
+        assert_eq!(get("/assets/nothing.js").await.0, StatusCode::NOT_FOUND);
+    }
+
+    #[tokio::test]
+    async fn a_three_letter_route_of_the_app_is_a_page_not_a_language() {
+        let (status, page) = get_from(parts(&["xyz"]), "/xyz").await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(page.contains("<p>fr /xyz</p>"), "{page}");
+        let (status, page) = get_from(parts(&["xyz"]), "/en/xyz").await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(page.contains("<p>en /xyz</p>"), "{page}");
+        let (status, _) = get_from(parts(&["xyz"]), "/xyw").await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "a language we do not offer");
     }
 }

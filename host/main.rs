@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use bilingue::config::Config;
 use bilingue::server::{self, ServeOptions};
-use bilingue::{AppState, app, render};
+use bilingue::{Host, render};
 use clap::Parser;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
@@ -67,8 +67,8 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
         },
         None => None,
     };
-    let state = match AppState::start(&config, bound.port()) {
-        Ok(state) => state,
+    let host = match Host::start(&config, bound.port()) {
+        Ok(host) => host,
         Err(e) => {
             eprintln!("bilingue: {e}");
             return ExitCode::FAILURE;
@@ -106,7 +106,7 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
         };
         tokio::spawn(server::serve(
             listener,
-            bilingue::metrics_app(state.clone()),
+            host.metrics_app(),
             std::sync::Arc::default(),
             signalled(),
             options,
@@ -119,15 +119,9 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
         send_timeout: config.send_timeout,
         max_connections: config.max_connections as usize,
     };
-    let serving = server::serve(
-        listener,
-        app(state.clone()),
-        state.lifecycle.clone(),
-        signalled(),
-        options,
-    );
-    bilingue::watch_dev_builds(&state);
-    let warmed = state.warmed();
+    let serving = server::serve(listener, host.app(), host.lifecycle(), signalled(), options);
+    host.watch_dev_builds();
+    let warmed = host.warmed();
     tokio::pin!(serving, warmed);
     let mut warming = true;
     loop {
@@ -147,7 +141,7 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
             warm = &mut warmed, if warming => {
                 warming = false;
                 match warm {
-                    Ok(()) => tracing::info!(%bound, threads = state.pool.threads(), ready_ms = started.elapsed().as_millis() as u64, "serving"),
+                    Ok(()) => tracing::info!(%bound, threads = host.threads(), ready_ms = started.elapsed().as_millis() as u64, "serving"),
                     // In development a bad edit never stops the host: it shows the problem.
                     Err(e) if config.dev.is_some() => tracing::error!(error = %e, "the server bundle fails; fix it and save"),
                     Err(e) => {

@@ -4,20 +4,24 @@
 //! bucket. The text exposition and the histogram maths are `metrics-exporter-prometheus`'s.
 
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
+use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use metrics::{Counter, Gauge, Histogram, Key, KeyName, Label, Metadata, Recorder, SharedString};
 use metrics_exporter_prometheus::{
     Matcher, PrometheusBuilder, PrometheusHandle, PrometheusRecorder,
 };
 
 use crate::lang::Language;
-use crate::state::AppState;
+use crate::pages::PageCache;
+use crate::render::RenderPool;
+use crate::server::Lifecycle;
 
 /// Upper bounds of the render time histogram, in seconds.
 const RENDER_BUCKETS_SECONDS: [f64; 8] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1.0];
@@ -55,7 +59,27 @@ fn metadata() -> Metadata<'static> {
 }
 
 impl Metrics {
-    pub fn new() -> Self {
+    /// The recorder, with a thread that folds recorded render times into the histogram
+    /// every few seconds, scraped or not, until the metrics are dropped.
+    pub fn new() -> Arc<Self> {
+        let metrics = Arc::new(Self::recording());
+        let upkeep: Weak<Self> = Arc::downgrade(&metrics);
+        std::thread::Builder::new()
+            .name("metrics-upkeep".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(UPKEEP);
+                    match upkeep.upgrade() {
+                        Some(metrics) => metrics.handle.run_upkeep(),
+                        None => return,
+                    }
+                }
+            })
+            .expect("a metrics upkeep thread");
+        metrics
+    }
+
+    fn recording() -> Self {
         let recorder = PrometheusBuilder::new()
             .set_buckets_for_metric(
                 Matcher::Full("bilingue_render_seconds".into()),
@@ -64,16 +88,6 @@ impl Metrics {
             .expect("non-empty buckets")
             .build_recorder();
         let handle = recorder.handle();
-        let upkeep = handle.clone();
-        std::thread::Builder::new()
-            .name("metrics-upkeep".into())
-            .spawn(move || {
-                loop {
-                    std::thread::sleep(UPKEEP);
-                    upkeep.run_upkeep();
-                }
-            })
-            .expect("a metrics upkeep thread");
         let describe = |name: &'static str, help: &'static str| {
             recorder.describe_counter(
                 KeyName::from_const_str(name),
@@ -169,17 +183,17 @@ impl Metrics {
     }
 
     /// The text exposition, with the sampled values read now.
-    fn exposition(&self, state: &AppState) -> String {
-        let stats = state.pool.stats();
+    fn exposition(&self, from: &Scrape) -> String {
+        let stats = from.pool.stats();
         let sampled = &self.sampled;
-        sampled.queue_depth.set(state.pool.queue_depth() as f64);
+        sampled.queue_depth.set(from.pool.queue_depth() as f64);
         sampled
             .threads_ready
-            .set(stats.ready_threads.load(Ordering::SeqCst) as f64);
+            .set(from.pool.readiness().ready_threads() as f64);
         sampled
             .open_connections
-            .set(state.lifecycle.open_connections() as f64);
-        sampled.cache_entries.set(state.pages.len() as f64);
+            .set(from.lifecycle.open_connections() as f64);
+        sampled.cache_entries.set(from.cache.len() as f64);
         sampled
             .restarts
             .absolute(stats.restarts.load(Ordering::Relaxed));
@@ -189,34 +203,57 @@ impl Metrics {
         sampled
             .renders_abandoned
             .absolute(stats.abandoned.load(Ordering::Relaxed));
-        sampled.cache_hits.absolute(state.pages.hits());
-        sampled.cache_misses.absolute(state.pages.misses());
+        sampled.cache_hits.absolute(from.cache.hits());
+        sampled.cache_misses.absolute(from.cache.misses());
         self.handle.render()
     }
 }
 
-pub async fn metrics(State(state): State<Arc<AppState>>) -> Response {
+/// What `/metrics` reads at each scrape, besides the counters.
+#[derive(Clone)]
+pub struct Scrape {
+    pub metrics: Arc<Metrics>,
+    pub pool: Arc<RenderPool>,
+    pub lifecycle: Arc<Lifecycle>,
+    pub cache: Arc<PageCache>,
+}
+
+/// `/metrics`, for a listener of its own.
+pub fn routes(scrape: Scrape) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics))
+        .with_state(scrape)
+}
+
+async fn metrics(State(scrape): State<Scrape>) -> Response {
     (
         [(
             header::CONTENT_TYPE,
             "text/plain; version=0.0.4; charset=utf-8",
         )],
-        state.metrics.exposition(&state),
+        scrape.metrics.exposition(&scrape),
     )
         .into_response()
 }
 
+/// What the counting layer needs: the counters, and whether to log each answer.
+#[derive(Clone)]
+pub struct Observe {
+    pub metrics: Arc<Metrics>,
+    pub access_log: bool,
+}
+
 /// Counts (and, with `--access-log`, logs) every answer, by status and by the language a
 /// page answered in (a response extension the page handler sets).
-pub async fn observe(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+pub async fn observe(State(observe): State<Observe>, request: Request, next: Next) -> Response {
     let started = std::time::Instant::now();
-    let logged = state
+    let logged = observe
         .access_log
         .then(|| (request.method().clone(), request.uri().path().to_owned()));
     let response = next.run(request).await;
     let language = response.extensions().get::<Language>().copied();
     let status = response.status().as_u16();
-    state.metrics.count(status, language);
+    observe.metrics.count(status, language);
     if let Some((method, path)) = logged {
         tracing::info!(
             target: "bilingue::access",

@@ -135,6 +135,20 @@ impl Outbox {
     }
 }
 
+/// A page's status is one of 200–599 that carries content: not 204, 205 or 304.
+pub fn check_status(rendered: Rendered) -> Result<Rendered, RenderError> {
+    match rendered.status {
+        204 | 205 | 304 => Err(RenderError::Answer(format!(
+            "status {} carries no page",
+            rendered.status
+        ))),
+        200..=599 => Ok(rendered),
+        status => Err(RenderError::Answer(format!(
+            "status {status} is outside 200–599"
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

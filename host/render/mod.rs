@@ -9,13 +9,20 @@
 
 mod exchange;
 mod pool;
+mod readiness;
 mod runtime;
+mod thread;
+mod warm_up;
 mod watchdog;
 
-pub use pool::{PoolOptions, PoolStats, RenderPool};
+pub use pool::{PoolOptions, RenderPool};
+pub use readiness::Readiness;
 pub use runtime::Limits;
+pub use thread::PoolStats;
 
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -153,6 +160,39 @@ pub trait ApiCaller: Send + Sync + 'static {
         deadline: Instant,
         answer: Box<dyn FnOnce(CallOutcome) + Send>,
     );
+}
+
+/// What the page handler renders through: the render threads ([`RenderPool`]), or, in a
+/// test of the routes, a stand-in with no V8 at all.
+pub trait PageRenderer: Send + Sync {
+    /// Renders `boot` for `visitor`; its data must come by `deadline`.
+    fn render<'a>(
+        &'a self,
+        boot: &'a BootState,
+        visitor: Visitor,
+        deadline: Instant,
+    ) -> Pin<Box<dyn Future<Output = Result<Page, RenderError>> + Send + 'a>>;
+
+    /// The title and description a client-rendered page carries in `language`.
+    fn shell_text(&self, language: Language) -> (&str, &str);
+}
+
+impl PageRenderer for RenderPool {
+    fn render<'a>(
+        &'a self,
+        boot: &'a BootState,
+        visitor: Visitor,
+        deadline: Instant,
+    ) -> Pin<Box<dyn Future<Output = Result<Page, RenderError>> + Send + 'a>> {
+        Box::pin(RenderPool::render(self, boot, visitor, deadline))
+    }
+
+    /// Its home page's, as the first thread to warm up rendered it.
+    fn shell_text(&self, language: Language) -> (&str, &str) {
+        self.warm_up_pages()
+            .and_then(|pages| pages.get(language.index()))
+            .map_or(("Bilingue", ""), |page| (&page.title, &page.description))
+    }
 }
 
 #[derive(Debug, Clone, thiserror::Error)]

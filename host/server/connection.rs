@@ -8,17 +8,15 @@
 //! counts between two writes). hyper keeps the limits it has (the HTTP/1 head time-out);
 //! this covers what it leaves to the server, for both protocols alike.
 //!
-//! It also gives hyper's own answers the host's security headers: hyper answers an HTTP/1
-//! head it cannot read (400, 431) by itself, before any service sees a request, and with no
-//! way to add a header. Those answers are recognised as they are written (see
-//! [`WatchedIo`]) and the headers put in.
+//! (hyper's own refusals get the security headers from a wrapper around this socket:
+//! `security::hyper_answers`.)
 
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
-use std::task::{Context, Poll, ready};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
@@ -27,7 +25,7 @@ use hyper::body::{Frame, Incoming, SizeHint};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
-use crate::security;
+use crate::security::hyper_answers::ServiceAnswers;
 
 /// The client's address, as a request extension (the proxy names it to the upstream).
 #[derive(Debug, Clone, Copy)]
@@ -259,14 +257,11 @@ impl hyper::service::Service<Request<Incoming>> for ConnectionService {
     }
 }
 
-/// The client's socket: tells the watch when a write waits for the client, notices an
-/// HTTP/2 client, and gives hyper's own HTTP/1 error answers the security headers.
+/// The client's socket: tells the watch when a write waits for the client, and notices an
+/// HTTP/2 client.
 pub struct WatchedIo {
     stream: TcpStream,
     watch: Arc<Watch>,
-    /// A rewritten answer still to send, and how much of it is sent.
-    rewritten: Vec<u8>,
-    sent: usize,
     seen_first_bytes: bool,
 }
 
@@ -275,8 +270,6 @@ impl WatchedIo {
         Self {
             stream,
             watch,
-            rewritten: Vec::new(),
-            sent: 0,
             seen_first_bytes: false,
         }
     }
@@ -299,37 +292,6 @@ impl WatchedIo {
         self.watch
             .write_waiting_since
             .store(since, Ordering::Relaxed);
-    }
-
-    /// Sends what is left of a rewritten answer.
-    fn poll_rewritten(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        while self.sent < self.rewritten.len() {
-            let polled = Pin::new(&mut self.stream).poll_write(cx, &self.rewritten[self.sent..]);
-            self.note_write(&polled);
-            match ready!(polled)? {
-                0 => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
-                n => self.sent += n,
-            }
-        }
-        Poll::Ready(Ok(()))
-    }
-
-    /// `bytes` is hyper's own error answer when nothing of the service's is being sent: it
-    /// is replaced by the same answer with the security headers.
-    fn rewrite(&mut self, bytes: &[u8]) -> bool {
-        if self.watch.http2.load(Ordering::Relaxed)
-            || self.watch.in_flight.load(Ordering::Acquire) > 0
-        {
-            return false;
-        }
-        match with_security_headers(bytes) {
-            Some(rewritten) => {
-                self.rewritten = rewritten;
-                self.sent = 0;
-                true
-            }
-            None => false,
-        }
     }
 }
 
@@ -359,13 +321,6 @@ impl AsyncWrite for WatchedIo {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        ready!(self.poll_rewritten(cx))?;
-        if self.rewrite(buf) {
-            if let Poll::Ready(Err(e)) = self.poll_rewritten(cx) {
-                return Poll::Ready(Err(e));
-            }
-            return Poll::Ready(Ok(buf.len()));
-        }
         let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
         self.note_write(&polled);
         polled
@@ -376,15 +331,6 @@ impl AsyncWrite for WatchedIo {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        ready!(self.poll_rewritten(cx))?;
-        if let Some(first) = bufs.iter().find(|b| !b.is_empty())
-            && self.rewrite(first)
-        {
-            if let Poll::Ready(Err(e)) = self.poll_rewritten(cx) {
-                return Poll::Ready(Err(e));
-            }
-            return Poll::Ready(Ok(first.len()));
-        }
         let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
         self.note_write(&polled);
         polled
@@ -395,71 +341,23 @@ impl AsyncWrite for WatchedIo {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        ready!(self.poll_rewritten(cx))?;
         Pin::new(&mut self.stream).poll_flush(cx)
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        ready!(self.poll_rewritten(cx))?;
         Pin::new(&mut self.stream).poll_shutdown(cx)
     }
 }
 
-/// hyper's answer to an HTTP/1 head it could not read is a whole 4xx head, written at once,
-/// without the headers every service answer has: the same answer with them.
-fn with_security_headers(bytes: &[u8]) -> Option<Vec<u8>> {
-    if !(bytes.starts_with(b"HTTP/1.1 4") || bytes.starts_with(b"HTTP/1.0 4")) {
-        return None;
+impl ServiceAnswers for Watch {
+    fn service_answers(&self) -> bool {
+        self.http2.load(Ordering::Relaxed) || self.in_flight.load(Ordering::Acquire) > 0
     }
-    let head_end = find(bytes, b"\r\n\r\n")?;
-    let head = bytes[..head_end].to_ascii_lowercase();
-    if find(&head, security::MARKER.as_bytes()).is_some() {
-        return None;
-    }
-    let status_line_end = find(bytes, b"\r\n")? + 2;
-    let mut out = Vec::with_capacity(bytes.len() + 512);
-    out.extend_from_slice(&bytes[..status_line_end]);
-    for (name, value) in security::headers() {
-        out.extend_from_slice(name.as_str().as_bytes());
-        out.extend_from_slice(b": ");
-        out.extend_from_slice(value.as_bytes());
-        out.extend_from_slice(b"\r\n");
-    }
-    out.extend_from_slice(&bytes[status_line_end..]);
-    Some(out)
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack
-        .windows(needle.len())
-        .position(|window| window == needle)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hypers_own_error_answer_gets_the_security_headers() {
-        let bare =
-            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
-        let rewritten = String::from_utf8(with_security_headers(bare).unwrap()).unwrap();
-        assert!(rewritten.starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
-        assert!(rewritten.contains("\r\nx-content-type-options: nosniff\r\n"));
-        assert!(rewritten.ends_with("content-length: 0\r\ndate: x\r\n\r\n"));
-    }
-
-    #[test]
-    fn an_answer_that_has_them_or_is_not_an_error_head_is_left_alone() {
-        for bytes in [
-            &b"HTTP/1.1 404 Not Found\r\nx-content-type-options: nosniff\r\n\r\n"[..],
-            b"HTTP/1.1 200 OK\r\n\r\n",
-            b"HTTP/1.1 400 Bad Request\r\nno end of head",
-            b"<html>HTTP/1.1 400</html>",
-        ] {
-            assert!(with_security_headers(bytes).is_none());
-        }
-    }
 
     #[test]
     fn idle_and_stalled_connections_are_told_apart() {

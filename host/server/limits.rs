@@ -6,17 +6,14 @@
 //! refusal is an answer of the host's, with its security headers. (hyper's read buffer
 //! lets a head past 16 KiB through on a reused connection: the size is checked here too.)
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderValue, Method, StatusCode, Version, header, uri::Authority};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 use hyper_util::server::conn::auto;
-
-use super::Lifecycle;
 
 /// The request line and headers together, at most; past it, 431.
 pub const MAX_HEAD_BYTES: usize = 16 * 1024;
@@ -56,24 +53,12 @@ pub fn builder() -> auto::Builder<TokioExecutor> {
     builder
 }
 
-/// Refuses what the limits forbid before any work; while draining, asks HTTP/1 clients to
-/// close their connection.
-pub async fn check_request(
-    State(lifecycle): State<Arc<Lifecycle>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if let Some(refusal) = refusal(&request) {
-        return refusal;
+/// Refuses what the limits forbid, before any work.
+pub async fn check_request(request: Request, next: Next) -> Response {
+    match refusal(&request) {
+        Some(refusal) => refusal,
+        None => next.run(request).await,
     }
-    let http1 = request.version() < Version::HTTP_2;
-    let mut response = next.run(request).await;
-    if http1 && lifecycle.draining() {
-        response
-            .headers_mut()
-            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-    }
-    response
 }
 
 fn refusal(request: &Request) -> Option<Response> {

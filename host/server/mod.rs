@@ -16,11 +16,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, Version, header};
+use axum::middleware::Next;
+use axum::response::Response;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
+use crate::security::hyper_answers::WithHeadersOnRefusals;
 use connection::{ConnectionService, Verdict, Watch, WatchedIo};
 pub use connection::{PeerAddr, Timeouts};
 pub use limits::{HEADER_READ_TIMEOUT, MAX_HEAD_BYTES, MAX_HEADERS};
@@ -63,6 +68,23 @@ impl Lifecycle {
             notified.await;
         }
     }
+}
+
+/// While draining, every HTTP/1 answer asks its client to close the connection, so that a
+/// load balancer's next request goes to another replica (HTTP/2 gets a GOAWAY instead).
+pub async fn announce_drain(
+    State(lifecycle): State<Arc<Lifecycle>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let http1 = request.version() < Version::HTTP_2;
+    let mut response = next.run(request).await;
+    if http1 && lifecycle.draining() {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
 }
 
 pub struct ServeOptions {
@@ -218,7 +240,10 @@ async fn serve_connection(
     _place: OwnedSemaphorePermit,
 ) {
     let watch = Watch::new();
-    let io = TokioIo::new(WatchedIo::new(stream, watch.clone()));
+    let io = TokioIo::new(WithHeadersOnRefusals::new(
+        WatchedIo::new(stream, watch.clone()),
+        watch.clone(),
+    ));
     let service = ConnectionService {
         router: shared.router.clone(),
         watch: watch.clone(),

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use bilingue::config::Config;
 use bilingue::server::{self, ServeOptions};
-use bilingue::{AppState, app, render};
+use bilingue::{Host, render};
 use clap::Parser;
 
 /// Where each in-process host (by base URL) serves `/metrics`: its own listener, as
@@ -84,12 +84,12 @@ pub fn start(args: &[&str]) -> String {
             let address = listener.local_addr().unwrap();
             let metrics_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let metrics_address = metrics_listener.local_addr().unwrap();
-            let started = match AppState::start(&config, address.port()) {
-                Ok(state) => state.warmed().await.map(|()| state),
+            let started = match Host::start(&config, address.port()) {
+                Ok(host) => host.warmed().await.map(|()| host),
                 Err(e) => Err(e),
             };
-            let state = match started {
-                Ok(state) => state,
+            let host = match started {
+                Ok(host) => host,
                 Err(e) => {
                     address_tx.send(Err(e.to_string())).unwrap();
                     return;
@@ -102,13 +102,12 @@ pub fn start(args: &[&str]) -> String {
                 send_timeout: config.send_timeout,
                 max_connections: config.max_connections as usize,
             };
-            let lifecycle = state.lifecycle.clone();
-            let metrics = bilingue::metrics_app(state.clone());
+            let metrics = host.metrics_app();
             tokio::spawn(async move { axum::serve(metrics_listener, metrics).await });
             server::serve(
                 listener,
-                app(state),
-                lifecycle,
+                host.app(),
+                host.lifecycle(),
                 std::future::pending(),
                 options,
             )
@@ -130,8 +129,8 @@ pub fn start_error(args: &[&str]) -> Option<String> {
     init_v8_once();
     let config = Config::parse_from(std::iter::once("bilingue").chain(args.iter().copied()));
     block_on(async {
-        match AppState::start(&config, 3000) {
-            Ok(state) => state.warmed().await.err().map(|e| e.to_string()),
+        match Host::start(&config, 3000) {
+            Ok(host) => host.warmed().await.err().map(|e| e.to_string()),
             Err(e) => Some(e.to_string()),
         }
     })

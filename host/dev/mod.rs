@@ -12,19 +12,21 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime};
 
+use axum::Router;
 use axum::extract::{Path as UrlPath, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware::Next;
+use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
-use crate::assets::{Manifest, PREFIX, content_type};
-use crate::document::DocumentAssets;
-use crate::render::{Bundle, RenderError};
-use crate::state::AppState;
+use crate::assets::{PREFIX, content_type};
+use crate::manifest::Manifest;
+use crate::pages::{Build as PagesBuild, Pages};
+use crate::render::{Bundle, RenderError, RenderPool};
 
 /// How often `build.json` is looked at: a save shows well within a second.
 const LOOK_EVERY: Duration = Duration::from_millis(40);
@@ -110,6 +112,12 @@ impl Dev {
         let _ = self.changes.send(change);
     }
 
+    /// A render failure as the overlay shows it (JSON): the bundle's positions mapped to
+    /// the app's files.
+    pub fn describe_failure(&self, error: &RenderError) -> String {
+        serde_json::to_string(&self.render_problem(error)).expect("serialisable")
+    }
+
     /// A render failure as the overlay shows it: the bundle's positions mapped to the
     /// app's files.
     pub fn render_problem(&self, error: &RenderError) -> Problems {
@@ -185,10 +193,23 @@ fn first_app_position(message: &str) -> (Option<String>, Option<u32>, Option<u32
     (None, None, None)
 }
 
-/// Watches `DIR/build.json`, for ever: each new build is taken up and told to the tabs.
-pub fn watch_builds(state: Arc<AppState>) {
+/// Development's own routes: the build folder's assets and the tabs' events.
+pub fn routes(dev: Arc<Dev>) -> Router {
+    Router::new()
+        .route(&format!("{PREFIX}{{name}}"), get(asset))
+        .route("/_bilingue/events", get(events))
+        .with_state(dev)
+}
+
+/// Nothing is kept in development: every answer is `no-store`.
+pub fn no_store(router: Router) -> Router {
+    router.layer(middleware::from_fn(no_store_layer))
+}
+
+/// Watches `DIR/build.json`, for ever: each new build is taken up by the pages and the
+/// render threads, and told to the tabs.
+pub fn watch_builds(dev: Arc<Dev>, pages: Arc<Pages>, pool: Arc<RenderPool>) {
     tokio::spawn(async move {
-        let dev = state.dev.as_ref().expect("development mode");
         let path = dev.dir.join("build.json");
         let stamp = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
         let mut seen: Option<SystemTime> = stamp(&path);
@@ -205,12 +226,12 @@ pub fn watch_builds(state: Arc<AppState>) {
             else {
                 continue;
             };
-            take_up(&state, dev, build).await;
+            take_up(&dev, &pages, &pool, build).await;
         }
     });
 }
 
-async fn take_up(state: &AppState, dev: &Dev, build: Build) {
+async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: Build) {
     if !build.ok {
         tracing::error!(problems = build.problems.len(), "the app did not build");
         dev.show(Change::Problems(Problems {
@@ -223,15 +244,15 @@ async fn take_up(state: &AppState, dev: &Dev, build: Build) {
         Ok(manifest) => manifest,
         Err(e) => return tracing::error!(error = %e, "the new build's manifest"),
     };
-    let document = DocumentAssets::from_manifest(&manifest);
-    let styles = document.styles().to_vec();
-    state.set_document(document);
+    let build_parts = PagesBuild::from_manifest(&manifest);
+    let styles = build_parts.document.styles().to_vec();
+    pages.set_build(build_parts);
     if build.kind == "styles" {
         return dev.show(Change::Styles(styles));
     }
     dev.read_source_map();
     let reloaded = match dev.bundle() {
-        Ok(bundle) => state.pool.reload(bundle).await,
+        Ok(bundle) => pool.reload(bundle).await,
         Err(e) => Err(RenderError::Start(e)),
     };
     match reloaded {
@@ -248,10 +269,7 @@ async fn take_up(state: &AppState, dev: &Dev, build: Build) {
 
 /// `GET /_bilingue/events`: what changes, as server-sent events, from now on; first, the
 /// problem on show, if any.
-pub async fn events(State(state): State<Arc<AppState>>) -> Response {
-    let Some(dev) = state.dev.as_ref() else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
+async fn events(State(dev): State<Arc<Dev>>) -> Response {
     let now = dev.showing.read().expect("problems lock").clone();
     let changes = dev.changes.subscribe();
     Sse::new(change_events(now.map(Change::Problems), changes))
@@ -287,10 +305,7 @@ fn change_events(
 }
 
 /// An asset of the current build, from `DIR/assets`.
-pub async fn asset(State(state): State<Arc<AppState>>, UrlPath(name): UrlPath<String>) -> Response {
-    let Some(dev) = state.dev.as_ref() else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
+async fn asset(State(dev): State<Arc<Dev>>, UrlPath(name): UrlPath<String>) -> Response {
     // Names esbuild writes: no separators, no dot-dot.
     let plain = !name.is_empty()
         && !name.starts_with('.')
@@ -313,8 +328,7 @@ pub async fn asset(State(state): State<Arc<AppState>>, UrlPath(name): UrlPath<St
     }
 }
 
-/// Nothing is kept in development: every answer is `no-store`.
-pub async fn no_store(request: Request, next: Next) -> Response {
+async fn no_store_layer(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     response
         .headers_mut()

@@ -19,9 +19,9 @@ use axum::http::HeaderMap;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
+use super::cache::CachedPage;
+use super::nonce::Nonce;
 use crate::encoding::{Encoding, negotiate};
-use crate::nonce::Nonce;
-use crate::page_cache::CachedPage;
 
 /// The largest page sent plain: 10 segments of 1,460 bytes, less room for the headers.
 pub const FIRST_FLIGHT_BYTES: usize = 12 * 1024;

@@ -20,9 +20,9 @@ use tokio::sync::watch;
 
 use axum::http::{HeaderValue, StatusCode};
 
+use super::nonce::Nonce;
+use super::spliced_gzip::SplicedGzip;
 use crate::lang::Language;
-use crate::nonce::Nonce;
-use crate::spliced_gzip::SplicedGzip;
 
 /// What a cached document carries where each response puts its own nonce: a value drawn
 /// at start-up, so no request can make it appear anywhere else in a page.
@@ -220,6 +220,7 @@ impl PageCache {
     }
 
     /// The page, if it is kept.
+    #[cfg(test)]
     pub fn get(&self, language: Language, path: &str) -> Option<Arc<CachedPage>> {
         match self.lookup(language, path) {
             Lookup::Found(page) => Some(page),

@@ -9,11 +9,12 @@ use axum::body::Bytes;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::assets::{Manifest, PREFIX};
-use crate::escape::json_for_script;
+use super::escape::json_for_script;
+use super::nonce::Nonce;
+use crate::assets::PREFIX;
 use crate::lang::Language;
-use crate::nonce::Nonce;
-use crate::origin::Origin;
+use crate::links::PageLinks;
+use crate::manifest::Manifest;
 use crate::render::BootState;
 use crate::security::page_policy;
 
@@ -68,52 +69,6 @@ impl DocumentAssets {
 
     fn preloads(&self, language: Language) -> &[String] {
         &self.preloads[language.index()]
-    }
-}
-
-/// The URLs a page names for crawlers, absolute: itself (its prefixed URL), and each
-/// language's version of it with x-default (the unprefixed URL, which follows the
-/// visitor's choice).
-pub struct PageLinks {
-    canonical: String,
-    alternates: Vec<(&'static str, String)>,
-}
-
-pub fn page_links(origin: &Origin, language: Language, rest: &str) -> PageLinks {
-    let mut alternates: Vec<(&'static str, String)> = Language::all()
-        .map(|other| {
-            (
-                other.code(),
-                origin.url(&format!("/{}{rest}", other.code())),
-            )
-        })
-        .collect();
-    alternates.push(("x-default", origin.url(rest)));
-    PageLinks {
-        canonical: origin.url(&format!("/{}{rest}", language.code())),
-        alternates,
-    }
-}
-
-impl PageLinks {
-    pub fn canonical(&self) -> &str {
-        &self.canonical
-    }
-
-    /// (hreflang, URL) for each language, then x-default.
-    pub fn alternates(&self) -> &[(&'static str, String)] {
-        &self.alternates
-    }
-
-    /// The alternates as an HTTP `Link` header (RFC 8288).
-    pub fn link_header(&self) -> Option<HeaderValue> {
-        let value = self
-            .alternates
-            .iter()
-            .map(|(hreflang, href)| format!(r#"<{href}>; rel="alternate"; hreflang="{hreflang}""#))
-            .collect::<Vec<_>>()
-            .join(", ");
-        HeaderValue::try_from(value).ok()
     }
 }
 
@@ -206,7 +161,7 @@ pub fn respond(
     let mut response = (status, body).into_response();
     response.extensions_mut().insert(page.language);
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_SECURITY_POLICY, page_policy(nonce));
+    headers.insert(header::CONTENT_SECURITY_POLICY, page_policy(nonce.as_str()));
     headers.insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),

@@ -8,114 +8,116 @@
 //! loader, or one whose loader declared its data public (for as long as it said), and
 //! never a page whose data was fetched with the visitor's Cookie or Authorization.
 
-use std::sync::Arc;
+mod cache;
+mod document;
+mod encoding;
+mod error;
+mod escape;
+mod nonce;
+mod request;
+mod spliced_gzip;
+
+pub use cache::PageCache;
+pub use document::DocumentAssets;
+
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
+use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::document::{self, Content, PageHeaders, PageLinks};
-use crate::error::HostError;
-use crate::lang::{self, Language, PathLanguage};
-use crate::nonce::Nonce;
-use crate::page_cache::{CachedPage, Flight, Lookup, NONCE_SLOT};
-use crate::page_encoding;
-use crate::render::{BootState, Page, RenderError, Rendered, Visitor};
+use crate::crawlers::CrawlerTest;
+use crate::lang::Language;
+use crate::links::{self, PageLinks};
+use crate::manifest::{AppRoutes, Manifest};
+use crate::origin::Origin;
+use crate::render::{BootState, Page, PageRenderer, RenderError, Rendered};
 use crate::server::PeerAddr;
-use crate::state::AppState;
+use cache::{CachedPage, Flight, Lookup, NONCE_SLOT};
+use document::{Content, PageHeaders};
+use error::HostError;
+use nonce::Nonce;
+use request::{read_request, visitor};
 
-/// What a page request is, once its path is read: the answer's status, caching and
-/// `Vary` follow from it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PageKind {
-    /// `/fr/…`: the language is in the path.
-    Prefixed,
-    /// `/…`: the language is the visitor's saved choice, else the default.
-    Unprefixed,
-    /// `/de/…`: a language we do not offer; a 404 whatever the app renders.
-    Unsupported,
+/// What the page handler needs of a build: the files its documents name and the routes
+/// the app declares. Development replaces it with each new build.
+pub struct Build {
+    pub document: DocumentAssets,
+    pub routes: AppRoutes,
 }
 
-impl PageKind {
-    fn status(self, rendered: StatusCode) -> StatusCode {
-        match self {
-            PageKind::Unsupported => StatusCode::NOT_FOUND,
-            PageKind::Prefixed | PageKind::Unprefixed => rendered,
-        }
-    }
-
-    /// Prefixed pages are the same for everyone but their script nonce, which must not be
-    /// replayed to other visitors: a short cache in the browser only. Unprefixed ones
-    /// follow the visitor's saved choice, so they are revalidated every time.
-    fn cache_control(self) -> &'static str {
-        match self {
-            PageKind::Unprefixed => "private, no-cache",
-            PageKind::Prefixed | PageKind::Unsupported => "private, max-age=60",
-        }
-    }
-
-    fn varies_by_cookie(self) -> bool {
-        self == PageKind::Unprefixed
-    }
-
-    /// Whether the page cache may hold it: an unsupported prefix is a 404 of its own.
-    fn cacheable(self) -> bool {
-        self != PageKind::Unsupported
-    }
-}
-
-/// Which page a request asks for.
-struct PageRequest<'a> {
-    language: Language,
-    /// The path without its language prefix.
-    rest: &'a str,
-    kind: PageKind,
-}
-
-fn read_request<'a>(path: &'a str, headers: &HeaderMap) -> PageRequest<'a> {
-    match lang::split_path(path) {
-        PathLanguage::Prefixed { language, rest } => PageRequest {
-            language,
-            rest,
-            kind: PageKind::Prefixed,
-        },
-        PathLanguage::Unsupported => PageRequest {
-            language: Language::default_language(),
-            rest: path,
-            kind: PageKind::Unsupported,
-        },
-        PathLanguage::Unprefixed { rest } => {
-            let saved =
-                lang::from_cookies(headers.get_all(header::COOKIE).iter().map(|v| v.as_bytes()));
-            PageRequest {
-                language: saved.unwrap_or_else(Language::default_language),
-                rest,
-                kind: PageKind::Unprefixed,
-            }
+impl Build {
+    pub fn from_manifest(manifest: &Manifest) -> Self {
+        Self {
+            document: DocumentAssets::from_manifest(manifest),
+            routes: AppRoutes::new(&manifest.route_segments),
         }
     }
 }
 
-/// What a page's loader may carry for the visitor, on a page in `language`.
-fn visitor(headers: &HeaderMap, language: Language, peer: Option<PeerAddr>) -> Visitor {
-    Visitor {
-        // Several Cookie fields are one list (RFC 6265 §5.4 sends one; HTTP/2 may split it).
-        cookie: lang::cookies_but_the_choice(
-            headers
-                .get_all(header::COOKIE)
-                .iter()
-                .map(HeaderValue::as_bytes),
-        ),
-        authorization: headers.get(header::AUTHORIZATION).cloned(),
-        language,
-        peer: peer.map(|PeerAddr(address)| address),
+/// Development: why a render failed, as the overlay shows it (JSON).
+pub type DescribeFailure = dyn Fn(&RenderError) -> String + Send + Sync;
+
+/// Everything the page handler is served from, made once at start-up.
+pub struct Pages {
+    pub renderer: Arc<dyn PageRenderer>,
+    build: RwLock<Arc<Build>>,
+    /// Finished pages, kept (`--page-cache-entries`).
+    pub cache: Arc<PageCache>,
+    /// Where visitors reach the site: the pages' absolute links start with it.
+    pub origin: Origin,
+    pub crawlers: CrawlerTest,
+    /// The IANA time zone dates are shown in.
+    pub time_zone: Arc<str>,
+    /// How long a page's loader may wait for its data.
+    pub load_timeout: Duration,
+    /// Development: a failed render's problem, shown over the client-rendered page.
+    pub describe_failure: Option<Box<DescribeFailure>>,
+}
+
+impl Pages {
+    pub fn new(
+        renderer: Arc<dyn PageRenderer>,
+        build: Build,
+        cache: Arc<PageCache>,
+        origin: Origin,
+        crawlers: CrawlerTest,
+        time_zone: Arc<str>,
+        load_timeout: Duration,
+    ) -> Self {
+        Self {
+            renderer,
+            build: RwLock::new(Arc::new(build)),
+            cache,
+            origin,
+            crawlers,
+            time_zone,
+            load_timeout,
+            describe_failure: None,
+        }
     }
+
+    /// The build pages are written from now.
+    pub fn build(&self) -> Arc<Build> {
+        self.build.read().expect("build lock").clone()
+    }
+
+    /// Development: a new build's files and routes.
+    pub fn set_build(&self, build: Build) {
+        *self.build.write().expect("build lock") = Arc::new(build);
+    }
+}
+
+/// Every path the other routes leave is a page.
+pub fn routes(pages: Arc<Pages>) -> Router {
+    Router::new().fallback(page).with_state(pages)
 }
 
 /// Takes the request whole, so that nothing of it is copied.
-pub async fn page(
-    State(state): State<Arc<AppState>>,
+async fn page(
+    State(state): State<Arc<Pages>>,
     request: axum::extract::Request,
 ) -> Result<Response, HostError> {
     let (
@@ -137,7 +139,8 @@ pub async fn page(
         )
             .into_response());
     }
-    let request = read_request(uri.path(), &headers);
+    let build = state.build();
+    let request = read_request(uri.path(), &headers, &build.routes);
     let page_headers = |link: Option<HeaderValue>| PageHeaders {
         language: request.language,
         cache_control: request.kind.cache_control(),
@@ -145,9 +148,9 @@ pub async fn page(
         link,
     };
     let nonce = Nonce::random();
-    let cacheable = request.kind.cacheable() && state.pages.enabled();
+    let cacheable = request.kind.cacheable() && state.cache.enabled();
     let lookup = || match cacheable {
-        true => state.pages.lookup(request.language, request.rest),
+        true => state.cache.lookup(request.language, request.rest),
         false => Lookup::NotKept,
     };
     // One render for a page missing from the cache, however many ask for it at once: the
@@ -159,7 +162,7 @@ pub async fn page(
             return Ok(respond_cached(&cached, &headers, headers_out, &nonce));
         }
         Lookup::NotKept => None,
-        Lookup::Missing => match state.pages.flight(request.language, request.rest) {
+        Lookup::Missing => match state.cache.flight(request.language, request.rest) {
             Flight::Lead(lead) => Some(lead),
             Flight::Follow(landed) => {
                 landed.await;
@@ -182,12 +185,12 @@ pub async fn page(
     let deadline = Instant::now() + state.load_timeout;
     let links = |status: StatusCode| {
         (status == StatusCode::OK)
-            .then(|| document::page_links(&state.origin, request.language, request.rest))
+            .then(|| links::page_links(&state.origin, request.language, request.rest))
     };
     let Page {
         mut rendered,
         per_visitor,
-    } = match state.pool.render(&boot, visitor, deadline).await {
+    } = match state.renderer.render(&boot, visitor, deadline).await {
         Ok(page) => page,
         Err(RenderError::PoolClosed) => return Err(HostError::Render(RenderError::PoolClosed)),
         Err(error) => {
@@ -200,7 +203,7 @@ pub async fn page(
                     if cacheable {
                         // Those waiting for this render, and those who come soon, try their own.
                         state
-                            .pages
+                            .cache
                             .mark_not_kept(request.language, request.rest, FAILED_MARK);
                     }
                 }
@@ -210,22 +213,23 @@ pub async fn page(
             }
             let status = request.kind.status(StatusCode::OK);
             let links = links(status);
-            let (title, description) = state.shell_text(request.language);
+            let (title, description) = state.renderer.shell_text(request.language);
             let content = Content {
                 title,
                 description,
                 markup: "",
                 links: links.as_ref(),
-                dev_problem: state.dev.as_ref().map(|dev| {
-                    serde_json::to_string(&dev.render_problem(&error)).expect("serialisable")
-                }),
+                dev_problem: state
+                    .describe_failure
+                    .as_ref()
+                    .map(|describe| describe(&error)),
             };
-            let shell = document::write(&state.document(), &boot, &content, &nonce)?;
+            let shell = document::write(&build.document, &boot, &content, &nonce)?;
             let no_store = PageHeaders {
                 cache_control: "no-store",
                 ..page_headers(links.as_ref().and_then(PageLinks::link_header))
             };
-            let (body, encoding) = page_encoding::fresh(shell, &headers);
+            let (body, encoding) = encoding::fresh(shell, &headers);
             return Ok(document::respond(status, body, encoding, no_store, &nonce));
         }
     };
@@ -239,7 +243,7 @@ pub async fn page(
         data: rendered.data.take(),
         ..boot
     };
-    let document_assets = state.document();
+    let document_assets = &build.document;
     let write = |nonce: &Nonce| {
         let content = Content {
             title: &rendered.title,
@@ -248,13 +252,13 @@ pub async fn page(
             links: links.as_ref(),
             dev_problem: None,
         };
-        document::write(&document_assets, &boot, &content, nonce)
+        document::write(document_assets, &boot, &content, nonce)
     };
     let lifetime = cache_lifetime(&rendered, per_visitor);
     if cacheable && lifetime.is_none() && !per_visitor {
         // The app says this page is not the same for everyone: no one waits for another's.
         state
-            .pages
+            .cache
             .mark_not_kept(request.language, request.rest, NOT_KEPT_MARK);
     }
     if let Some(lifetime) = lifetime
@@ -263,7 +267,7 @@ pub async fn page(
         let cached = Arc::new(CachedPage::new(status, &write(&NONCE_SLOT)?, link.clone()));
         let expires = lifetime.map(|lifetime| Instant::now() + lifetime);
         state
-            .pages
+            .cache
             .insert(request.language, request.rest, cached.clone(), expires);
         return Ok(respond_cached(
             &cached,
@@ -272,7 +276,7 @@ pub async fn page(
             &nonce,
         ));
     }
-    let (body, encoding) = page_encoding::fresh(write(&nonce)?, &headers);
+    let (body, encoding) = encoding::fresh(write(&nonce)?, &headers);
     let headers_out = match per_visitor {
         // Data that is the visitor's alone is kept by no one, not even their browser (a
         // page shown after a log-out).
@@ -335,6 +339,6 @@ fn respond_cached(
     headers: PageHeaders,
     nonce: &Nonce,
 ) -> Response {
-    let (body, encoding) = page_encoding::cached(page, request_headers, nonce);
+    let (body, encoding) = encoding::cached(page, request_headers, nonce);
     document::respond(page.status, body, encoding, headers, nonce)
 }

@@ -3,6 +3,8 @@
 //! carry the response's nonce run, and what they load ('strict-dynamic'); 'self' is kept
 //! for browsers older than CSP 3, which ignore the rest.
 
+pub mod hyper_answers;
+
 use std::sync::LazyLock;
 
 use axum::body::Bytes;
@@ -10,8 +12,6 @@ use axum::extract::Request;
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
-
-use crate::nonce::Nonce;
 
 /// The policy's directives, in order. Inline styles are allowed for the notification library.
 const DIRECTIVES: [(&str, &str); 9] = [
@@ -49,7 +49,7 @@ static PAGE_POLICY: LazyLock<(String, String)> = LazyLock::new(|| {
 });
 
 /// A header every answer of the host carries: its absence marks an answer the host did
-/// not write itself (see `server::connection`).
+/// not write itself (see `hyper_answers`).
 pub const MARKER: &str = "x-content-type-options";
 
 /// The headers every answer carries, with the policy of answers that are not pages.
@@ -63,11 +63,11 @@ pub fn headers() -> [(HeaderName, &'static str); 4] {
 }
 
 /// A page's policy: only the scripts carrying this response's nonce run, and what they load.
-pub fn page_policy(nonce: &Nonce) -> HeaderValue {
+pub fn page_policy(nonce: &str) -> HeaderValue {
     let (before, after) = &*PAGE_POLICY;
     let mut value = String::with_capacity(before.len() + 32 + after.len());
     value.push_str(before);
-    value.push_str(nonce.as_str());
+    value.push_str(nonce);
     value.push_str(after);
     HeaderValue::from_maybe_shared(Bytes::from(value)).expect("a nonce is hex digits")
 }
@@ -95,8 +95,8 @@ mod tests {
 
     #[test]
     fn a_page_policy_differs_from_the_default_only_in_its_scripts() {
-        let nonce = Nonce::random();
-        let page = page_policy(&nonce).to_str().unwrap().to_string();
+        let nonce = "0123456789abcdef0123456789abcdef";
+        let page = page_policy(nonce).to_str().unwrap().to_string();
         let scripts = format!("'nonce-{nonce}' 'strict-dynamic' 'self'");
         assert_eq!(page.replace(&scripts, "'self'"), *POLICY);
         assert!(POLICY.contains("script-src 'self';"));

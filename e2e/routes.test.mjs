@@ -1,0 +1,68 @@
+// A route the app adds is the app's, whatever it looks like: a three-letter first segment
+// (`/xyz`, as `/faq` or `/cgu` would be) is never read as a language the host does not
+// offer. The route is added to a copy of the app, served by the development loop with the
+// binary under test. A route the language list would shadow is refused by the build.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { after, before, test } from "node:test";
+import { copyOfTheApp, startDevLoop } from "./devloop.mjs";
+
+/** Adds `pattern`, showing the home screen, to the copy's routes. */
+async function addRoute(copy, pattern) {
+  const routes = await copy.read("app/routes.ts");
+  const added = routes.replace(
+    "const routes: Record<string, Route> = {",
+    `const routes: Record<string, Route> = {\n  "${pattern}": { screen: "home", status: 200, titleKey: "home.title", descriptionKey: "home.description", indexable: true, cacheable: true },`,
+  );
+  assert.notEqual(added, routes, "the routes table was found");
+  await copy.write("app/routes.ts", added);
+}
+
+let copy;
+let loop;
+before(async () => {
+  copy = await copyOfTheApp();
+  await addRoute(copy, "/xyz");
+  loop = await startDevLoop(copy);
+});
+after(async () => {
+  await loop?.stop();
+  await copy?.remove();
+});
+
+test("a three-letter route is served at /xyz, /fr/xyz and /en/xyz", async () => {
+  for (const [url, language] of [["/xyz", "fr"], ["/fr/xyz", "fr"], ["/en/xyz", "en"]]) {
+    const answer = await fetch(loop.baseUrl + url, { redirect: "manual" });
+    assert.equal(answer.status, 200, url);
+    assert.equal(answer.headers.get("content-language"), language, url);
+    assert.match(await answer.text(), language === "fr" ? /<h1>Bienvenue sur Bilingue<\/h1>/ : /<h1>Welcome to Bilingue<\/h1>/, url);
+  }
+  assert.equal((await fetch(`${loop.baseUrl}/xyw`)).status, 404, "a three-letter path the app does not route is still a language we do not offer");
+});
+
+test("its alternates and the sitemap name it, x-default included", async () => {
+  const origin = loop.baseUrl.replace("127.0.0.1", "localhost");
+  const html = await (await fetch(`${loop.baseUrl}/en/xyz`)).text();
+  assert.match(html, new RegExp(`<link rel="alternate" hreflang="x-default" href="${origin}/xyz">`));
+  assert.match(html, new RegExp(`<link rel="alternate" hreflang="fr" href="${origin}/fr/xyz">`));
+  const sitemap = await (await fetch(`${loop.baseUrl}/sitemap.xml`)).text();
+  assert.match(sitemap, new RegExp(`<loc>${origin}/fr/xyz</loc>`));
+  assert.match(sitemap, new RegExp(`<xhtml:link rel="alternate" hreflang="x-default" href="${origin}/xyz"/>`));
+});
+
+test("the build refuses a route the language list would shadow, naming it", async () => {
+  for (const [pattern, reason] of [
+    ["/en/about", /the route "\/en\/about" starts with "en", a language of app\/i18n\/languages\.json/],
+    ["/:slug", /the route "\/:slug" starts with a parameter/],
+  ]) {
+    const shadowed = await copyOfTheApp();
+    try {
+      await addRoute(shadowed, pattern);
+      const built = spawnSync(process.execPath, [shadowed.file("app/build.mjs"), shadowed.file("out")], { encoding: "utf8" });
+      assert.notEqual(built.status, 0, pattern);
+      assert.match(built.stderr, reason);
+    } finally {
+      await shadowed.remove();
+    }
+  }
+});

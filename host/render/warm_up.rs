@@ -1,0 +1,67 @@
+//! A render thread's warm-up: a fresh runtime renders every warm-up request before the
+//! thread takes a job. It proves the bundle and the options (the time zone) work, and warms
+//! V8, before the first visitor comes. It has its own deadline, `--warm-up-timeout`, not
+//! `--render-timeout`: a busy machine or a small CPU quota makes it slow, not fatal. A fault
+//! a fresh runtime can cure (the heap limit, a runtime that would not start) is retried
+//! until the deadline; a bundle that cannot render (it throws, or answers nonsense) fails
+//! at once, with its message.
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::exchange::{Finished, Outbox, check_status};
+use super::runtime::{Limits, Renderer};
+use super::{Bundle, RenderError, Rendered};
+
+/// What a runtime renders before it serves, and within how long.
+pub(super) struct WarmUp {
+    /// The boot states of the warm-up pages, as JSON.
+    pub requests: Vec<String>,
+    pub timeout: Duration,
+    pub limits: Limits,
+}
+
+/// A fresh runtime that has rendered every warm-up request (pages without loaders, done at
+/// once). Each render may take all the time left to the deadline: a starved CPU is slow,
+/// and starting over would only lose what it did. A runtime that fails in a way a fresh
+/// one can cure is replaced and the warm-up tried again; the bundle's own failures are
+/// final.
+pub(super) fn warm_up(
+    warm_up: &WarmUp,
+    bundle: &Bundle,
+) -> Result<(Renderer, Vec<Rendered>), RenderError> {
+    let deadline = Instant::now() + warm_up.timeout;
+    loop {
+        let attempt = Renderer::new(bundle, warm_up.limits).and_then(|mut renderer| {
+            let pages = warm_up
+                .requests
+                .iter()
+                .map(|boot| {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    let mut outbox = Outbox::read(&renderer.start(boot, 0, Some(left))?)?;
+                    outbox.write_logs();
+                    let entry = outbox.done.into_iter().next().ok_or_else(|| {
+                        RenderError::Answer("the warm-up page did not render at once".into())
+                    })?;
+                    let finished = Finished::read(&entry).ok_or_else(|| {
+                        RenderError::Answer(format!("not a finished page: {:.200}", entry.get()))
+                    })?;
+                    finished.result.and_then(check_status)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((renderer, pages))
+        });
+        match attempt {
+            Err(RenderError::TimedOut) => {
+                return Err(RenderError::WarmUpTimedOut(warm_up.timeout));
+            }
+            Err(error @ (RenderError::HeapExhausted | RenderError::Start(_)))
+                if Instant::now() < deadline =>
+            {
+                tracing::warn!(%error, "a warm-up failed; trying again with a fresh runtime");
+                thread::sleep(Duration::from_millis(100));
+            }
+            attempt => return attempt,
+        }
+    }
+}
