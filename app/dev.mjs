@@ -79,10 +79,11 @@ async function rebuild() {
     const kind = serverHash === lastServer && scripts === lastScripts ? "styles" : "reload";
     lastServer = serverHash;
     lastScripts = scripts;
-    state = { id, ok: true, kind, ms: Math.round(performance.now() - started) };
+    // What the host reads (`Build` in host/dev/mod.rs, strictly).
+    state = { id, outcome: "built", kind, ms: Math.round(performance.now() - started) };
     say(`built in ${state.ms} ms (${kind})`);
   } catch (error) {
-    state = { id, ok: false, problems: problemsOf(error) };
+    state = { id, outcome: "failed", problems: problemsOf(error) };
     // The next good build reloads the page, which clears the problem on show.
     lastServer = null;
     for (const { file, line, column, message } of state.problems) {
@@ -148,7 +149,7 @@ await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
 await rebuild();
 // The host starts from a build: until the first one succeeds, only the terminal can say why.
-while (!(await readFile(path.join(outDir, "build.json"), "utf8").then((text) => JSON.parse(text).ok))) {
+while ((await readFile(path.join(outDir, "build.json"), "utf8").then((text) => JSON.parse(text).outcome)) !== "built") {
   say("fix the error above and save: the host starts with the first good build");
   await new Promise((resolve) => {
     const watchers = watchDirectories(path.join(root, "app"), () => {

@@ -26,18 +26,11 @@ fn the_binary_without_dev_ignores_a_development_build_beside_it() {
         .unwrap();
         std::fs::write(
             dir.join(folder).join("build.json"),
-            r#"{"id":9,"ok":true,"kind":"reload"}"#,
+            r#"{"id":9,"outcome":"built","kind":"reload","ms":1}"#,
         )
         .unwrap();
     }
-    let host = Host::start_in(
-        &dir,
-        &[],
-        &[
-            ("BILINGUE_DEV", dir.join("dev-app").to_str().unwrap()),
-            ("BILINGUE_DEV_DIR", dir.join("dev-app").to_str().unwrap()),
-        ],
-    );
+    let host = Host::start_in(&dir, &[], &[]);
     host.wait_ready(Duration::from_secs(10));
     assert_eq!(
         client()
@@ -65,4 +58,28 @@ fn the_binary_without_dev_ignores_a_development_build_beside_it() {
     assert!(!html.contains("bilingue-dev"), "no development script");
     assert!(!host.logs().contains("DEVELOPMENT MODE"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_environment_variable_can_turn_development_mode_on() {
+    use clap::CommandFactory as _;
+    let command = bilingue::config::Config::command();
+    let dev = command
+        .get_arguments()
+        .find(|argument| argument.get_id() == "dev")
+        .expect("the --dev option");
+    assert_eq!(dev.get_env(), None, "--dev has no environment variable");
+    // Every other option has one, named after it.
+    for argument in command.get_arguments() {
+        let name = argument.get_id().as_str();
+        if ["dev", "help", "version"].contains(&name) {
+            continue;
+        }
+        let expected = format!("BILINGUE_{}", name.to_uppercase());
+        assert_eq!(
+            argument.get_env().and_then(|env| env.to_str()),
+            Some(expected.as_str()),
+            "--{name}"
+        );
+    }
 }

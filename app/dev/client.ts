@@ -3,17 +3,7 @@
 // swapped in place, and a build error or a server-render error shows over the page with
 // its file and line until the next good save.
 
-interface Problem {
-  file?: string;
-  line?: number;
-  column?: number;
-  message: string;
-}
-
-interface Problems {
-  title: string;
-  problems: Problem[];
-}
+import type { Problems } from "../contract";
 
 const OVERLAY_ID = "bilingue-dev-overlay";
 

@@ -50,7 +50,7 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
   throw new Error("the call was expected to fail");
 }
 
-test("the defaults are the specification's: base path /api, time-out 10 minutes", async () => {
+test("the defaults: base path /api, time-out 10 minutes", async () => {
   const seen: { baseURL?: string; timeout?: number }[] = [];
   const remove = http.addRequestInterceptor((config) => {
     seen.push({ baseURL: config.baseURL, timeout: config.timeout });

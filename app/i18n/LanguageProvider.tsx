@@ -15,7 +15,6 @@ export interface LanguageContextValue {
   requestedLanguage: Language;
   /** A change under way (loading) or one whose resources failed to load; else null. */
   pending: Pending | null;
-  locale: string;
   dateLocale: DateLocale;
   t: Translate;
   changeLanguage: (language: Language) => void;
@@ -71,7 +70,6 @@ export function LanguageProvider({ initialLanguage, initialResources, load, chil
       language,
       requestedLanguage: pending?.language ?? language,
       pending,
-      locale,
       dateLocale: resources.dateLocale,
       t: createTranslator(resources.table, locale),
       changeLanguage,

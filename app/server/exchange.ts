@@ -3,34 +3,9 @@
 // the pages finished, the API calls to make, the lines to log. The host makes the calls
 // (its own /api, or the upstream) and delivers the answers, while other pages render on
 // the same thread. No timer or I/O runs in V8: everything goes through the host.
-import type { RenderResult } from "../boot";
+import type { Answer, Done, Fetch, Log, RenderResult } from "../contract";
 
-/** An API call the host makes for a page (`job`). */
-export interface Fetch {
-  id: number;
-  job: number;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string | null;
-}
-
-/** What came back: the answer, or why there is none (time-out, refused, unreachable). */
-export interface Answer {
-  id: number;
-  status?: number;
-  headers?: [string, string][];
-  body?: string;
-  error?: string;
-  timedOut?: boolean;
-}
-
-export type Done = { job: number; result: RenderResult } | { job: number; failed: string };
-
-export interface Log {
-  level: "error" | "warn" | "info";
-  message: string;
-}
+export type { Answer, Done, Fetch, Log } from "../contract";
 
 const outbox: { done: Done[]; fetches: Fetch[]; logs: Log[] } = { done: [], fetches: [], logs: [] };
 const waiting = new Map<number, (answer: Answer) => void>();

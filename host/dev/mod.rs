@@ -31,32 +31,47 @@ use crate::render::{Bundle, RenderError, RenderPool};
 /// How often `build.json` is looked at: a save shows well within a second.
 const LOOK_EVERY: Duration = Duration::from_millis(40);
 
-/// One problem, as the overlay (`app/dev/client.ts`) shows it.
+/// One problem, as the overlay (`app/dev/client.ts`) shows it: part of the contract with
+/// the app (`app/contract.ts` is generated from it).
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
 pub struct Problem {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub file: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub line: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub column: Option<u32>,
     pub message: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Problems {
     pub title: &'static str,
     pub problems: Vec<Problem>,
 }
 
-/// What `app/dev.mjs` wrote after a build.
+/// What `app/dev.mjs` wrote after a build (`build.json`), read strictly.
 #[derive(Debug, Deserialize)]
-struct Build {
-    ok: bool,
-    #[serde(default)]
-    kind: String,
-    #[serde(default)]
-    problems: Vec<Problem>,
+#[serde(tag = "outcome", rename_all = "lowercase", deny_unknown_fields)]
+enum Build {
+    Built { id: u64, kind: BuildKind, ms: u64 },
+    Failed { id: u64, problems: Vec<Problem> },
+}
+
+/// What a successful build changed.
+#[derive(Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum BuildKind {
+    /// Only a stylesheet: the pages swap it in place.
+    Styles,
+    /// Anything else: the pages reload.
+    Reload,
 }
 
 #[derive(Debug, Clone)]
@@ -232,14 +247,24 @@ pub fn watch_builds(dev: Arc<Dev>, pages: Arc<Pages>, pool: Arc<RenderPool>) {
 }
 
 async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: Build) {
-    if !build.ok {
-        tracing::error!(problems = build.problems.len(), "the app did not build");
-        dev.show(Change::Problems(Problems {
-            title: "The app did not build",
-            problems: build.problems,
-        }));
-        return;
-    }
+    let kind = match build {
+        Build::Failed { id, problems } => {
+            tracing::error!(
+                build = id,
+                problems = problems.len(),
+                "the app did not build"
+            );
+            dev.show(Change::Problems(Problems {
+                title: "The app did not build",
+                problems,
+            }));
+            return;
+        }
+        Build::Built { id, kind, ms } => {
+            tracing::debug!(build = id, ms, ?kind, "a new build");
+            kind
+        }
+    };
     let manifest = match dev.manifest() {
         Ok(manifest) => manifest,
         Err(e) => return tracing::error!(error = %e, "the new build's manifest"),
@@ -247,7 +272,7 @@ async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: Build) {
     let build_parts = PagesBuild::from_manifest(&manifest);
     let styles = build_parts.document.styles().to_vec();
     pages.set_build(build_parts);
-    if build.kind == "styles" {
+    if kind == BuildKind::Styles {
         return dev.show(Change::Styles(styles));
     }
     dev.read_source_map();

@@ -325,7 +325,7 @@ fn come_back_later(language: Language) -> Response {
             (header::CACHE_CONTROL, "no-store"),
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
         ],
-        "Le service est momentanément indisponible ; réessayez plus tard. /          The service is briefly unavailable; try again later.\n",
+        "Le service est momentanément indisponible ; réessayez plus tard. / The service is briefly unavailable; try again later.\n",
     )
         .into_response();
     response.extensions_mut().insert(language);

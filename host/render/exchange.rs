@@ -1,32 +1,13 @@
 //! The host's side of the exchange with the server bundle (`app/server/exchange.ts` is the
-//! other): the outbox each call into the bundle leaves, read, and the bundle's log lines
-//! written into the host's.
+//! other; the values are in `contract.rs`): the outbox each call into the bundle leaves,
+//! read one finished page at a time, and the bundle's log lines written into the host's.
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{ApiCall, RenderError, Rendered};
-
-/// What a call into the bundle left: pages finished, API calls to make, lines to log, and
-/// whether pages are still loading (a later look may find more). Each finished page is read
-/// on its own (see [`Finished::read`]): one page's bad JSON fails that page alone.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Outbox {
-    pub done: Vec<Box<RawValue>>,
-    pub fetches: Vec<ApiCall>,
-    logs: Vec<Log>,
-    pub more: bool,
-}
-
-/// A page finished: its render, or why it failed (`Done` in `app/server/exchange.ts`, a
-/// union told apart by its second field). Read by hand: serde's untagged enums buffer their
-/// input, which the render's raw `data` cannot go through.
-#[derive(Debug)]
-enum Done {
-    Rendered { job: u64, result: Rendered },
-    Failed { job: u64, failed: String },
-}
+pub use super::contract::Outbox;
+use super::contract::{Done, Log, LogLevel};
+use super::{RenderError, Rendered};
 
 impl<'de> Deserialize<'de> for Done {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -103,13 +84,6 @@ impl Finished {
     }
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Log {
-    level: String,
-    message: String,
-}
-
 impl Outbox {
     pub fn read(json: &str) -> Result<Self, RenderError> {
         serde_json::from_str(json).map_err(|e| RenderError::Answer(format!("{e}: {json:.200}")))
@@ -126,10 +100,10 @@ impl Outbox {
     /// Writes the bundle's console lines into the host's log.
     pub fn write_logs(&mut self) {
         for Log { level, message } in self.logs.drain(..) {
-            match level.as_str() {
-                "error" => tracing::error!(target: "bilingue::app", "{message}"),
-                "warn" => tracing::warn!(target: "bilingue::app", "{message}"),
-                _ => tracing::info!(target: "bilingue::app", "{message}"),
+            match level {
+                LogLevel::Error => tracing::error!(target: "bilingue::app", "{message}"),
+                LogLevel::Warn => tracing::warn!(target: "bilingue::app", "{message}"),
+                LogLevel::Info => tracing::info!(target: "bilingue::app", "{message}"),
             }
         }
     }

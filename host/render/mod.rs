@@ -7,6 +7,7 @@
 //! renders other pages meanwhile, then hands the answers back to the bundle
 //! (`app/server/exchange.ts` is the other side).
 
+pub(crate) mod contract;
 mod exchange;
 mod pool;
 mod readiness;
@@ -15,6 +16,7 @@ mod thread;
 mod warm_up;
 mod watchdog;
 
+pub use contract::{ApiAnswer, ApiCall, BootState, Rendered};
 pub use pool::{PoolOptions, RenderPool};
 pub use readiness::Readiness;
 pub use runtime::Limits;
@@ -27,8 +29,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::http::HeaderValue;
-use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 
 use crate::lang::Language;
 
@@ -47,38 +47,6 @@ pub enum Bundle {
     Snapshot(&'static [u8]),
     /// The bundle's source, evaluated when a runtime starts (tests and development).
     Script(std::sync::Arc<str>),
-}
-
-/// The state a page boots with, written by the host once: the bundle renders from it and
-/// the client hydrates with it, as the same JSON (`BootState` in `app/boot.ts`).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BootState {
-    pub language: Language,
-    /// The path without its language prefix: it picks the screen.
-    pub path: String,
-    /// The IANA time zone dates are shown in, on the server and in the browser alike.
-    pub time_zone: Arc<str>,
-    /// What the screen's loader gave, when it has one (the bundle says; the host writes).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<Box<RawValue>>,
-}
-
-/// What the server bundle answers for a page (`RenderResult` in `app/boot.ts`).
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Rendered {
-    pub status: u16,
-    pub title: String,
-    /// The page's description, for search engines and link previews.
-    pub description: String,
-    pub html: String,
-    /// The render depends only on (path, language, build): the page may be cached.
-    pub cacheable: bool,
-    /// The loader's outcome, for the boot state (absent for a screen without a loader).
-    pub data: Option<Box<RawValue>>,
-    /// The loader declared its data the same for everyone, for this many seconds.
-    pub public_for_seconds: Option<u64>,
 }
 
 /// A rendered page, and whether it holds data that is the visitor's alone.
@@ -102,44 +70,6 @@ pub struct Visitor {
     /// visitor's browser prefers, so that the data follows what the page is cached by.
     pub language: Language,
     pub peer: Option<SocketAddr>,
-}
-
-/// An API call a page's loader asks for (`Fetch` in `app/server/exchange.ts`).
-#[derive(Debug, Deserialize)]
-pub struct ApiCall {
-    pub id: u64,
-    pub job: u64,
-    pub method: String,
-    /// As the shared client built it: it must name a path under /api on this host.
-    pub url: String,
-    pub headers: std::collections::BTreeMap<String, String>,
-    pub body: Option<String>,
-}
-
-/// Its answer (`Answer`): a response, or why there is none.
-#[derive(Debug, Clone, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub struct ApiAnswer {
-    pub id: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<u16>,
-    pub headers: Vec<(String, String)>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub body: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    pub timed_out: bool,
-}
-
-impl ApiAnswer {
-    /// No answer, and why.
-    pub fn failed(id: u64, why: impl Into<String>) -> Self {
-        Self {
-            id,
-            error: Some(why.into()),
-            ..Self::default()
-        }
-    }
 }
 
 /// A call's answer, and whether the call made the page its visitor's alone: the request

@@ -1,0 +1,62 @@
+// The contract between the host and the app's bundles: every JSON value that crosses
+// between them. GENERATED from host/render/contract.rs and host/dev/mod.rs: do not edit;
+// after a change there, run `BILINGUE_WRITE_CONTRACT=1 cargo test --lib contract`.
+import type { LoadOutcome } from "./data/loader";
+import type { Language } from "./i18n/languages";
+
+export type BootState = { language: Language, 
+/**
+ * The path without its language prefix: it picks the screen.
+ */
+path: string, 
+/**
+ * The IANA time zone dates are shown in, on the server and in the browser alike.
+ */
+timeZone: string, 
+/**
+ * What the screen's loader gave, when it has one (the bundle says; the host writes).
+ */
+data?: LoadOutcome<unknown>, };
+
+export type RenderResult = { status: number, title: string, 
+/**
+ * The page's description, for search engines and link previews.
+ */
+description: string, html: string, 
+/**
+ * The render depends only on (path, language, build): the host may cache the page.
+ */
+cacheable: boolean, 
+/**
+ * The loader's outcome, for the boot state (absent for a screen without a loader).
+ */
+data?: LoadOutcome<unknown>, 
+/**
+ * The loader's data is the same for everyone for this many seconds
+ * (`Loader.publicForSeconds`).
+ */
+publicForSeconds?: number, };
+
+export type Done = { job: number, result: RenderResult, } | { job: number, failed: string, };
+
+export type Fetch = { id: number, 
+/**
+ * The page it is for.
+ */
+job: number, method: string, 
+/**
+ * As the shared client built it: it must name a path under /api on this host.
+ */
+url: string, headers: Record<string, string>, body: string | null, };
+
+export type Answer = { id: number, status?: number, headers: Array<[string, string]>, body?: string, error?: string, timedOut: boolean, };
+
+export type Log = { level: LogLevel, message: string, };
+
+export type LogLevel = "error" | "warn" | "info";
+
+export type Outbox = { done: Array<Done>, fetches: Array<Fetch>, logs: Array<Log>, more: boolean, };
+
+export type Problem = { file?: string, line?: number, column?: number, message: string, };
+
+export type Problems = { title: string, problems: Array<Problem>, };

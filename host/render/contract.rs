@@ -1,0 +1,195 @@
+//! The host's side of its contract with the server bundle: every JSON value that crosses
+//! between them, in one room. The bundle's side, `app/contract.ts`, is generated from these
+//! types (ts-rs, in the tests) and checked by a test: a field renamed or retyped on either
+//! side fails it, or fails the type check. The host reads what the bundle writes strictly:
+//! no defaults where the bundle always writes a field, no field it does not know.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use crate::lang::Language;
+
+/// The state a page boots with, written by the host once: the bundle renders from it and
+/// the client hydrates with it, as the same JSON.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct BootState {
+    #[cfg_attr(test, ts(type = "Language"))]
+    pub language: Language,
+    /// The path without its language prefix: it picks the screen.
+    pub path: String,
+    /// The IANA time zone dates are shown in, on the server and in the browser alike.
+    #[cfg_attr(test, ts(type = "string"))]
+    pub time_zone: Arc<str>,
+    /// What the screen's loader gave, when it has one (the bundle says; the host writes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(type = "LoadOutcome<unknown>", optional))]
+    pub data: Option<Box<RawValue>>,
+}
+
+/// What the server bundle answers for a page.
+#[derive(Debug, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "RenderResult"))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Rendered {
+    pub status: u16,
+    pub title: String,
+    /// The page's description, for search engines and link previews.
+    pub description: String,
+    pub html: String,
+    /// The render depends only on (path, language, build): the host may cache the page.
+    pub cacheable: bool,
+    /// The loader's outcome, for the boot state (absent for a screen without a loader).
+    #[cfg_attr(test, ts(type = "LoadOutcome<unknown>", optional))]
+    pub data: Option<Box<RawValue>>,
+    /// The loader's data is the same for everyone for this many seconds
+    /// (`Loader.publicForSeconds`).
+    #[cfg_attr(test, ts(optional))]
+    pub public_for_seconds: Option<u64>,
+}
+
+/// A page finished: its render, or why it failed. Read by hand (`exchange.rs`): serde's
+/// untagged enums buffer their input, which the render's raw `data` cannot go through.
+#[derive(Debug)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(untagged))]
+pub enum Done {
+    Rendered { job: u64, result: Rendered },
+    Failed { job: u64, failed: String },
+}
+
+/// An API call a page's loader asks the host to make.
+#[derive(Debug, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "Fetch"))]
+#[serde(deny_unknown_fields)]
+pub struct ApiCall {
+    pub id: u64,
+    /// The page it is for.
+    pub job: u64,
+    pub method: String,
+    /// As the shared client built it: it must name a path under /api on this host.
+    pub url: String,
+    #[cfg_attr(test, ts(type = "Record<string, string>"))]
+    pub headers: BTreeMap<String, String>,
+    pub body: Option<String>,
+}
+
+/// Its answer: a response, or why there is none (time-out, refused, unreachable).
+#[derive(Debug, Clone, Serialize, Default)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "Answer"))]
+#[serde(rename_all = "camelCase")]
+pub struct ApiAnswer {
+    pub id: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub status: Option<u16>,
+    pub headers: Vec<(String, String)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub body: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub error: Option<String>,
+    pub timed_out: bool,
+}
+
+impl ApiAnswer {
+    /// No answer, and why.
+    pub fn failed(id: u64, why: impl Into<String>) -> Self {
+        Self {
+            id,
+            error: Some(why.into()),
+            ..Self::default()
+        }
+    }
+}
+
+/// A line the bundle's console wrote, for the host's log.
+#[derive(Debug, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct Log {
+    pub level: LogLevel,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum LogLevel {
+    Error,
+    Warn,
+    Info,
+}
+
+/// What a call into the bundle left: pages finished, API calls to make, lines to log, and
+/// whether pages are still loading (a later look may find more). Each finished page is
+/// kept raw and read on its own: one page's bad JSON fails that page alone.
+#[derive(Debug, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct Outbox {
+    #[cfg_attr(test, ts(type = "Array<Done>"))]
+    pub done: Vec<Box<RawValue>>,
+    pub fetches: Vec<ApiCall>,
+    pub logs: Vec<Log>,
+    pub more: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use ts_rs::{Config, TS};
+
+    use super::*;
+
+    const CONTRACT: &str = "app/contract.ts";
+
+    /// The TypeScript side, as these types make it.
+    fn typescript() -> String {
+        let config = Config::new().with_large_int("number");
+        let declarations = [
+            BootState::decl(&config),
+            Rendered::decl(&config),
+            Done::decl(&config),
+            ApiCall::decl(&config),
+            ApiAnswer::decl(&config),
+            Log::decl(&config),
+            LogLevel::decl(&config),
+            Outbox::decl(&config),
+            crate::dev::Problem::decl(&config),
+            crate::dev::Problems::decl(&config),
+        ];
+        let mut text = String::from(
+            "// The contract between the host and the app's bundles: every JSON value that \
+             crosses\n// between them. GENERATED from host/render/contract.rs and \
+             host/dev/mod.rs: do not edit;\n// after a change there, run \
+             `BILINGUE_WRITE_CONTRACT=1 cargo test --lib contract`.\n\
+             import type { LoadOutcome } from \"./data/loader\";\n\
+             import type { Language } from \"./i18n/languages\";\n",
+        );
+        for declaration in declarations {
+            text.push_str("\nexport ");
+            text.push_str(&declaration);
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn the_typescript_contract_is_the_one_these_types_make() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(CONTRACT);
+        let generated = typescript();
+        if std::env::var_os("BILINGUE_WRITE_CONTRACT").is_some() {
+            std::fs::write(&path, &generated).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == generated,
+            "{CONTRACT} differs from the Rust types: run `BILINGUE_WRITE_CONTRACT=1 cargo \
+             test --lib contract` and commit it, after checking the app still type-checks"
+        );
+    }
+}
