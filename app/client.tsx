@@ -5,6 +5,11 @@ import { App } from "./App";
 import { BOOT_STATE_ID, type BootState, ROOT_ID } from "./boot";
 import { loadResources } from "./i18n/resources";
 
+// The host starts this module from the document's head: the rest of the document (the
+// markup, the boot state) is there once it is parsed.
+if (document.readyState === "loading") {
+  await new Promise((parsed) => document.addEventListener("DOMContentLoaded", parsed, { once: true }));
+}
 const boot = JSON.parse(document.getElementById(BOOT_STATE_ID)!.textContent!) as BootState;
 const initialResources = await loadResources(boot.language);
 const root = document.getElementById(ROOT_ID)!;

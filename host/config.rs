@@ -46,6 +46,18 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_PAGE_CACHE_ENTRIES", default_value_t = 1000)]
     pub page_cache_entries: usize,
 
+    /// How long browsers may keep a public page (Cache-Control max-age; e.g. 60s, 0).
+    #[arg(long, env = "BILINGUE_PAGE_MAX_AGE", default_value = "60s", value_parser = parse_delay)]
+    pub page_max_age: Duration,
+
+    /// How long shared caches (a CDN, Varnish) may keep a public page (s-maxage).
+    #[arg(long, env = "BILINGUE_PAGE_S_MAXAGE", default_value = "300s", value_parser = parse_delay)]
+    pub page_s_maxage: Duration,
+
+    /// How long past that a cache may serve a public page while it fetches it again (stale-while-revalidate).
+    #[arg(long, env = "BILINGUE_PAGE_STALE_WHILE_REVALIDATE", default_value = "60s", value_parser = parse_delay)]
+    pub page_stale_while_revalidate: Duration,
+
     /// A render running longer is stopped inside V8 and the page is sent client-rendered (e.g. 1s, 250ms).
     #[arg(long, env = "BILINGUE_RENDER_TIMEOUT", default_value = "1s", value_parser = parse_duration)]
     pub render_timeout: Duration,

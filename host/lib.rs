@@ -172,10 +172,17 @@ mod tests {
                 Arc::new(PathEcho),
                 build,
                 Arc::new(pages::PageCache::new(10)),
-                origin.clone(),
-                crawlers::CrawlerTest::new(&manifest.crawlers).unwrap(),
-                "UTC".into(),
-                Duration::from_secs(1),
+                pages::Site {
+                    origin: origin.clone(),
+                    crawlers: crawlers::CrawlerTest::new(&manifest.crawlers).unwrap(),
+                    time_zone: "UTC".into(),
+                    load_timeout: Duration::from_secs(1),
+                    freshness: pages::Freshness {
+                        max_age: Duration::from_secs(60),
+                        s_maxage: Duration::from_secs(300),
+                        stale_while_revalidate: Duration::from_secs(60),
+                    },
+                },
             )),
             api: api::router(None),
             search: Arc::new(crawlers::SearchFiles::new(
@@ -239,9 +246,12 @@ mod tests {
 
     #[tokio::test]
     async fn a_three_letter_route_of_the_app_is_a_page_not_a_language() {
-        let (status, page) = get_from(parts(&["xyz"]), "/xyz").await;
+        let (status, page) = get_from(parts(&["xyz"]), "/fr/xyz").await;
         assert_eq!(status, StatusCode::OK);
         assert!(page.contains("<p>fr /xyz</p>"), "{page}");
+        // Unprefixed, it leads to the prefixed page, as every page of the app does.
+        let (status, _) = get_from(parts(&["xyz"]), "/xyz").await;
+        assert_eq!(status, StatusCode::FOUND);
         let (status, page) = get_from(parts(&["xyz"]), "/en/xyz").await;
         assert_eq!(status, StatusCode::OK);
         assert!(page.contains("<p>en /xyz</p>"), "{page}");

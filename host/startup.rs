@@ -16,7 +16,7 @@ use crate::lang::Language;
 use crate::manifest::{self, Manifest};
 use crate::metrics::{Metrics, Observe, Scrape};
 use crate::origin::Origin;
-use crate::pages::{Build, PageCache, Pages};
+use crate::pages::{Build, Freshness, PageCache, Pages, Site};
 use crate::render::{BootState, Bundle, Limits, PoolOptions, RenderError, RenderPool};
 use crate::server::Lifecycle;
 
@@ -132,15 +132,18 @@ impl Host {
         } else {
             config.page_cache_entries
         }));
-        let mut pages = Pages::new(
-            pool.clone(),
-            Build::from_manifest(manifest),
-            cache,
+        let site = Site {
             origin,
             crawlers,
             time_zone,
-            config.load_timeout,
-        );
+            load_timeout: config.load_timeout,
+            freshness: Freshness {
+                max_age: config.page_max_age,
+                s_maxage: config.page_s_maxage,
+                stale_while_revalidate: config.page_stale_while_revalidate,
+            },
+        };
+        let mut pages = Pages::new(pool.clone(), Build::from_manifest(manifest), cache, site);
         if let Some(dev) = &dev {
             let dev = dev.clone();
             pages.describe_failure = Some(Box::new(move |error| dev.describe_failure(error)));

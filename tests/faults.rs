@@ -34,7 +34,7 @@ fn faulty_host(extra: &[&str]) -> Host {
 fn is_shell(html: &str, lang: &str) -> bool {
     html.contains(r#"<div id="app"></div>"#)
         && html.contains(&format!(r#"<html lang="{lang}">"#))
-        && html.contains(r#"<script type="module""#)
+        && !crate::support::module_scripts(html).is_empty()
 }
 
 /// A GET on one of this file's hosts.

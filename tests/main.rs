@@ -1,6 +1,8 @@
 //! The integration tests, in one binary so V8 is linked once. Each module is one area:
 //!
 //! - `http`: pages over real HTTP against the real router (languages, signals, assets).
+//! - `cdn`: the binary behind Varnish (its built-in VCL): hits, Age, 304, no leak, deploys.
+//! - `caching`: what browsers and shared caches may keep, validators, 304, HEAD.
 //! - `encoding`: what pages are sent in, asked as browsers ask and as other clients do.
 //! - `loaders`: screens whose data is in the first paint, from the built-in API or an upstream.
 //! - `api`: the built-in /api; `proxy`: --api-upstream against a real upstream.
@@ -17,6 +19,8 @@
 
 mod api;
 mod app_checks;
+mod caching;
+mod cdn;
 mod crawlers;
 mod deploy;
 mod development;

@@ -188,9 +188,7 @@ fn entry_script(base: &str) -> String {
         .unwrap()
         .text()
         .unwrap();
-    support::attribute_after(&html, r#"<script type="module""#, "src")
-        .unwrap()
-        .to_string()
+    support::module_scripts(&html).remove(0)
 }
 
 #[test]

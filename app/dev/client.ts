@@ -42,7 +42,11 @@ function swapStyles(hrefs: string[]): void {
   for (const extra of links.slice(hrefs.length)) extra.remove();
 }
 
-// A server-render error of this very page, written into it by the host.
+// A server-render error of this very page, written into it by the host (once the document
+// is parsed: this module starts from its head).
+if (document.readyState === "loading") {
+  await new Promise((parsed) => document.addEventListener("DOMContentLoaded", parsed, { once: true }));
+}
 const renderError = document.getElementById("bilingue-dev-error");
 if (renderError?.textContent) showProblems(JSON.parse(renderError.textContent) as Problems);
 

@@ -1,23 +1,45 @@
-// The notification facility, on react-hot-toast, with the product's defaults: a
-// notification closes after 1.5 s and sits 65 px from the top, centred horizontally. The library loads after
-// hydration (notifications only follow what the user does), keeping it out of the
-// first-load JavaScript; the server renders nothing for it, so hydration matches.
+// The notification facility, on react-hot-toast's headless core, with the product's
+// defaults: a notification closes after 1.5 s and sits 65 px from the top, centred
+// horizontally. The markup and its look are ours (app/ui/styles.css): the library's own
+// styles are injected at run time, which a strict Content-Security-Policy forbids. The
+// library loads after hydration (notifications only follow what the user does), keeping
+// it out of the first-load JavaScript; the server renders nothing for it, so hydration
+// matches.
 import { lazy, Suspense, useEffect, useState } from "react";
 
 export const NOTIFICATION_DURATION_MS = 1500;
+/** The distance from the top: `top` of `.notifications` in app/ui/styles.css. */
 export const NOTIFICATION_TOP_PX = 65;
+const GAP_PX = 8;
 
 const Toaster = lazy(async () => {
-  const { Toaster } = await import("react-hot-toast");
-  return {
-    default: () => (
-      <Toaster
-        position="top-center"
-        containerStyle={{ top: NOTIFICATION_TOP_PX }}
-        toastOptions={{ duration: NOTIFICATION_DURATION_MS }}
-      />
-    ),
-  };
+  const { resolveValue, useToaster } = await import("react-hot-toast/headless");
+  function Toaster() {
+    const { toasts, handlers } = useToaster({ duration: NOTIFICATION_DURATION_MS });
+    return (
+      <div className="notifications" onMouseEnter={handlers.startPause} onMouseLeave={handlers.endPause}>
+        {toasts.map((toast) => {
+          // Each notification is measured once, so that the next ones stack below it.
+          const measure = (element: HTMLDivElement | null) => {
+            if (element && typeof toast.height !== "number") handlers.updateHeight(toast.id, element.getBoundingClientRect().height);
+          };
+          const offset = handlers.calculateOffset(toast, { gutter: GAP_PX });
+          return (
+            <div key={toast.id} className="notification-slot" style={{ transform: `translateY(${offset}px)` }}>
+              <div
+                ref={measure}
+                className={`notification notification-${toast.type}${toast.visible ? "" : " notification-leaving"}`}
+                {...toast.ariaProps}
+              >
+                {resolveValue(toast.message, toast)}
+              </div>
+            </div>
+          );
+        })}
+      </div>
+    );
+  }
+  return { default: Toaster };
 });
 
 export function Notifications() {
@@ -31,6 +53,6 @@ export function Notifications() {
 }
 
 export const notify = {
-  success: async (message: string) => (await import("react-hot-toast")).default.success(message),
-  error: async (message: string) => (await import("react-hot-toast")).default.error(message),
+  success: async (message: string) => (await import("react-hot-toast/headless")).toast.success(message),
+  error: async (message: string) => (await import("react-hot-toast/headless")).toast.error(message),
 };

@@ -1,8 +1,8 @@
-//! Finished pages whose render depends only on (path, language, build), as the app
-//! declares them (`cacheable` in `app/routes.ts`): kept as the document's bytes, deflated
-//! once, so serving one again costs a map lookup, a copy and a CRC (each response splices
-//! in its own nonce, see `spliced_gzip.rs`). Bounded in entries; the cache lives in the
-//! process, so a new build (a new binary) never serves an old page.
+//! Finished public pages (a screen without a loader, or whose loader declared its data
+//! public): the same bytes for every visitor, kept plain and gzipped once, with their
+//! validators and headers, so serving one again costs a map lookup and a reference count.
+//! Bounded in entries; the cache lives in the process, so a new build (a new binary) never
+//! serves an old page.
 //!
 //! Pages not found have a room of their own, an eighth of the entries: any visitor can ask
 //! for endless paths that do not exist, and those must never push out the pages that do.
@@ -11,52 +11,65 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::io::Write as _;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
+use axum::body::Bytes;
+use axum::http::{HeaderValue, StatusCode};
+use flate2::Compression;
+use flate2::write::GzEncoder;
 use tokio::sync::watch;
 
-use axum::http::{HeaderValue, StatusCode};
-
-use super::nonce::Nonce;
-use super::spliced_gzip::SplicedGzip;
+use super::answer::{PageHeaders, Representation, etag};
 use crate::lang::Language;
 
-/// What a cached document carries where each response puts its own nonce: a value drawn
-/// at start-up, so no request can make it appear anywhere else in a page.
-pub static NONCE_SLOT: LazyLock<Nonce> = LazyLock::new(Nonce::random);
-
-/// A finished document, written with [`NONCE_SLOT`] for its nonces: its status, and its
-/// parts around the nonces, plain and deflated, so each response gets its own nonce
-/// without compressing the page again.
+/// A finished public page: its status, its headers, and its document plain and gzipped,
+/// each with its validator.
 pub struct CachedPage {
     pub status: StatusCode,
-    /// The page's `Link` header (its alternates), if it names them.
-    pub link: Option<HeaderValue>,
-    document: SplicedGzip,
+    pub headers: PageHeaders,
+    plain: Bytes,
+    plain_etag: HeaderValue,
+    gzip: Bytes,
+    gzip_etag: HeaderValue,
 }
 
 impl CachedPage {
-    pub fn new(status: StatusCode, document: &str, link: Option<HeaderValue>) -> Self {
-        let parts = document
-            .split(NONCE_SLOT.as_str())
-            .map(|part| part.as_bytes().to_vec())
-            .collect();
+    pub fn new(status: StatusCode, document: String, headers: PageHeaders) -> Self {
+        let plain = Bytes::from(document);
+        // Once per page: the best compression is worth its time.
+        let mut encoder = GzEncoder::new(Vec::with_capacity(plain.len() / 3), Compression::best());
+        encoder.write_all(&plain).expect("in-memory gzip");
+        let gzip = Bytes::from(encoder.finish().expect("in-memory gzip"));
         Self {
             status,
-            link,
-            document: SplicedGzip::new(parts),
+            headers,
+            plain_etag: etag(&plain),
+            plain,
+            gzip_etag: etag(&gzip),
+            gzip,
         }
     }
 
-    pub fn plain(&self, nonce: &Nonce) -> Vec<u8> {
-        self.document.plain(nonce.as_str().as_bytes())
+    /// The page as is.
+    pub fn plain(&self) -> Representation {
+        Representation {
+            body: self.plain.clone(),
+            encoding: None,
+            etag: Some(self.plain_etag.clone()),
+        }
     }
 
-    pub fn gzip(&self, nonce: &Nonce) -> Vec<u8> {
-        self.document.gzip(nonce.as_str().as_bytes())
+    /// The page gzipped.
+    pub fn gzip(&self) -> Representation {
+        Representation {
+            body: self.gzip.clone(),
+            encoding: Some("gzip"),
+            etag: Some(self.gzip_etag.clone()),
+        }
     }
 }
 
@@ -327,18 +340,25 @@ mod tests {
         Language::from_code(code).unwrap()
     }
 
+    fn headers() -> PageHeaders {
+        PageHeaders {
+            language: lang("fr"),
+            cache_control: HeaderValue::from_static("public, max-age=60"),
+            vary_cookie: false,
+            link: None,
+            policy: HeaderValue::from_static("default-src 'self'"),
+        }
+    }
+
     fn page(text: &str) -> Arc<CachedPage> {
-        Arc::new(CachedPage::new(StatusCode::OK, text, None))
+        Arc::new(CachedPage::new(StatusCode::OK, text.into(), headers()))
     }
 
     #[test]
     fn a_page_is_found_by_language_and_path() {
         let cache = PageCache::new(8);
         cache.insert(lang("en"), "/", page("english"), None);
-        assert_eq!(
-            cache.get(lang("en"), "/").unwrap().plain(&Nonce::random()),
-            b"english"
-        );
+        assert_eq!(cache.get(lang("en"), "/").unwrap().plain().body, "english");
         assert!(cache.get(lang("fr"), "/").is_none());
         assert_eq!((cache.hits(), cache.misses()), (1, 1));
     }
@@ -392,7 +412,11 @@ mod tests {
         let cache = PageCache::new(16);
         cache.insert(lang("fr"), "/", page("home"), None);
         for i in 0..1000 {
-            let missing = Arc::new(CachedPage::new(StatusCode::NOT_FOUND, "404", None));
+            let missing = Arc::new(CachedPage::new(
+                StatusCode::NOT_FOUND,
+                "404".into(),
+                headers(),
+            ));
             cache.insert(lang("fr"), &format!("/nowhere-{i}"), missing, None);
         }
         assert!(cache.get(lang("fr"), "/").is_some(), "the page found stays");
@@ -465,19 +489,15 @@ mod tests {
     }
 
     #[test]
-    fn each_response_gets_its_own_nonce_in_every_slot() {
-        let slot = NONCE_SLOT.as_str();
-        let document = format!(
-            "<script nonce=\"{slot}\"></script>{}<link nonce=\"{slot}\">",
-            "<p>x</p>".repeat(50)
-        );
-        let cached = CachedPage::new(StatusCode::OK, &document, None);
-        let nonce = Nonce::random();
-        let expected = document.replace(slot, nonce.as_str());
-        assert_eq!(cached.plain(&nonce), expected.as_bytes());
+    fn a_kept_page_is_the_same_bytes_every_time_in_each_coding_with_its_own_validator() {
+        let document = "<p>répété</p>".repeat(50);
+        let cached = CachedPage::new(StatusCode::OK, document.clone(), headers());
+        assert_eq!(cached.plain().body, document.as_bytes());
         assert_eq!(
-            crate::test_support::gunzip(&cached.gzip(&nonce)),
-            expected.as_bytes()
+            crate::test_support::gunzip(&cached.gzip().body),
+            document.as_bytes()
         );
+        assert_ne!(cached.plain().etag, cached.gzip().etag);
+        assert_eq!(cached.gzip().etag, Some(etag(&cached.gzip().body)));
     }
 }

@@ -1,34 +1,39 @@
 //! The HTML document around the rendered markup: language signals (`<html lang>`, the
 //! content-language meta), what crawlers read (the description, the canonical URL and
-//! each language's version, absolute, also as a `Link` header, Open Graph), the title, the
-//! preloads of the active language's chunks and the boot state; and the headers a page
-//! answers with. Everything per build is computed once, at start-up.
+//! each language's version, absolute, Open Graph), the title, the preloads of the active
+//! language's chunks, the boot state, and the one inline script that starts the app.
+//!
+//! A document holds no per-response byte: the same page is the same bytes for every
+//! visitor, so a shared cache may keep it. Its scripts run under a policy computed from
+//! it (`security::page_policy`): the inline starter is allowed by its hash, and
+//! 'strict-dynamic' allows the module scripts it starts, and theirs; the boot state is a
+//! JSON data block, which runs nothing. Everything per build is computed once, when the
+//! build is read.
 
 use askama::Template;
-use axum::body::Bytes;
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderValue;
 
 use super::escape::json_for_script;
-use super::nonce::Nonce;
 use crate::assets::PREFIX;
 use crate::lang::Language;
 use crate::links::PageLinks;
 use crate::manifest::Manifest;
 use crate::render::BootState;
-use crate::security::page_policy;
+use crate::security;
 
 /// The asset URLs a document names, from the manifest, ready per language.
 pub struct DocumentAssets {
-    entry: String,
+    /// The inline script that starts the app's module scripts (the entry, and in
+    /// development the reload client), escaped for the inside of `<script>`.
+    starter: String,
+    /// The policy of every document of this build: it names the starter's hash.
+    policy: HeaderValue,
     icon: String,
     styles: Vec<String>,
     /// By [`Language::index`]: the chunks the entry imports, then the language's own.
     preloads: Vec<Vec<String>>,
     /// By [`Language::index`]: its Open Graph locale, and the other languages'.
     og_locales: Vec<(String, Vec<String>)>,
-    /// Development: the script that reloads the page and shows problems.
-    dev_client: Option<String>,
 }
 
 impl DocumentAssets {
@@ -53,14 +58,24 @@ impl DocumentAssets {
                 (language.og_locale(), others)
             })
             .collect();
+        let scripts: Vec<String> = std::iter::once(&manifest.entry)
+            .chain(&manifest.dev_client)
+            .map(url)
+            .collect();
+        let starter = starter(&scripts);
         Self {
-            entry: url(&manifest.entry),
+            policy: security::page_policy(&[starter.as_str()], None),
+            starter,
             icon: url(&manifest.icon),
             styles: manifest.css.iter().map(url).collect(),
             preloads,
             og_locales,
-            dev_client: manifest.dev_client.as_ref().map(url),
         }
+    }
+
+    /// The Content-Security-Policy of this build's documents.
+    pub fn policy(&self) -> &HeaderValue {
+        &self.policy
     }
 
     pub fn styles(&self) -> &[String] {
@@ -83,12 +98,10 @@ struct Document<'a> {
     og_alternates: &'a [String],
     styles: &'a [String],
     preloads: &'a [String],
-    entry: &'a str,
+    starter: &'a str,
     icon: &'a str,
     markup: &'a str,
     boot: &'a str,
-    nonce: &'a str,
-    dev_client: Option<&'a str>,
     /// Development: the render's failure, for the overlay (JSON, escaped).
     dev_problem: Option<String>,
 }
@@ -104,13 +117,12 @@ pub struct Content<'a> {
     pub dev_problem: Option<String>,
 }
 
-/// The whole document; `nonce` goes on every script and preload. With empty markup it is
-/// the client-rendered page: the browser renders the screen from the same boot state.
+/// The whole document. With empty markup it is the client-rendered page: the browser
+/// renders the screen from the same boot state.
 pub fn write(
     assets: &DocumentAssets,
     boot: &BootState,
     content: &Content<'_>,
-    nonce: &Nonce,
 ) -> Result<String, askama::Error> {
     let boot_json = serde_json::to_string(boot).expect("serialisable boot state");
     let (og_locale, og_alternates) = &assets.og_locales[boot.language.index()];
@@ -127,65 +139,45 @@ pub fn write(
         },
         styles: &assets.styles,
         preloads: assets.preloads(boot.language),
-        entry: &assets.entry,
+        starter: &assets.starter,
         icon: &assets.icon,
         markup: content.markup,
         boot: &json_for_script(&boot_json),
-        nonce: nonce.as_str(),
-        dev_client: assets.dev_client.as_deref(),
         dev_problem: content.dev_problem.as_deref().map(json_for_script),
     }
     .render()
 }
 
-/// The headers a page answers with, besides its body's.
-pub struct PageHeaders {
-    pub language: Language,
-    pub cache_control: &'static str,
-    /// Request headers the page depends on, besides `Accept-Encoding`: `Cookie` or none.
-    pub vary_cookie: bool,
-    /// The alternates, for a page that names them.
-    pub link: Option<HeaderValue>,
+/// The script that starts `scripts` as module scripts. Inserted by a script the policy
+/// trusts, they are trusted in turn ('strict-dynamic'); module scripts run once the
+/// document is parsed (`app/client.tsx` waits for it).
+fn starter(scripts: &[String]) -> String {
+    let starts: String = scripts
+        .iter()
+        .map(|src| {
+            let src = serde_json::to_string(src).expect("a string");
+            format!(
+                "document.head.append(Object.assign(document.createElement(\"script\"),{{type:\"module\",src:{src}}}));"
+            )
+        })
+        .collect();
+    json_for_script(&starts)
 }
 
-/// `body` as is; or, when `encoded` is given, already compressed in that coding. The
-/// policy allows the scripts that carry `nonce`, and those they load. The language rides
-/// along as a response extension, for the request counts.
-pub fn respond(
-    status: StatusCode,
-    body: Bytes,
-    encoded: Option<&'static str>,
-    page: PageHeaders,
-    nonce: &Nonce,
-) -> Response {
-    let mut response = (status, body).into_response();
-    response.extensions_mut().insert(page.language);
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_SECURITY_POLICY, page_policy(nonce.as_str()));
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    headers.insert(
-        header::CONTENT_LANGUAGE,
-        HeaderValue::from_static(page.language.code()),
-    );
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static(page.cache_control),
-    );
-    if let Some(encoding) = encoded {
-        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_starter_starts_each_module_script_and_cannot_close_its_element() {
+        let starter = starter(&["/assets/client-AB.js".into(), "/assets/</script>.js".into()]);
+        assert_eq!(
+            starter
+                .matches("document.createElement(\"script\")")
+                .count(),
+            2
+        );
+        assert!(starter.contains(r#"{type:"module",src:"/assets/client-AB.js"}"#));
+        assert!(!starter.contains("</script"), "{starter}");
     }
-    if let Some(link) = page.link {
-        headers.insert(header::LINK, link);
-    }
-    // Every page is chosen by its coding, whether or not this one is compressed.
-    let vary = if page.vary_cookie {
-        "accept-encoding, cookie"
-    } else {
-        "accept-encoding"
-    };
-    headers.insert(header::VARY, HeaderValue::from_static(vary));
-    response
 }

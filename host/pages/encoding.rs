@@ -7,8 +7,8 @@
 //! - A bigger one goes in gzip at level 1 when the client takes gzip: a 55 KB page costs
 //!   about 45 µs and shrinks eightfold, where brotli's cheapest level costs twice that for
 //!   a sixth fewer bytes, and Node's `compression` middleware (brotli 4) four times it.
-//! - A cached page goes in gzip when the client takes it, spliced around the response's
-//!   nonce from parts deflated once (`spliced_gzip.rs`), so it is never compressed again.
+//! - A cached page goes in gzip when the client takes it, compressed once when it was
+//!   kept, never again.
 //! - Nothing is brotli-compressed per request: a client that takes only brotli gets the
 //!   page plain. Assets, which are compressed once at build time, are sent in brotli.
 
@@ -19,35 +19,41 @@ use axum::http::HeaderMap;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
+use super::answer::{Representation, etag};
 use super::cache::CachedPage;
-use super::nonce::Nonce;
 use crate::encoding::{Encoding, negotiate};
 
 /// The largest page sent plain: 10 segments of 1,460 bytes, less room for the headers.
 pub const FIRST_FLIGHT_BYTES: usize = 12 * 1024;
 
-/// A page written for this request: its body and `Content-Encoding`.
-pub fn fresh(document: String, request: &HeaderMap) -> (Bytes, Option<&'static str>) {
-    if document.len() <= FIRST_FLIGHT_BYTES || negotiate(request, false, true) != Encoding::Gzip {
-        return (document.into(), None);
+/// A page written for this request, in the coding the policy chooses; with its validator
+/// when `validated`.
+pub fn fresh(document: String, request: &HeaderMap, validated: bool) -> Representation {
+    let (body, encoding) = if document.len() <= FIRST_FLIGHT_BYTES
+        || negotiate(request, false, true) != Encoding::Gzip
+    {
+        (Bytes::from(document), None)
+    } else {
+        let mut encoder =
+            GzEncoder::new(Vec::with_capacity(document.len() / 4), Compression::fast());
+        encoder
+            .write_all(document.as_bytes())
+            .expect("writing to memory");
+        let gzip = encoder.finish().expect("writing to memory");
+        (Bytes::from(gzip), Some("gzip"))
+    };
+    Representation {
+        etag: validated.then(|| etag(&body)),
+        body,
+        encoding,
     }
-    let mut encoder = GzEncoder::new(Vec::with_capacity(document.len() / 4), Compression::fast());
-    encoder
-        .write_all(document.as_bytes())
-        .expect("writing to memory");
-    let gzip = encoder.finish().expect("writing to memory");
-    (gzip.into(), Some("gzip"))
 }
 
-/// A cached page with this response's nonce: its body and `Content-Encoding`.
-pub fn cached(
-    page: &CachedPage,
-    request: &HeaderMap,
-    nonce: &Nonce,
-) -> (Bytes, Option<&'static str>) {
+/// A kept page, gzipped for a client that takes gzip, else plain.
+pub fn cached(page: &CachedPage, request: &HeaderMap) -> Representation {
     match negotiate(request, false, true) {
-        Encoding::Gzip => (page.gzip(nonce).into(), Some("gzip")),
-        _ => (page.plain(nonce).into(), None),
+        Encoding::Gzip => page.gzip(),
+        _ => page.plain(),
     }
 }
 
@@ -59,34 +65,31 @@ mod tests {
     #[test]
     fn a_page_that_fits_the_first_flight_goes_plain() {
         let page = "é".repeat(FIRST_FLIGHT_BYTES / 2);
-        let (body, encoding) = fresh(page.clone(), &accepting("gzip, deflate, br"));
-        assert_eq!((body.as_ref(), encoding), (page.as_bytes(), None));
+        let sent = fresh(page.clone(), &accepting("gzip, deflate, br"), false);
+        assert_eq!((sent.body.as_ref(), sent.encoding), (page.as_bytes(), None));
+        assert_eq!(sent.etag, None);
     }
 
     #[test]
-    fn a_bigger_page_goes_in_gzip_when_taken() {
+    fn a_bigger_page_goes_in_gzip_when_taken_with_the_gzips_validator() {
         let page = "<p>bonjour</p>".repeat(1_000);
-        let (body, encoding) = fresh(page.clone(), &accepting("gzip, deflate, br"));
-        assert_eq!(encoding, Some("gzip"));
-        assert!(body.len() < page.len() / 10);
-        assert_eq!(gunzip(&body), page.as_bytes());
+        let sent = fresh(page.clone(), &accepting("gzip, deflate, br"), true);
+        assert_eq!(sent.encoding, Some("gzip"));
+        assert!(sent.body.len() < page.len() / 10);
+        assert_eq!(gunzip(&sent.body), page.as_bytes());
+        assert_eq!(sent.etag, Some(etag(&sent.body)));
     }
 
     #[test]
     fn nothing_is_brotli_compressed_per_request() {
         let page = "<p>bonjour</p>".repeat(1_000);
         for accept in ["br", "br, gzip;q=0", "identity", ""] {
-            let (body, encoding) = fresh(page.clone(), &accepting(accept));
-            assert_eq!((body.len(), encoding), (page.len(), None), "{accept:?}");
+            let sent = fresh(page.clone(), &accepting(accept), false);
+            assert_eq!(
+                (sent.body.len(), sent.encoding),
+                (page.len(), None),
+                "{accept:?}"
+            );
         }
-        let cached_page = CachedPage::new(axum::http::StatusCode::OK, &page, None);
-        let nonce = Nonce::random();
-        let (body, encoding) = cached(&cached_page, &accepting("br"), &nonce);
-        assert_eq!((body.len(), encoding), (page.len(), None));
-        let (body, encoding) = cached(&cached_page, &accepting("gzip, deflate, br"), &nonce);
-        assert_eq!(
-            (gunzip(&body).as_slice(), encoding),
-            (page.as_bytes(), Some("gzip"))
-        );
     }
 }

@@ -8,14 +8,14 @@
 //! loader, or one whose loader declared its data public (for as long as it said), and
 //! never a page whose data was fetched with the visitor's Cookie or Authorization.
 
+mod answer;
 mod cache;
 mod document;
 mod encoding;
 mod error;
 mod escape;
-mod nonce;
 mod request;
-mod spliced_gzip;
+mod sharing;
 
 pub use cache::PageCache;
 pub use document::DocumentAssets;
@@ -33,13 +33,15 @@ use crate::lang::Language;
 use crate::links::{self, PageLinks};
 use crate::manifest::{AppRoutes, Manifest};
 use crate::origin::Origin;
-use crate::render::{BootState, Page, PageRenderer, RenderError, Rendered};
+use crate::render::{BootState, Page, PageRenderer, RenderError};
 use crate::server::PeerAddr;
-use cache::{CachedPage, Flight, Lookup, NONCE_SLOT};
-use document::{Content, PageHeaders};
+use answer::PageHeaders;
+use cache::{CachedPage, Flight, Lookup};
+use document::Content;
 use error::HostError;
-use nonce::Nonce;
-use request::{read_request, visitor};
+use request::{PageKind, read_request, visitor};
+pub use sharing::Freshness;
+use sharing::Sharing;
 
 /// What the page handler needs of a build: the files its documents name and the routes
 /// the app declares. Development replaces it with each new build.
@@ -60,12 +62,8 @@ impl Build {
 /// Development: why a render failed, as the overlay shows it (JSON).
 pub type DescribeFailure = dyn Fn(&RenderError) -> String + Send + Sync;
 
-/// Everything the page handler is served from, made once at start-up.
-pub struct Pages {
-    pub renderer: Arc<dyn PageRenderer>,
-    build: RwLock<Arc<Build>>,
-    /// Finished pages, kept (`--page-cache-entries`).
-    pub cache: Arc<PageCache>,
+/// What every page is written with, from the options.
+pub struct Site {
     /// Where visitors reach the site: the pages' absolute links start with it.
     pub origin: Origin,
     pub crawlers: CrawlerTest,
@@ -73,6 +71,17 @@ pub struct Pages {
     pub time_zone: Arc<str>,
     /// How long a page's loader may wait for its data.
     pub load_timeout: Duration,
+    /// How long caches may keep public pages.
+    pub freshness: Freshness,
+}
+
+/// Everything the page handler is served from, made once at start-up.
+pub struct Pages {
+    pub renderer: Arc<dyn PageRenderer>,
+    build: RwLock<Arc<Build>>,
+    /// Finished pages, kept (`--page-cache-entries`).
+    pub cache: Arc<PageCache>,
+    pub site: Site,
     /// Development: a failed render's problem, shown over the client-rendered page.
     pub describe_failure: Option<Box<DescribeFailure>>,
 }
@@ -82,19 +91,13 @@ impl Pages {
         renderer: Arc<dyn PageRenderer>,
         build: Build,
         cache: Arc<PageCache>,
-        origin: Origin,
-        crawlers: CrawlerTest,
-        time_zone: Arc<str>,
-        load_timeout: Duration,
+        site: Site,
     ) -> Self {
         Self {
             renderer,
             build: RwLock::new(Arc::new(build)),
             cache,
-            origin,
-            crawlers,
-            time_zone,
-            load_timeout,
+            site,
             describe_failure: None,
         }
     }
@@ -141,13 +144,20 @@ async fn page(
     }
     let build = state.build();
     let request = read_request(uri.path(), &headers, &build.routes);
-    let page_headers = |link: Option<HeaderValue>| PageHeaders {
+    if request.kind == PageKind::Unprefixed {
+        return Ok(to_the_prefixed_page(
+            request.language,
+            request.rest,
+            uri.query(),
+        ));
+    }
+    let page_headers = |link: Option<HeaderValue>, cache_control: HeaderValue| PageHeaders {
         language: request.language,
-        cache_control: request.kind.cache_control(),
-        vary_cookie: request.kind.varies_by_cookie(),
+        cache_control,
+        vary_cookie: false,
         link,
+        policy: build.document.policy().clone(),
     };
-    let nonce = Nonce::random();
     let cacheable = request.kind.cacheable() && state.cache.enabled();
     let lookup = || match cacheable {
         true => state.cache.lookup(request.language, request.rest),
@@ -157,18 +167,14 @@ async fn page(
     // others wait for it, then find it cached (or, if it could not be kept, render their
     // own). A page known not to be kept is rendered for each request at once.
     let _flight = match lookup() {
-        Lookup::Found(cached) => {
-            let headers_out = page_headers(cached.link.clone());
-            return Ok(respond_cached(&cached, &headers, headers_out, &nonce));
-        }
+        Lookup::Found(cached) => return Ok(respond_cached(&cached, &headers)),
         Lookup::NotKept => None,
         Lookup::Missing => match state.cache.flight(request.language, request.rest) {
             Flight::Lead(lead) => Some(lead),
             Flight::Follow(landed) => {
                 landed.await;
                 if let Lookup::Found(cached) = lookup() {
-                    let headers_out = page_headers(cached.link.clone());
-                    return Ok(respond_cached(&cached, &headers, headers_out, &nonce));
+                    return Ok(respond_cached(&cached, &headers));
                 }
                 None
             }
@@ -178,14 +184,14 @@ async fn page(
     let boot = BootState {
         language: request.language,
         path: request.rest.to_string(),
-        time_zone: state.time_zone.clone(),
+        time_zone: state.site.time_zone.clone(),
         data: None,
     };
     let visitor = visitor(&headers, request.language, peer);
-    let deadline = Instant::now() + state.load_timeout;
+    let deadline = Instant::now() + state.site.load_timeout;
     let links = |status: StatusCode| {
         (status == StatusCode::OK)
-            .then(|| links::page_links(&state.origin, request.language, request.rest))
+            .then(|| links::page_links(&state.site.origin, request.language, request.rest))
     };
     let Page {
         mut rendered,
@@ -208,7 +214,7 @@ async fn page(
                     }
                 }
             }
-            if state.crawlers.is_crawler(&headers) {
+            if state.site.crawlers.is_crawler(&headers) {
                 return Ok(come_back_later(request.language));
             }
             let status = request.kind.status(StatusCode::OK);
@@ -224,13 +230,13 @@ async fn page(
                     .as_ref()
                     .map(|describe| describe(&error)),
             };
-            let shell = document::write(&build.document, &boot, &content, &nonce)?;
-            let no_store = PageHeaders {
-                cache_control: "no-store",
-                ..page_headers(links.as_ref().and_then(PageLinks::link_header))
-            };
-            let (body, encoding) = encoding::fresh(shell, &headers);
-            return Ok(document::respond(status, body, encoding, no_store, &nonce));
+            let shell = document::write(&build.document, &boot, &content)?;
+            let no_store = page_headers(
+                links.as_ref().and_then(PageLinks::link_header),
+                HeaderValue::from_static("no-store"),
+            );
+            let sent = encoding::fresh(shell, &headers, false);
+            return Ok(answer::respond(status, sent, no_store, &headers));
         }
     };
     let status = request
@@ -238,82 +244,88 @@ async fn page(
         .status(StatusCode::from_u16(rendered.status).expect("the pool checks the status range"));
     let links = links(status);
     let link = links.as_ref().and_then(PageLinks::link_header);
+    let sharing = Sharing::of(&rendered, per_visitor);
+    let cache_control = state.site.freshness.cache_control(sharing, status);
     // The boot state the browser hydrates with carries the loader's data.
     let boot = BootState {
         data: rendered.data.take(),
         ..boot
     };
-    let document_assets = &build.document;
-    let write = |nonce: &Nonce| {
-        let content = Content {
-            title: &rendered.title,
-            description: &rendered.description,
-            markup: &rendered.html,
-            links: links.as_ref(),
-            dev_problem: None,
-        };
-        document::write(document_assets, &boot, &content, nonce)
+    let content = Content {
+        title: &rendered.title,
+        description: &rendered.description,
+        markup: &rendered.html,
+        links: links.as_ref(),
+        dev_problem: None,
     };
-    let lifetime = cache_lifetime(&rendered, per_visitor);
-    if cacheable && lifetime.is_none() && !per_visitor {
-        // The app says this page is not the same for everyone: no one waits for another's.
-        state
-            .cache
-            .mark_not_kept(request.language, request.rest, NOT_KEPT_MARK);
+    let document = document::write(&build.document, &boot, &content)?;
+    match sharing {
+        Sharing::Public { limit } => {
+            if cacheable {
+                let cached = Arc::new(CachedPage::new(
+                    status,
+                    document,
+                    page_headers(link, cache_control),
+                ));
+                let expires = limit.map(|limit| Instant::now() + limit);
+                state
+                    .cache
+                    .insert(request.language, request.rest, cached.clone(), expires);
+                return Ok(respond_cached(&cached, &headers));
+            }
+        }
+        Sharing::Private if cacheable => {
+            // The app says this page is not the same for everyone: no one waits for another's.
+            state
+                .cache
+                .mark_not_kept(request.language, request.rest, NOT_KEPT_MARK);
+        }
+        Sharing::Private | Sharing::NoOne => {}
     }
-    if let Some(lifetime) = lifetime
-        && cacheable
-    {
-        let cached = Arc::new(CachedPage::new(status, &write(&NONCE_SLOT)?, link.clone()));
-        let expires = lifetime.map(|lifetime| Instant::now() + lifetime);
-        state
-            .cache
-            .insert(request.language, request.rest, cached.clone(), expires);
-        return Ok(respond_cached(
-            &cached,
-            &headers,
-            page_headers(link),
-            &nonce,
-        ));
-    }
-    let (body, encoding) = encoding::fresh(write(&nonce)?, &headers);
-    let headers_out = match per_visitor {
-        // Data that is the visitor's alone is kept by no one, not even their browser (a
-        // page shown after a log-out).
-        true => PageHeaders {
-            cache_control: "private, no-store",
-            ..page_headers(link)
-        },
-        false => page_headers(link),
-    };
-    Ok(document::respond(
+    // A page its visitor keeps is revalidated, so it carries a validator; one no one
+    // keeps needs none.
+    let sent = encoding::fresh(document, &headers, sharing != Sharing::NoOne);
+    Ok(answer::respond(
         status,
-        body,
-        encoding,
-        headers_out,
-        &nonce,
+        sent,
+        page_headers(link, cache_control),
+        &headers,
     ))
+}
+
+/// `/…`: the page in the visitor's saved language, else the default, at its prefixed URL.
+/// The redirect follows the visitor's cookie, so no one keeps it; the page it leads to is
+/// the same for everyone, so a shared cache keeps that one, and a visitor without a cookie
+/// always lands on the same URL.
+fn to_the_prefixed_page(language: Language, rest: &str, query: Option<&str>) -> Response {
+    let mut location = format!("/{}{rest}", language.code());
+    if let Some(query) = query {
+        location.push('?');
+        location.push_str(query);
+    }
+    let mut response = (
+        StatusCode::FOUND,
+        [
+            (header::CACHE_CONTROL, "private, no-store"),
+            (header::VARY, "cookie"),
+        ],
+    )
+        .into_response();
+    match HeaderValue::try_from(location) {
+        Ok(location) => {
+            response.headers_mut().insert(header::LOCATION, location);
+        }
+        // The path and query came in a valid request target: they make a valid header.
+        Err(_) => *response.status_mut() = StatusCode::BAD_REQUEST,
+    }
+    response.extensions_mut().insert(language);
+    response
 }
 
 /// How long a page the app declared not to be kept is rendered without waiting for others.
 const NOT_KEPT_MARK: Duration = Duration::from_secs(60);
 /// How long a page whose render failed is rendered without waiting for others.
 const FAILED_MARK: Duration = Duration::from_secs(5);
-
-/// Whether the page cache may keep a page, and for how long (`None`: for the life of the
-/// process): a page the same for everyone, never one holding the visitor's own data.
-fn cache_lifetime(rendered: &Rendered, per_visitor: bool) -> Option<Option<Duration>> {
-    if per_visitor {
-        return None;
-    }
-    if rendered.cacheable {
-        return Some(None);
-    }
-    rendered
-        .public_for_seconds
-        .filter(|seconds| *seconds > 0)
-        .map(|seconds| Some(Duration::from_secs(seconds)))
-}
 
 /// For a crawler, when the page could not be rendered: come back later, rather than an
 /// empty client-rendered page to index.
@@ -332,13 +344,12 @@ fn come_back_later(language: Language) -> Response {
     response
 }
 
-/// A cached page, with this response's nonce.
-fn respond_cached(
-    page: &CachedPage,
-    request_headers: &HeaderMap,
-    headers: PageHeaders,
-    nonce: &Nonce,
-) -> Response {
-    let (body, encoding) = encoding::cached(page, request_headers, nonce);
-    document::respond(page.status, body, encoding, headers, nonce)
+/// A kept page, in the coding the client takes.
+fn respond_cached(page: &CachedPage, request: &HeaderMap) -> Response {
+    answer::respond(
+        page.status,
+        encoding::cached(page, request),
+        page.headers.clone(),
+        request,
+    )
 }

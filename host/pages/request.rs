@@ -15,7 +15,8 @@ use crate::server::PeerAddr;
 pub enum PageKind {
     /// `/fr/…`: the language is in the path.
     Prefixed,
-    /// `/…`: the language is the visitor's saved choice, else the default.
+    /// `/…`: the language is the visitor's saved choice, else the default; the answer is a
+    /// redirect to the prefixed page.
     Unprefixed,
     /// `/de/…`: a language we do not offer; a 404 whatever the app renders.
     Unsupported,
@@ -27,20 +28,6 @@ impl PageKind {
             PageKind::Unsupported => StatusCode::NOT_FOUND,
             PageKind::Prefixed | PageKind::Unprefixed => rendered,
         }
-    }
-
-    /// Prefixed pages are the same for everyone but their script nonce, which must not be
-    /// replayed to other visitors: a short cache in the browser only. Unprefixed ones
-    /// follow the visitor's saved choice, so they are revalidated every time.
-    pub fn cache_control(self) -> &'static str {
-        match self {
-            PageKind::Unprefixed => "private, no-cache",
-            PageKind::Prefixed | PageKind::Unsupported => "private, max-age=60",
-        }
-    }
-
-    pub fn varies_by_cookie(self) -> bool {
-        self == PageKind::Unprefixed
     }
 
     /// Whether the page cache may hold it: an unsupported prefix is a 404 of its own.

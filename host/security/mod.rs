@@ -1,23 +1,26 @@
 //! The security headers every answer carries, and the one list of Content-Security-Policy
-//! directives. Pages get the same policy with one change, their scripts: only those that
-//! carry the response's nonce run, and what they load ('strict-dynamic'); 'self' is kept
-//! for browsers older than CSP 3, which ignore the rest.
+//! directives. Pages get the same policy with one change, their scripts: only the inline
+//! scripts whose hashes the policy names run (a page's starter), or, on a streamed page,
+//! those that carry its nonce, and what they load ('strict-dynamic'); 'self' is kept for
+//! browsers older than CSP 3, which ignore the rest. No directive allows inline code or
+//! `eval`: styles come from the build's stylesheets only.
 
 pub mod hyper_answers;
 
 use std::sync::LazyLock;
 
-use axum::body::Bytes;
 use axum::extract::Request;
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
 
-/// The policy's directives, in order. Inline styles are allowed for the notification library.
+/// The policy's directives, in order.
 const DIRECTIVES: [(&str, &str); 9] = [
     ("default-src", "'self'"),
     ("script-src", "'self'"),
-    ("style-src", "'self' 'unsafe-inline'"),
+    ("style-src", "'self'"),
     ("img-src", "'self' data:"),
     ("connect-src", "'self'"),
     ("object-src", "'none'"),
@@ -40,13 +43,25 @@ fn policy(scripts: &str) -> String {
 
 static POLICY: LazyLock<String> = LazyLock::new(|| policy("'self'"));
 
-/// A page's policy around its nonce: what stands before it and after it.
-static PAGE_POLICY: LazyLock<(String, String)> = LazyLock::new(|| {
-    const SLOT: &str = "{nonce}";
-    let whole = policy(&format!("'nonce-{SLOT}' 'strict-dynamic' 'self'"));
-    let (before, after) = whole.split_once(SLOT).expect("the slot is in the policy");
-    (before.to_string(), after.to_string())
-});
+/// A page's policy: its inline scripts run by their hashes (and, for a streamed page,
+/// those carrying `nonce`), and what they load.
+pub fn page_policy(inline_scripts: &[&str], nonce: Option<&str>) -> HeaderValue {
+    let mut sources: Vec<String> = inline_scripts
+        .iter()
+        .map(|script| {
+            let digest = Sha256::digest(script.as_bytes());
+            format!(
+                "'sha256-{}'",
+                base64::engine::general_purpose::STANDARD.encode(digest)
+            )
+        })
+        .collect();
+    if let Some(nonce) = nonce {
+        sources.push(format!("'nonce-{nonce}'"));
+    }
+    sources.push("'strict-dynamic' 'self'".into());
+    HeaderValue::try_from(policy(&sources.join(" "))).expect("hashes and nonces are header-safe")
+}
 
 /// A header every answer of the host carries: its absence marks an answer the host did
 /// not write itself (see `hyper_answers`).
@@ -62,17 +77,9 @@ pub fn headers() -> [(HeaderName, &'static str); 4] {
     ]
 }
 
-/// A page's policy: only the scripts carrying this response's nonce run, and what they load.
-pub fn page_policy(nonce: &str) -> HeaderValue {
-    let (before, after) = &*PAGE_POLICY;
-    let mut value = String::with_capacity(before.len() + 32 + after.len());
-    value.push_str(before);
-    value.push_str(nonce);
-    value.push_str(after);
-    HeaderValue::from_maybe_shared(Bytes::from(value)).expect("a nonce is hex digits")
-}
-
-/// Adds the security headers to every answer; a page's own policy (with its nonce) is kept.
+/// Adds the security headers to every answer; a page's own policy is kept. An answer that
+/// sets a cookie is never public, whoever wrote it (a proxied API included): a shared cache
+/// would give the cookie to everyone.
 pub async fn add_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let answer = response.headers_mut();
@@ -80,6 +87,18 @@ pub async fn add_headers(request: Request, next: Next) -> Response {
         answer
             .entry(name)
             .or_insert(HeaderValue::from_static(value));
+    }
+    if answer.contains_key(header::SET_COOKIE)
+        && answer.get_all(header::CACHE_CONTROL).iter().any(|value| {
+            value
+                .to_str()
+                .is_ok_and(|v| v.to_ascii_lowercase().contains("public"))
+        })
+    {
+        answer.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("private, no-store"),
+        );
     }
     response
 }
@@ -95,11 +114,27 @@ mod tests {
 
     #[test]
     fn a_page_policy_differs_from_the_default_only_in_its_scripts() {
-        let nonce = "0123456789abcdef0123456789abcdef";
-        let page = page_policy(nonce).to_str().unwrap().to_string();
-        let scripts = format!("'nonce-{nonce}' 'strict-dynamic' 'self'");
-        assert_eq!(page.replace(&scripts, "'self'"), *POLICY);
+        let page = page_policy(&["alert(1)"], None)
+            .to_str()
+            .unwrap()
+            .to_string();
+        // sha256("alert(1)"), base64: what a browser computes over the script's text.
+        let scripts =
+            "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=' 'strict-dynamic' 'self'";
+        assert_eq!(page.replace(scripts, "'self'"), *POLICY);
         assert!(POLICY.contains("script-src 'self';"));
         assert!(POLICY.ends_with("frame-ancestors 'none'"));
+        assert!(
+            !POLICY.contains("unsafe"),
+            "no inline code or eval anywhere"
+        );
+        let streamed = page_policy(&["x"], Some("0123abcd"))
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            streamed.contains("'nonce-0123abcd' 'strict-dynamic'"),
+            "{streamed}"
+        );
     }
 }

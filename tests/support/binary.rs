@@ -217,7 +217,10 @@ impl Drop for Host {
 /// A free port, metrics on a free port of their own, and one render thread, unless `args`
 /// say otherwise.
 fn defaults(args: &[&str]) -> Vec<&'static str> {
-    let mut defaults = vec!["--port", "0"];
+    let mut defaults = vec![];
+    if !args.contains(&"--port") {
+        defaults.extend(["--port", "0"]);
+    }
     if !args.contains(&"--metrics-bind") {
         defaults.extend(["--metrics-bind", "127.0.0.1:0"]);
     }

@@ -260,3 +260,23 @@ pub fn attribute_after<'a>(html: &'a str, marker: &str, attribute: &str) -> Opti
     let value = &rest[rest.find(&format!("{attribute}=\""))? + attribute.len() + 2..];
     Some(&value[..value.find('"')?])
 }
+
+/// The module scripts a page's starter (its one inline script) starts, in order.
+pub fn module_scripts(html: &str) -> Vec<String> {
+    const MARK: &str = r#"{type:"module",src:""#;
+    html.match_indices(MARK)
+        .map(|(at, _)| {
+            let rest = &html[at + MARK.len()..];
+            rest[..rest.find('"').expect("a quoted src")].to_string()
+        })
+        .collect()
+}
+
+/// A GET of `path` on the shared server, following redirects as a browser does (an
+/// unprefixed URL leads to the prefixed page).
+pub fn get_following(path: &str) -> reqwest::blocking::Response {
+    reqwest::blocking::Client::new()
+        .get(format!("{}{path}", base_url()))
+        .send()
+        .unwrap()
+}

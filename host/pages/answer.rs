@@ -1,0 +1,141 @@
+//! What a page answers with, besides its document: its language signals, who may keep it
+//! and for how long, its validator, and `304 Not Modified` when the client's copy is the
+//! one it would get.
+//!
+//! The validator is a strong `ETag`, a digest of the very bytes sent (so each coding of a
+//! page has its own, and a new build's page, whose bytes differ, has a new one); a request
+//! whose `If-None-Match` names it gets a 304 with the same headers and no body, whether
+//! the page came from the cache or was just rendered.
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
+
+use crate::lang::Language;
+
+/// The headers a page answers with, besides its body's.
+#[derive(Clone)]
+pub struct PageHeaders {
+    pub language: Language,
+    /// Who may keep the page, and for how long.
+    pub cache_control: HeaderValue,
+    /// The request depended on the visitor's saved choice (`Cookie`), not only on its URL.
+    pub vary_cookie: bool,
+    /// The alternates, for a page that names them.
+    pub link: Option<HeaderValue>,
+    /// The build's Content-Security-Policy for its documents.
+    pub policy: HeaderValue,
+}
+
+/// One coding of a page: its bytes, its `Content-Encoding`, and its validator.
+pub struct Representation {
+    pub body: Bytes,
+    pub encoding: Option<&'static str>,
+    pub etag: Option<HeaderValue>,
+}
+
+/// A strong validator for exactly these bytes: 128 bits of their SHA-256.
+pub fn etag(bytes: &[u8]) -> HeaderValue {
+    let digest = Sha256::digest(bytes);
+    let tag = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&digest[..16]);
+    HeaderValue::try_from(format!("\"{tag}\"")).expect("base64 is header-safe")
+}
+
+/// Whether `If-None-Match` names `etag` (or `*`): the weak comparison RFC 9110 §13.1.2
+/// asks for, over a list that may span several fields.
+fn names(request: &HeaderMap, etag: &HeaderValue) -> bool {
+    let ours = etag.as_bytes();
+    request
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .flat_map(|value| value.as_bytes().split(|b| *b == b','))
+        .map(<[u8]>::trim_ascii)
+        .any(|tag| tag == b"*" || tag.strip_prefix(b"W/").unwrap_or(tag) == ours)
+}
+
+/// The page's answer: `representation` with `headers`, or a 304 when the client has it.
+/// The language rides along as a response extension, for the request counts.
+pub fn respond(
+    status: StatusCode,
+    representation: Representation,
+    headers: PageHeaders,
+    request: &HeaderMap,
+) -> Response {
+    let not_modified = status == StatusCode::OK
+        && representation
+            .etag
+            .as_ref()
+            .is_some_and(|etag| names(request, etag));
+    let mut response = if not_modified {
+        (StatusCode::NOT_MODIFIED, Body::empty()).into_response()
+    } else {
+        (status, representation.body).into_response()
+    };
+    response.extensions_mut().insert(headers.language);
+    let answer = response.headers_mut();
+    answer.insert(header::CONTENT_SECURITY_POLICY, headers.policy);
+    answer.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    answer.insert(
+        header::CONTENT_LANGUAGE,
+        HeaderValue::from_static(headers.language.code()),
+    );
+    answer.insert(header::CACHE_CONTROL, headers.cache_control);
+    if let Some(encoding) = representation.encoding {
+        answer.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+    }
+    if let Some(etag) = representation.etag {
+        answer.insert(header::ETAG, etag);
+    }
+    if let Some(link) = headers.link {
+        answer.insert(header::LINK, link);
+    }
+    // Every page is chosen by its coding, whether or not this one is compressed.
+    let vary = if headers.vary_cookie {
+        "accept-encoding, cookie"
+    } else {
+        "accept-encoding"
+    };
+    answer.insert(header::VARY, HeaderValue::from_static(vary));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asking(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.append(header::IF_NONE_MATCH, HeaderValue::from_str(value).unwrap());
+        headers
+    }
+
+    #[test]
+    fn a_validator_names_exactly_its_bytes() {
+        assert_eq!(etag(b"page"), etag(b"page"));
+        assert_ne!(etag(b"page"), etag(b"page "));
+        let tag = etag(b"page");
+        assert!(
+            tag.to_str().unwrap().starts_with('"') && tag.len() == 24,
+            "{tag:?}"
+        );
+    }
+
+    #[test]
+    fn if_none_match_is_read_as_a_list_weakly_and_with_its_star() {
+        let tag = etag(b"page");
+        let quoted = tag.to_str().unwrap();
+        assert!(names(&asking(quoted), &tag));
+        assert!(names(&asking(&format!("\"x\", W/{quoted}")), &tag));
+        assert!(names(&asking("*"), &tag));
+        assert!(!names(&asking("\"x\""), &tag));
+        assert!(!names(&HeaderMap::new(), &tag));
+        let mut two_fields = asking("\"x\"");
+        two_fields.append(header::IF_NONE_MATCH, tag.clone());
+        assert!(names(&two_fields, &tag));
+    }
+}

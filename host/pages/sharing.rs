@@ -1,0 +1,164 @@
+//! Who may keep a page, and for how long: decided from what the app declared and what its
+//! data carried, never from the request alone.
+//!
+//! - A public page (a screen without a loader, or whose loader declared its data public,
+//!   fetched with nothing of the visitor's) is the same bytes for everyone: any cache may
+//!   keep it, browsers for `--page-max-age`, shared caches (a CDN, Varnish) for
+//!   `--page-s-maxage`, and serve it stale for `--page-stale-while-revalidate` while they
+//!   fetch it again. A loader's declaration caps both; a page not found is kept a minute
+//!   at most, so a page a deploy adds is not hidden for long.
+//! - A page whose data is fresh at each request is its visitor's to keep, revalidated
+//!   every time (`private, no-cache`).
+//! - A page holding data that is the visitor's alone (their Cookie or Authorization
+//!   reached the API, or its answer set a cookie) is kept by no one (`private, no-store`),
+//!   nor is a client-rendered page or a redirect that follows the visitor's choice.
+
+use std::time::Duration;
+
+use axum::http::{HeaderValue, StatusCode};
+
+use crate::render::Rendered;
+
+/// Who may keep a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sharing {
+    /// Anyone, for at most this long when the page's data says so.
+    Public { limit: Option<Duration> },
+    /// Its visitor, revalidated each time.
+    Private,
+    /// No one.
+    NoOne,
+}
+
+impl Sharing {
+    /// From a render: what the app declared, and whether the visitor's own data is in it.
+    pub fn of(rendered: &Rendered, per_visitor: bool) -> Self {
+        if per_visitor {
+            return Sharing::NoOne;
+        }
+        if rendered.cacheable {
+            return Sharing::Public { limit: None };
+        }
+        match rendered.public_for_seconds {
+            Some(seconds) if seconds > 0 => Sharing::Public {
+                limit: Some(Duration::from_secs(seconds)),
+            },
+            _ => Sharing::Private,
+        }
+    }
+}
+
+/// A page not found is kept at most this long anywhere.
+const NOT_FOUND_LIMIT: Duration = Duration::from_secs(60);
+
+/// How long public pages are kept (the options), as `Cache-Control` values.
+#[derive(Debug, Clone, Copy)]
+pub struct Freshness {
+    pub max_age: Duration,
+    pub s_maxage: Duration,
+    pub stale_while_revalidate: Duration,
+}
+
+impl Freshness {
+    /// The `Cache-Control` of a page answered with `status` and shared as `sharing`.
+    pub fn cache_control(&self, sharing: Sharing, status: StatusCode) -> HeaderValue {
+        match sharing {
+            Sharing::NoOne => HeaderValue::from_static("private, no-store"),
+            Sharing::Private => HeaderValue::from_static("private, no-cache"),
+            Sharing::Public { limit } => {
+                let limit = match (status == StatusCode::NOT_FOUND, limit) {
+                    (true, limit) => {
+                        Some(limit.map_or(NOT_FOUND_LIMIT, |l| l.min(NOT_FOUND_LIMIT)))
+                    }
+                    (false, limit) => limit,
+                };
+                let capped = |span: Duration| limit.map_or(span, |limit| span.min(limit)).as_secs();
+                HeaderValue::try_from(format!(
+                    "public, max-age={}, s-maxage={}, stale-while-revalidate={}",
+                    capped(self.max_age),
+                    capped(self.s_maxage),
+                    self.stale_while_revalidate.as_secs()
+                ))
+                .expect("digits")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rendered(cacheable: bool, public_for_seconds: Option<u64>) -> Rendered {
+        Rendered {
+            status: 200,
+            title: String::new(),
+            description: String::new(),
+            html: String::new(),
+            cacheable,
+            data: None,
+            public_for_seconds,
+        }
+    }
+
+    const OPTIONS: Freshness = Freshness {
+        max_age: Duration::from_secs(60),
+        s_maxage: Duration::from_secs(300),
+        stale_while_revalidate: Duration::from_secs(30),
+    };
+
+    #[test]
+    fn a_page_is_shared_as_far_as_the_app_and_its_data_allow() {
+        assert_eq!(
+            Sharing::of(&rendered(true, None), false),
+            Sharing::Public { limit: None }
+        );
+        assert_eq!(
+            Sharing::of(&rendered(false, Some(20)), false),
+            Sharing::Public {
+                limit: Some(Duration::from_secs(20))
+            }
+        );
+        assert_eq!(Sharing::of(&rendered(false, None), false), Sharing::Private);
+        assert_eq!(
+            Sharing::of(&rendered(false, Some(0)), false),
+            Sharing::Private
+        );
+        assert_eq!(Sharing::of(&rendered(true, None), true), Sharing::NoOne);
+        assert_eq!(
+            Sharing::of(&rendered(false, Some(20)), true),
+            Sharing::NoOne
+        );
+    }
+
+    #[test]
+    fn public_pages_say_how_long_each_cache_may_keep_them() {
+        let public = |limit, status| {
+            OPTIONS
+                .cache_control(Sharing::Public { limit }, status)
+                .to_str()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(
+            public(None, StatusCode::OK),
+            "public, max-age=60, s-maxage=300, stale-while-revalidate=30"
+        );
+        assert_eq!(
+            public(Some(Duration::from_secs(20)), StatusCode::OK),
+            "public, max-age=20, s-maxage=20, stale-while-revalidate=30"
+        );
+        assert_eq!(
+            public(None, StatusCode::NOT_FOUND),
+            "public, max-age=60, s-maxage=60, stale-while-revalidate=30"
+        );
+        assert_eq!(
+            OPTIONS.cache_control(Sharing::NoOne, StatusCode::OK),
+            "private, no-store"
+        );
+        assert_eq!(
+            OPTIONS.cache_control(Sharing::Private, StatusCode::OK),
+            "private, no-cache"
+        );
+    }
+}

@@ -1,0 +1,173 @@
+//! What browsers and shared caches may keep, and how they revalidate: public pages carry
+//! `public` lifetimes and a strong `ETag`, answered `304` whether the page came from the
+//! page cache or a fresh render; HEAD says what GET says; pages holding data fresh at
+//! each request, or the visitor's own, are kept privately or by no one.
+
+use std::time::Duration;
+
+use crate::support::binary::Host;
+use crate::support::{self, client, header};
+
+/// The answer's headers that describe the page, as a list to compare.
+fn described(response: &reqwest::blocking::Response) -> Vec<(String, String)> {
+    let mut headers: Vec<(String, String)> = response
+        .headers()
+        .iter()
+        .filter(|(name, _)| name.as_str() != "date")
+        .map(|(name, value)| (name.to_string(), value.to_str().unwrap().to_string()))
+        .collect();
+    headers.sort();
+    headers
+}
+
+fn revalidated(base: &str, path: &str, accept: &str) {
+    let url = format!("{base}{path}");
+    let first = client()
+        .get(&url)
+        .header("accept-encoding", accept)
+        .send()
+        .unwrap();
+    assert_eq!(first.status(), 200, "{path}");
+    let etag = header(&first, "etag");
+    assert!(
+        etag.starts_with('"') && etag.ends_with('"'),
+        "a strong validator: {etag}"
+    );
+    let again = client()
+        .get(&url)
+        .header("accept-encoding", accept)
+        .header("if-none-match", &etag)
+        .send()
+        .unwrap();
+    assert_eq!(again.status(), 304, "{path} {accept}");
+    assert_eq!(header(&again, "etag"), etag);
+    assert_eq!(
+        header(&again, "cache-control"),
+        header(&first, "cache-control")
+    );
+    assert_eq!(header(&again, "vary"), header(&first, "vary"));
+    assert!(again.bytes().unwrap().is_empty());
+    let other = client()
+        .get(&url)
+        .header("accept-encoding", accept)
+        .header("if-none-match", "\"someone-elses\", W/\"x\"")
+        .send()
+        .unwrap();
+    assert_eq!(other.status(), 200, "another validator gets the page");
+}
+
+#[test]
+fn a_public_page_is_revalidated_with_a_304_from_the_page_cache_or_a_fresh_render() {
+    for cache in ["1000", "0"] {
+        let base = support::start(&["--render-threads", "1", "--page-cache-entries", cache]);
+        for accept in ["gzip, deflate, br", "identity"] {
+            revalidated(&base, "/fr/", accept);
+            revalidated(&base, "/en/", accept);
+        }
+    }
+}
+
+#[test]
+fn head_says_what_get_says() {
+    for path in ["/fr/", "/en/nowhere", "/fr/status", "/status"] {
+        let url = format!("{}{path}", support::base_url());
+        let get = client()
+            .get(&url)
+            .header("accept-encoding", "gzip")
+            .send()
+            .unwrap();
+        let head = client()
+            .head(&url)
+            .header("accept-encoding", "gzip")
+            .send()
+            .unwrap();
+        assert_eq!(head.status(), get.status(), "{path}");
+        let (mut get_headers, mut head_headers) = (described(&get), described(&head));
+        // The status page's data is fresh at each request: its validator differs.
+        if path.ends_with("status") {
+            get_headers.retain(|(name, _)| name != "etag" && name != "content-length");
+            head_headers.retain(|(name, _)| name != "etag" && name != "content-length");
+        }
+        assert_eq!(head_headers, get_headers, "{path}");
+        assert!(head.bytes().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn a_page_whose_data_is_fresh_at_each_request_is_kept_by_its_visitor_and_revalidated() {
+    let response = support::get("/fr/status");
+    assert_eq!(header(&response, "cache-control"), "private, no-cache");
+    assert_eq!(header(&response, "vary"), "accept-encoding");
+    assert!(!header(&response, "etag").is_empty());
+}
+
+#[test]
+fn a_loader_that_declares_its_data_public_caps_every_lifetime() {
+    let bundle = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/loader-bundle.js"
+    );
+    let host = Host::start(&["--server-bundle", bundle]);
+    host.wait_ready(Duration::from_secs(20));
+    let response = client()
+        .get(host.url("/fr/public/%2Fapi%2Fstatus"))
+        .send()
+        .unwrap();
+    assert_eq!(
+        header(&response, "cache-control"),
+        "public, max-age=60, s-maxage=60, stale-while-revalidate=60"
+    );
+    let short = Host::start(&[
+        "--server-bundle",
+        bundle,
+        "--page-max-age",
+        "10s",
+        "--page-s-maxage",
+        "120s",
+        "--page-stale-while-revalidate",
+        "0s",
+    ]);
+    short.wait_ready(Duration::from_secs(20));
+    let response = client()
+        .get(short.url("/fr/public/%2Fapi%2Fstatus"))
+        .send()
+        .unwrap();
+    assert_eq!(
+        header(&response, "cache-control"),
+        "public, max-age=10, s-maxage=60, stale-while-revalidate=0"
+    );
+}
+
+#[test]
+fn a_page_not_found_is_public_for_a_minute_at_most() {
+    for path in ["/fr/nowhere", "/de/"] {
+        let response = support::get(path);
+        assert_eq!(response.status(), 404);
+        assert_eq!(
+            header(&response, "cache-control"),
+            "public, max-age=60, s-maxage=60, stale-while-revalidate=60",
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn no_answer_that_sets_a_cookie_is_public_whoever_wrote_it() {
+    use axum::routing::get;
+    let upstream = support::serve_router(axum::Router::new().route(
+        "/api/login",
+        get(|| async {
+            (
+                [
+                    ("set-cookie", "session=1"),
+                    ("cache-control", "public, max-age=600"),
+                ],
+                "ok",
+            )
+        }),
+    ));
+    let base = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let response = client().get(format!("{base}/api/login")).send().unwrap();
+    assert_eq!(header(&response, "set-cookie"), "session=1");
+    assert_eq!(header(&response, "cache-control"), "private, no-store");
+}

@@ -1,0 +1,246 @@
+//! Behind a real shared cache: Varnish, with its built-in VCL and nothing of ours, in front
+//! of the binary. Public pages are hits after one request, their `Age` grows, a
+//! revalidation is a 304, a page holding a visitor's data never reaches another visitor,
+//! and a new build's pages replace the old ones when their time is up.
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::binary::Host;
+use crate::support::header;
+
+const BROWSERS: &str = "gzip, deflate, br";
+
+/// `varnishd` in the foreground, with its built-in VCL and `backend` as its only backend.
+struct Varnish {
+    child: Child,
+    dir: std::path::PathBuf,
+    base: String,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Varnish {
+    fn start(backend: &str) -> Self {
+        let port = free_port();
+        let dir = std::env::temp_dir().join(format!("bilingue-varnish-{port}"));
+        let child = Command::new("varnishd")
+            .args(["-F", "-j", "none", "-s", "malloc,64m"])
+            .args(["-a", &format!("127.0.0.1:{port}")])
+            .args(["-b", backend.trim_start_matches("http://")])
+            .arg("-n")
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run varnishd ({e}): apt-get install -y varnish"));
+        let base = format!("http://127.0.0.1:{port}");
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "varnishd did not listen"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Self { child, dir, base }
+    }
+
+    fn get(&self, path: &str, headers: &[(&str, &str)]) -> reqwest::blocking::Response {
+        let mut request = crate::support::client().get(format!("{}{path}", self.base));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.send().unwrap()
+    }
+}
+
+impl Drop for Varnish {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Varnish names two transactions on a hit (this one and the one that fetched the object).
+fn is_hit(response: &reqwest::blocking::Response) -> bool {
+    header(response, "x-varnish").split_whitespace().count() == 2
+}
+
+#[test]
+fn after_one_request_per_page_public_pages_are_hits_under_load() {
+    let host = Host::start(&["--render-threads", "1"]);
+    host.wait_ready(Duration::from_secs(20));
+    let varnish = Varnish::start(&host.base);
+    let pages = ["/fr/", "/en/", "/fr/nowhere", "/en/nowhere"];
+    for page in pages {
+        varnish.get(page, &[("accept-encoding", BROWSERS)]);
+    }
+    let workers: Vec<_> = (0..8)
+        .map(|worker| {
+            let base = varnish.base.clone();
+            std::thread::spawn(move || {
+                let client = crate::support::client();
+                let mut hits = 0;
+                for i in 0..150 {
+                    let page = pages[(worker + i) % pages.len()];
+                    let response = client
+                        .get(format!("{base}{page}"))
+                        .header("accept-encoding", BROWSERS)
+                        .send()
+                        .unwrap();
+                    assert!(
+                        response.status() == 200 || response.status() == 404,
+                        "{page}"
+                    );
+                    hits += usize::from(is_hit(&response));
+                    response.bytes().unwrap();
+                }
+                hits
+            })
+        })
+        .collect();
+    let hits: usize = workers.into_iter().map(|w| w.join().unwrap()).sum();
+    let share = hits as f64 / 1200.0;
+    eprintln!(
+        "through Varnish: {hits} hits of 1200 ({:.1}%)",
+        share * 100.0
+    );
+    assert!(share >= 0.99, "{hits} hits of 1200");
+}
+
+#[test]
+fn a_kept_pages_age_grows_and_its_revalidation_is_a_304() {
+    let host = Host::start(&["--render-threads", "1"]);
+    host.wait_ready(Duration::from_secs(20));
+    let varnish = Varnish::start(&host.base);
+    let first = varnish.get("/fr/", &[("accept-encoding", BROWSERS)]);
+    let etag = header(&first, "etag");
+    assert!(!etag.is_empty());
+    std::thread::sleep(Duration::from_millis(2100));
+    let later = varnish.get("/fr/", &[("accept-encoding", BROWSERS)]);
+    assert!(is_hit(&later));
+    let age: u64 = header(&later, "age").parse().unwrap();
+    assert!(age >= 2, "Age {age}");
+    let revalidation = varnish.get(
+        "/fr/",
+        &[("accept-encoding", BROWSERS), ("if-none-match", &etag)],
+    );
+    assert_eq!(revalidation.status(), 304);
+    assert!(is_hit(&revalidation));
+}
+
+#[test]
+fn a_page_holding_a_visitors_data_never_reaches_another_visitor() {
+    use axum::http::HeaderMap;
+    use axum::routing::get;
+    let upstream = crate::support::serve_router(axum::Router::new().route(
+        "/api/whoami",
+        get(|headers: HeaderMap| async move {
+            let text = |name: &str| {
+                headers
+                    .get(name)
+                    .map(|v| v.to_str().unwrap().to_string())
+                    .unwrap_or_default()
+            };
+            format!(
+                "cookie=[{}] authorization=[{}]",
+                text("cookie"),
+                text("authorization")
+            )
+        }),
+    ));
+    let bundle = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/loader-bundle.js"
+    );
+    let host = Host::start(&["--server-bundle", bundle, "--api-upstream", &upstream]);
+    host.wait_ready(Duration::from_secs(20));
+    let varnish = Varnish::start(&host.base);
+    // The loader declares its data public, and calls the API with what the visitor sent.
+    let page = "/fr/public/%2Fapi%2Fwhoami";
+    let visitors: [&[(&str, &str)]; 4] = [
+        &[("cookie", "session=alice-secret")],
+        &[("authorization", "Bearer bob-secret")],
+        &[],
+        &[
+            ("cookie", "alice-token-secret"),
+            ("authorization", "Basic carol-secret"),
+        ],
+    ];
+    for round in 0..3 {
+        for (i, visitor) in visitors.iter().enumerate() {
+            let html = varnish.get(page, visitor).text().unwrap();
+            let others: Vec<&str> = [
+                "alice-secret",
+                "bob-secret",
+                "alice-token-secret",
+                "carol-secret",
+            ]
+            .into_iter()
+            .filter(|secret| !visitor.iter().any(|(_, value)| value.contains(secret)))
+            .collect();
+            for secret in others {
+                assert!(
+                    !html.contains(secret),
+                    "round {round}, visitor {i} saw {secret}: {html}"
+                );
+            }
+        }
+    }
+    let anonymous = varnish.get(page, &[]);
+    assert!(is_hit(&anonymous), "the public version is kept");
+    assert!(
+        anonymous
+            .text()
+            .unwrap()
+            .contains("cookie=[] authorization=[]")
+    );
+}
+
+#[test]
+fn a_new_builds_pages_replace_the_old_once_their_time_is_up() {
+    let port = free_port().to_string();
+    let short = [
+        "--port",
+        &port,
+        "--page-max-age",
+        "0s",
+        "--page-s-maxage",
+        "1s",
+        "--page-stale-while-revalidate",
+        "0s",
+    ];
+    let old = Host::start(&short);
+    old.wait_ready(Duration::from_secs(20));
+    let varnish = Varnish::start(&old.base);
+    let before = varnish.get("/fr/", &[("accept-encoding", BROWSERS)]);
+    let old_etag = header(&before, "etag");
+    assert!(crate::support::gunzip(&before.bytes().unwrap()).contains("Bienvenue sur Bilingue"));
+    old.terminate();
+    old.wait_exit(Duration::from_secs(10));
+    // Another build: the faulty fixture's bundle, on the same address.
+    let bundle = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/faulty-bundle.js"
+    );
+    let mut args = short.to_vec();
+    args.extend(["--server-bundle", bundle]);
+    let new = Host::start(&args);
+    new.wait_ready(Duration::from_secs(20));
+    std::thread::sleep(Duration::from_millis(1500));
+    let after = varnish.get("/fr/", &[]);
+    assert_ne!(header(&after, "etag").trim_start_matches("W/"), old_etag);
+    assert!(
+        after.text().unwrap().contains("<p>rendered /</p>"),
+        "the new build's page"
+    );
+}
