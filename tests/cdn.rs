@@ -244,3 +244,28 @@ fn a_new_builds_pages_replace_the_old_once_their_time_is_up() {
         "the new build's page"
     );
 }
+
+#[test]
+fn the_way_from_an_unprefixed_url_is_kept_for_those_without_a_cookie_only() {
+    let host = Host::start(&["--render-threads", "1"]);
+    host.wait_ready(Duration::from_secs(20));
+    let varnish = Varnish::start(&host.base);
+    for _ in 0..2 {
+        let anonymous = varnish.get("/status", &[]);
+        assert_eq!(anonymous.status(), 302);
+        assert_eq!(header(&anonymous, "location"), "/fr/status");
+    }
+    assert!(
+        is_hit(&varnish.get("/status", &[])),
+        "kept for the next visitor without a cookie"
+    );
+    for _ in 0..2 {
+        let english = varnish.get("/status", &[("cookie", "bilingue_lang=en")]);
+        assert_eq!(
+            header(&english, "location"),
+            "/en/status",
+            "never the kept French way"
+        );
+        assert!(!is_hit(&english));
+    }
+}

@@ -145,10 +145,19 @@ async fn page(
     let build = state.build();
     let request = read_request(uri.path(), &headers, &build.routes);
     if request.kind == PageKind::Unprefixed {
+        // Without a cookie the way is the same for everyone, and any cache may keep it.
+        let cache_control = match headers.contains_key(header::COOKIE) {
+            false => state
+                .site
+                .freshness
+                .cache_control(Sharing::Public { limit: None }, StatusCode::FOUND),
+            true => HeaderValue::from_static("private, no-store"),
+        };
         return Ok(to_the_prefixed_page(
             request.language,
             request.rest,
             uri.query(),
+            cache_control,
         ));
     }
     let page_headers = |link: Option<HeaderValue>, cache_control: HeaderValue| PageHeaders {
@@ -294,10 +303,14 @@ async fn page(
 }
 
 /// `/…`: the page in the visitor's saved language, else the default, at its prefixed URL.
-/// The redirect follows the visitor's cookie, so no one keeps it; the page it leads to is
-/// the same for everyone, so a shared cache keeps that one, and a visitor without a cookie
-/// always lands on the same URL.
-fn to_the_prefixed_page(language: Language, rest: &str, query: Option<&str>) -> Response {
+/// The way depends on the visitor's cookie (`Vary: Cookie`); the page it leads to is the
+/// same for everyone, so a shared cache keeps that one.
+fn to_the_prefixed_page(
+    language: Language,
+    rest: &str,
+    query: Option<&str>,
+    cache_control: HeaderValue,
+) -> Response {
     let mut location = format!("/{}{rest}", language.code());
     if let Some(query) = query {
         location.push('?');
@@ -306,8 +319,8 @@ fn to_the_prefixed_page(language: Language, rest: &str, query: Option<&str>) -> 
     let mut response = (
         StatusCode::FOUND,
         [
-            (header::CACHE_CONTROL, "private, no-store"),
-            (header::VARY, "cookie"),
+            (header::CACHE_CONTROL, cache_control),
+            (header::VARY, HeaderValue::from_static("cookie")),
         ],
     )
         .into_response();

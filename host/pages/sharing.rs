@@ -11,7 +11,8 @@
 //!   every time (`private, no-cache`).
 //! - A page holding data that is the visitor's alone (their Cookie or Authorization
 //!   reached the API, or its answer set a cookie) is kept by no one (`private, no-store`),
-//!   nor is a client-rendered page or a redirect that follows the visitor's choice.
+//!   nor is a client-rendered page, nor the way from an unprefixed URL for a visitor who
+//!   sent a cookie (it follows their saved choice); without a cookie, that way is public.
 
 use std::time::Duration;
 
