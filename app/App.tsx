@@ -3,6 +3,7 @@
 // screen; if they fail, an error with a retry does.
 import { useEffect } from "react";
 import type { BootState } from "./boot";
+import type { LoadOutcome } from "./data/loader";
 import { ScreenDataProvider } from "./data/ScreenData";
 import { LanguageProvider, useLanguage } from "./i18n/LanguageProvider";
 import type { Language } from "./i18n/languages";
@@ -19,15 +20,17 @@ import { Status } from "./ui/Status";
 
 interface Props {
   boot: BootState;
+  /** On the server, for a streamed page: the loader's outcome, still to come. */
+  pendingData?: Promise<LoadOutcome<unknown>>;
   initialResources: Resources;
   load: LoadResources;
 }
 
-export function App({ boot, initialResources, load }: Props) {
+export function App({ boot, pendingData, initialResources, load }: Props) {
   return (
     <LanguageProvider initialLanguage={boot.language} initialResources={initialResources} load={load}>
       <NavigationProvider initialPath={boot.path}>
-        <Screen boot={boot} />
+        <Screen boot={boot} pendingData={pendingData} />
       </NavigationProvider>
       <Notifications />
     </LanguageProvider>
@@ -37,7 +40,7 @@ export function App({ boot, initialResources, load }: Props) {
 /** What a loader's outcome is kept under: it holds for one language and one path. */
 const dataKey = (language: Language, path: string) => `${language} ${path}`;
 
-function Screen({ boot }: { boot: BootState }) {
+function Screen({ boot, pendingData }: { boot: BootState; pendingData?: Promise<LoadOutcome<unknown>> }) {
   const { t, language, pending, changeLanguage } = useLanguage();
   const { path } = useNavigation();
   const { route, params } = resolveRoute(path);
@@ -47,7 +50,8 @@ function Screen({ boot }: { boot: BootState }) {
   }, [title]);
   if (pending?.status === "loading") return <Spinner />;
   if (pending?.status === "failed") return <LanguageLoadFailed onRetry={() => changeLanguage(pending.language)} />;
-  const initial = boot.data ? { key: dataKey(boot.language, boot.path), outcome: boot.data } : null;
+  const key = dataKey(boot.language, boot.path);
+  const initial = boot.data ? { key, outcome: boot.data } : pendingData ? { key, pending: pendingData } : null;
   return (
     <ScreenDataProvider route={route} params={params} language={language} initial={initial} dataKey={dataKey(language, path)}>
       {/* A new path or language is a new chance for the screen. */}

@@ -39,6 +39,20 @@ publicForSeconds?: number, };
 
 export type Done = { job: number, result: RenderResult, } | { job: number, failed: string, };
 
+export type StreamPart = { job: number, head: StreamHead, } | { job: number, html: string, } | { job: number, end: StreamEnd, };
+
+export type StreamHead = { status: number, title: string, description: string, };
+
+export type StreamEnd = { 
+/**
+ * The loader's outcome, for the boot state.
+ */
+data?: LoadOutcome<unknown>, 
+/**
+ * What failed inside a boundary (the browser renders that part itself).
+ */
+errors: Array<string>, };
+
 export type Fetch = { id: number, 
 /**
  * The page it is for.
@@ -55,7 +69,11 @@ export type Log = { level: LogLevel, message: string, };
 
 export type LogLevel = "error" | "warn" | "info";
 
-export type Outbox = { done: Array<Done>, fetches: Array<Fetch>, logs: Array<Log>, more: boolean, };
+export type Outbox = { done: Array<Done>, 
+/**
+ * Parts of streamed pages, each read on its own too.
+ */
+parts: Array<StreamPart>, fetches: Array<Fetch>, logs: Array<Log>, more: boolean, };
 
 export type Problem = { file?: string, line?: number, column?: number, message: string, };
 

@@ -1,18 +1,23 @@
-// The server entry: the host renders pages through three functions (below). A page
-// without a loader is rendered at once; a page with one first loads its data through the
-// host (see server/exchange.ts), then renders with it, while the host renders others.
+// The server entry: the host renders pages through four functions (below). A page
+// without a loader is rendered at once; a page with one loads its data through the host
+// (see server/exchange.ts) while the host renders others. When the host allows it (a
+// person's page) and the loader's data is fresh at each request, the page is streamed
+// (server/streaming.ts): its frame at once, the parts that wait for data as it comes;
+// otherwise it is rendered whole once the data is there (a crawler's page, a page whose
+// data is public and may be cached, a page whose status depends on its data).
 import "./server/polyfills";
 import { renderToString } from "react-dom/server";
 import type { DateLocale } from "./i18n/dates";
 import { App } from "./App";
 import type { BootState, RenderResult } from "./boot";
-import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
+import { type Loader, type LoadOutcome, runLoader, statusFor } from "./data/loader";
 import http, { type HttpClient, type RequestConfig } from "./http/client";
 import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES, localeOf } from "./i18n/languages";
 import type { LoadResources, Resources } from "./i18n/resources";
 import { createTranslator, type TableModule, tableOf } from "./i18n/translate";
-import { type Match, resolveRoute } from "./routes";
-import { type Answer, deliver, fail, finishLater, finishNow, routeConsoleToHost, takeOutbox } from "./server/exchange";
+import { type Match, type Route, resolveRoute } from "./routes";
+import { type Answer, cancel, deliver, fail, finishLater, finishNow, routeConsoleToHost, takeOutbox } from "./server/exchange";
+import { streamPage } from "./server/streaming";
 import { JOB } from "./server/transport";
 
 // Every listed language's resources are in the server bundle, found by name as the
@@ -45,18 +50,33 @@ function checkTimeZone(timeZone: string): void {
 /** The page for `boot`, with its loader's outcome when the screen has a loader. */
 function renderPage(boot: BootState, { route }: Match, data?: LoadOutcome<unknown>): RenderResult {
   const html = renderToString(<App boot={{ ...boot, data }} initialResources={resourcesOf(boot.language)} load={loadResources} />);
-  const t = createTranslator(resourcesOf(boot.language).table, localeOf(boot.language));
+  const { title, description } = textOf(boot, route);
   const status = route.loader && data ? statusFor(route.loader, data, route.status) : route.status;
   const publicForSeconds = data?.ok ? route.loader?.publicForSeconds : undefined;
   return {
     status,
-    title: t(route.titleKey),
-    description: t(route.descriptionKey),
+    title,
+    description,
     html,
     cacheable: route.cacheable && !route.loader,
     data,
     publicForSeconds,
   };
+}
+
+/** A page's title and description, in its language. */
+function textOf(boot: BootState, route: Route): { title: string; description: string } {
+  const t = createTranslator(resourcesOf(boot.language).table, localeOf(boot.language));
+  return { title: t(route.titleKey), description: t(route.descriptionKey) };
+}
+
+/**
+ * Whether a page may be streamed: its data is fresh at each request (a page whose loader
+ * declared its data public is rendered whole, so that caches may keep it) and its status
+ * is known before the data comes.
+ */
+function mayStream(loader: Loader<unknown>): boolean {
+  return loader.publicForSeconds === undefined && !loader.notFoundOn404;
 }
 
 /** The shared client, its calls marked as this page's, so the host knows whose they are. */
@@ -73,17 +93,20 @@ function clientFor(job: number): HttpClient {
   };
 }
 
-/** Starts the page `job`: rendered now, or once its loader has its data. */
-export function render(boot: BootState, job: number): void {
+/**
+ * Starts the page `job`: rendered now, once its loader has its data, or streamed (only
+ * with `streamNonce`, which its inline scripts then carry).
+ */
+export function render(boot: BootState, job: number, streamNonce: string | null): void {
   try {
-    start(boot, job);
+    start(boot, job, streamNonce);
   } catch (error) {
     // A page that throws fails alone: the exchange and the other pages go on.
     fail(job, error);
   }
 }
 
-function start(boot: BootState, job: number): void {
+function start(boot: BootState, job: number, streamNonce: string | null): void {
   checkTimeZone(boot.timeZone);
   const page = { ...boot, language: isLanguage(boot.language) ? boot.language : DEFAULT_LANGUAGE };
   const match = resolveRoute(page.path);
@@ -93,6 +116,13 @@ function start(boot: BootState, job: number): void {
     return;
   }
   const context = { language: page.language, params: match.params, http: clientFor(job) };
+  if (streamNonce !== null && mayStream(loader)) {
+    const data = runLoader(loader, context);
+    const head = { status: match.route.status, ...textOf(page, match.route) };
+    const app = <App boot={page} pendingData={data} initialResources={resourcesOf(page.language)} load={loadResources} />;
+    streamPage(job, head, app, streamNonce, data);
+    return;
+  }
   finishLater(job, runLoader(loader, context).then((data) => renderPage(page, match, data)));
 }
 
@@ -101,9 +131,9 @@ function start(boot: BootState, job: number): void {
 if ((globalThis as { Deno?: unknown }).Deno !== undefined) routeConsoleToHost();
 
 const entry = globalThis as Record<string, unknown>;
-/** A page to render, as job number `job`: the outbox (JSON). */
-entry.bilingueRender = (boot: string, job: number): string => {
-  render(JSON.parse(boot) as BootState, job);
+/** A page to render, as job number `job`, streamed if it may and `streamNonce` is given: the outbox (JSON). */
+entry.bilingueRender = (boot: string, job: number, streamNonce: string | null): string => {
+  render(JSON.parse(boot) as BootState, job, streamNonce);
   return takeOutbox();
 };
 /** Answers to the API calls asked for: the outbox (JSON). */
@@ -113,3 +143,8 @@ entry.bilingueDeliver = (answers: string): string => {
 };
 /** What the pages still loading have put in the outbox since (JSON). */
 entry.bilingueOutbox = takeOutbox;
+/** The streamed page `job` lost its client: its render stops (JSON outbox). */
+entry.bilingueCancel = (job: number): string => {
+  cancel(job);
+  return takeOutbox();
+};

@@ -124,7 +124,7 @@ mod tests {
 
     use super::*;
     use crate::lang::Language;
-    use crate::render::{BootState, Page, PageRenderer, RenderError, Rendered, Visitor};
+    use crate::render::{BootState, Page, PageRenderer, RenderError, Rendered, Rendering, Visitor};
 
     /// Renders every page as its path, at once.
     struct PathEcho;
@@ -135,7 +135,8 @@ mod tests {
             boot: &'a BootState,
             _: Visitor,
             _: Instant,
-        ) -> Pin<Box<dyn Future<Output = Result<Page, RenderError>> + Send + 'a>> {
+            _: Option<String>,
+        ) -> Pin<Box<dyn Future<Output = Result<Rendering, RenderError>> + Send + 'a>> {
             let rendered = Rendered {
                 status: 200,
                 title: "Echo".into(),
@@ -146,10 +147,10 @@ mod tests {
                 public_for_seconds: None,
             };
             Box::pin(async move {
-                Ok(Page {
+                Ok(Rendering::Complete(Page {
                     rendered,
                     per_visitor: false,
-                })
+                }))
             })
         }
 

@@ -40,6 +40,7 @@ struct Sampled {
     restarts: Counter,
     render_failures: Counter,
     renders_abandoned: Counter,
+    streams_abandoned: Counter,
     cache_hits: Counter,
     cache_misses: Counter,
 }
@@ -136,6 +137,10 @@ impl Metrics {
                 "bilingue_renders_abandoned_total",
                 "Renders skipped because their client had gone while they waited.",
             ),
+            streams_abandoned: counter(
+                "bilingue_streams_abandoned_total",
+                "Streamed pages whose client went away before their end: their render was stopped.",
+            ),
             cache_hits: counter(
                 "bilingue_page_cache_hits_total",
                 "Pages served from the page cache.",
@@ -203,6 +208,9 @@ impl Metrics {
         sampled
             .renders_abandoned
             .absolute(stats.abandoned.load(Ordering::Relaxed));
+        sampled
+            .streams_abandoned
+            .absolute(stats.streams_abandoned.load(Ordering::Relaxed));
         sampled.cache_hits.absolute(from.cache.hits());
         sampled.cache_misses.absolute(from.cache.misses());
         self.handle.render()

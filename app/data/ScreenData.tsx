@@ -1,8 +1,10 @@
 // The data of the screen on show: what the server loaded for the first paint (in the boot
 // state), then, in the browser, what its loader gives when the path or the language
 // changes, or when the screen asks to reload. While a load is under way the previous data
-// stays on show.
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
+// stays on show. On the server, a streamed page's data is still to come: the part of the
+// screen that reads it (`useScreenOutcome`, inside a `<Suspense>` boundary) waits for it,
+// and the rest is sent at once.
+import { createContext, type ReactNode, use, useCallback, useContext, useEffect, useRef, useState } from "react";
 import type { Language } from "../i18n/languages";
 import type { Route } from "../routes";
 import { type LoadOutcome, runLoader } from "./loader";
@@ -10,6 +12,8 @@ import { type LoadOutcome, runLoader } from "./loader";
 export interface ScreenData<Data> {
   /** The last outcome of the screen's loader; null before the first. */
   outcome: LoadOutcome<Data> | null;
+  /** On the server, for a streamed page: the outcome still to come. */
+  pending?: Promise<LoadOutcome<Data>>;
   loading: boolean;
   reload: () => void;
 }
@@ -20,12 +24,22 @@ export function useScreenData<Data>(): ScreenData<Data> {
   return useContext(ScreenDataContext) as ScreenData<Data>;
 }
 
+/**
+ * The loader's outcome for the part of the screen that shows it; on a streamed page's
+ * server render, suspends until it comes (call it inside a `<Suspense>` boundary).
+ */
+export function useScreenOutcome<Data>(): LoadOutcome<Data> | null {
+  const { outcome, pending } = useScreenData<Data>();
+  return pending ? use(pending) : outcome;
+}
+
 interface Props {
   route: Route;
   params: Record<string, string>;
   language: Language;
-  /** The key (language and path) and outcome the server loaded, if any. */
-  initial: { key: string; outcome: LoadOutcome<unknown> } | null;
+  /** The key (language and path) and the outcome the server loaded (or, while a streamed
+   * page renders on the server, will load), if any. */
+  initial: { key: string; outcome: LoadOutcome<unknown> } | { key: string; pending: Promise<LoadOutcome<unknown>> } | null;
   dataKey: string;
   children: ReactNode;
 }
@@ -59,8 +73,11 @@ export function ScreenDataProvider({ route, params, language, initial, dataKey, 
     if (loader && loaded?.key !== dataKey) load();
   }, [loader, loaded?.key, dataKey, load]);
 
+  const landed = loaded && "outcome" in loaded ? loaded.outcome : null;
+  const pending = loaded && "pending" in loaded && loaded.key === dataKey ? loaded.pending : undefined;
   const value: ScreenData<unknown> = {
-    outcome: loader ? (loaded?.outcome ?? null) : null,
+    outcome: loader ? landed : null,
+    pending: loader ? pending : undefined,
     loading: loading || (loader !== undefined && loaded?.key !== dataKey),
     reload: load,
   };

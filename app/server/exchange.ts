@@ -3,12 +3,14 @@
 // the pages finished, the API calls to make, the lines to log. The host makes the calls
 // (its own /api, or the upstream) and delivers the answers, while other pages render on
 // the same thread. No timer or I/O runs in V8: everything goes through the host.
-import type { Answer, Done, Fetch, Log, RenderResult } from "../contract";
+import type { Answer, Done, Fetch, Log, RenderResult, StreamEnd, StreamHead, StreamPart } from "../contract";
 
 export type { Answer, Done, Fetch, Log } from "../contract";
 
-const outbox: { done: Done[]; fetches: Fetch[]; logs: Log[] } = { done: [], fetches: [], logs: [] };
+const outbox: { done: Done[]; parts: StreamPart[]; fetches: Fetch[]; logs: Log[] } = { done: [], parts: [], fetches: [], logs: [] };
 const waiting = new Map<number, (answer: Answer) => void>();
+/** How to stop each page being streamed, should its client go away. */
+const cancels = new Map<number, () => void>();
 let nextFetch = 1;
 let loading = 0;
 
@@ -20,14 +22,17 @@ let loading = 0;
  * JSON reader never meets a lone surrogate's escape.
  */
 export function takeOutbox(): string {
-  const { done, fetches, logs } = outbox;
+  const { done, parts, fetches, logs } = outbox;
   outbox.done = [];
+  outbox.parts = [];
   outbox.fetches = [];
   outbox.logs = [];
   const doneJson = done.map((entry) => jsonOrElse(entry, (why) => jsonOrElse({ job: entry.job, failed: `the page could not be handed to the host: ${why}` })));
+  // A part that cannot be written ends its page's stream with the failure.
+  const partJson = parts.map((part) => jsonOrElse(part, (why) => jsonOrElse({ job: part.job, end: { errors: [`a part could not be handed to the host: ${why}`] } })));
   const fetchJson = fetches.map((call) => jsonOrElse(call, (why) => jsonOrElse({ ...call, url: "", body: null, headers: { "x-bilingue-unwritable": why } })));
   const logJson = logs.map((log) => jsonOrElse(log, (why) => jsonOrElse({ level: log.level, message: `(a log line could not be written: ${why})` })));
-  return `{"done":[${doneJson.join(",")}],"fetches":[${fetchJson.join(",")}],"logs":[${logJson.join(",")}],"more":${loading > 0}}`;
+  return `{"done":[${doneJson.join(",")}],"parts":[${partJson.join(",")}],"fetches":[${fetchJson.join(",")}],"logs":[${logJson.join(",")}],"more":${loading > 0}}`;
 }
 
 /** Lone surrogates, as JSON.stringify escapes them (paired ones it writes as they are). */
@@ -68,6 +73,40 @@ export function finishLater(job: number, work: Promise<RenderResult>): void {
     (result) => outbox.done.push({ job, result }),
     (error: unknown) => fail(job, error),
   ).finally(() => loading--);
+}
+
+/** A streamed page's head: the host sends the document's head and frame with it. */
+export function streamHead(job: number, head: StreamHead): void {
+  outbox.parts.push({ job, head });
+}
+
+/** More of a streamed page's markup. */
+export function streamHtml(job: number, html: string): void {
+  outbox.parts.push({ job, html });
+}
+
+/** Runs the rest of the streamed page `job` and puts its end (or its failure) in the outbox. */
+export function finishStream(job: number, work: Promise<StreamEnd>): void {
+  loading++;
+  work.then(
+    (end) => outbox.parts.push({ job, end }),
+    (error: unknown) => fail(job, error),
+  ).finally(() => {
+    cancels.delete(job);
+    loading--;
+  });
+}
+
+/** What stops the streamed page `job`. */
+export function onCancel(job: number, cancel: () => void): void {
+  cancels.set(job, cancel);
+}
+
+/** The client of the streamed page `job` went away: its render stops. */
+export function cancel(job: number): void {
+  const stop = cancels.get(job);
+  cancels.delete(job);
+  stop?.();
 }
 
 /** The page `job` failed: `error`, with its stack, is the host's to log. */

@@ -1,7 +1,11 @@
-// What react-dom/server's browser build needs at load and bare deno_core does not define.
-// Imported first by server.tsx; a runtime that has them (Node, for the benchmark peer) keeps its own.
+// What react-dom/server's browser build needs and bare deno_core does not define:
+// MessageChannel and TextEncoder at load, ReadableStream to stream a page. Imported first
+// by server.tsx; a runtime that has them (Node, for the benchmark's peer) keeps its own.
+// Each does only what React and server/streaming.ts ask of it.
 
 const g = globalThis as Record<string, unknown>;
+/** deno_core's own UTF-8 conversions, in Rust. */
+const core = (g.Deno as { core?: { encode(text: string): Uint8Array } } | undefined)?.core;
 
 if (typeof g.MessageChannel === "undefined") {
   type Listener = ((event: { data: unknown }) => void) | null;
@@ -28,6 +32,7 @@ if (typeof g.TextEncoder === "undefined") {
   g.TextEncoder = class TextEncoder {
     readonly encoding = "utf-8";
     encode(input = ""): Uint8Array {
+      if (core) return core.encode(input);
       const bytes: number[] = [];
       for (const char of input) {
         let code = char.codePointAt(0)!;
@@ -38,6 +43,69 @@ if (typeof g.TextEncoder === "undefined") {
         else bytes.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 63), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
       }
       return new Uint8Array(bytes);
+    }
+  };
+}
+
+if (typeof g.ReadableStream === "undefined") {
+  type Source = { start?(controller: Controller): void; pull?(controller: Controller): void; cancel?(reason: unknown): void };
+  type Controller = { enqueue(chunk: Uint8Array): void; close(): void; error(reason: unknown): void; desiredSize: number };
+  type Result = { done: boolean; value?: Uint8Array };
+  /**
+   * A byte stream read by one reader: what React writes a page into (its source pulls on
+   * each read) and server/streaming.ts reads.
+   */
+  g.ReadableStream = class ReadableStream {
+    #source: Source;
+    #queue: Uint8Array[] = [];
+    #ended = false;
+    #failure: { reason: unknown } | null = null;
+    #waiting: { resolve(result: Result): void; reject(reason: unknown): void } | null = null;
+    #controller: Controller = {
+      enqueue: (chunk) => {
+        if (this.#ended) return;
+        const waiting = this.#waiting;
+        this.#waiting = null;
+        if (waiting) waiting.resolve({ done: false, value: chunk });
+        else this.#queue.push(chunk);
+      },
+      close: () => this.#end(),
+      error: (reason) => this.#end({ reason }),
+      desiredSize: 0,
+    };
+
+    constructor(source: Source) {
+      this.#source = source;
+      source.start?.(this.#controller);
+    }
+
+    #end(failure: { reason: unknown } | null = null): void {
+      if (this.#ended) return;
+      this.#ended = true;
+      this.#failure = failure;
+      const waiting = this.#waiting;
+      this.#waiting = null;
+      if (waiting && failure) waiting.reject(failure.reason);
+      else waiting?.resolve({ done: true });
+    }
+
+    getReader() {
+      return {
+        read: (): Promise<Result> => {
+          const next = this.#queue.shift();
+          if (next) return Promise.resolve({ done: false, value: next });
+          if (this.#ended) return this.#failure ? Promise.reject(this.#failure.reason) : Promise.resolve({ done: true });
+          const result = new Promise<Result>((resolve, reject) => (this.#waiting = { resolve, reject }));
+          this.#source.pull?.(this.#controller);
+          return result;
+        },
+        cancel: async (reason?: unknown): Promise<void> => {
+          this.#queue = [];
+          this.#end();
+          this.#source.cancel?.(reason);
+        },
+        releaseLock(): void {},
+      };
     }
   };
 }

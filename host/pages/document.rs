@@ -10,10 +10,13 @@
 //! JSON data block, which runs nothing. Everything per build is computed once, when the
 //! build is read.
 
+use std::sync::LazyLock;
+
 use askama::Template;
 use axum::http::HeaderValue;
 
 use super::escape::json_for_script;
+use super::nonce::Nonce;
 use crate::assets::PREFIX;
 use crate::lang::Language;
 use crate::links::PageLinks;
@@ -78,6 +81,11 @@ impl DocumentAssets {
         &self.policy
     }
 
+    /// The policy of a streamed document: React's inline scripts carry `nonce`.
+    pub fn streamed_policy(&self, nonce: &str) -> HeaderValue {
+        security::page_policy(&[self.starter.as_str()], Some(nonce))
+    }
+
     pub fn styles(&self) -> &[String] {
         &self.styles
     }
@@ -108,13 +116,14 @@ struct Document<'a> {
 
 /// What a document shows: the title, description and markup the bundle rendered (no markup
 /// for a page the browser renders itself), and, unless it is a 404, its links.
+#[derive(Clone, Copy)]
 pub struct Content<'a> {
     pub title: &'a str,
     pub description: &'a str,
     pub markup: &'a str,
     pub links: Option<&'a PageLinks>,
     /// Development: why the render failed, as JSON for the overlay.
-    pub dev_problem: Option<String>,
+    pub dev_problem: Option<&'a str>,
 }
 
 /// The whole document. With empty markup it is the client-rendered page: the browser
@@ -143,7 +152,7 @@ pub fn write(
         icon: &assets.icon,
         markup: content.markup,
         boot: &json_for_script(&boot_json),
-        dev_problem: content.dev_problem.as_deref().map(json_for_script),
+        dev_problem: content.dev_problem.map(json_for_script),
     }
     .render()
 }
@@ -162,6 +171,52 @@ fn starter(scripts: &[String]) -> String {
         })
         .collect();
     json_for_script(&starts)
+}
+
+/// Where a streamed document's markup goes: a value drawn at start-up, so that nothing a
+/// page shows can be mistaken for it.
+static MARKUP_SLOT: LazyLock<String> = LazyLock::new(|| format!("\u{1}{}\u{1}", Nonce::random()));
+
+/// The document up to its markup, for a page sent as it is rendered; `content.markup` is
+/// not used.
+pub fn before_markup(
+    assets: &DocumentAssets,
+    boot: &BootState,
+    content: &Content<'_>,
+) -> Result<String, askama::Error> {
+    let whole = write(
+        assets,
+        boot,
+        &Content {
+            markup: &MARKUP_SLOT,
+            ..*content
+        },
+    )?;
+    let at = whole
+        .find(MARKUP_SLOT.as_str())
+        .expect("the template writes the markup");
+    Ok(whole[..at].to_string())
+}
+
+/// The document after its markup: its boot state (with the data that came) and, in
+/// development, the problem to show; `content.markup` is not used.
+pub fn after_markup(
+    assets: &DocumentAssets,
+    boot: &BootState,
+    content: &Content<'_>,
+) -> Result<String, askama::Error> {
+    let whole = write(
+        assets,
+        boot,
+        &Content {
+            markup: &MARKUP_SLOT,
+            ..*content
+        },
+    )?;
+    let at = whole
+        .find(MARKUP_SLOT.as_str())
+        .expect("the template writes the markup");
+    Ok(whole[at + MARKUP_SLOT.len()..].to_string())
 }
 
 #[cfg(test)]

@@ -14,8 +14,10 @@ mod document;
 mod encoding;
 mod error;
 mod escape;
+mod nonce;
 mod request;
 mod sharing;
+mod streamed;
 
 pub use cache::PageCache;
 pub use document::DocumentAssets;
@@ -33,12 +35,13 @@ use crate::lang::Language;
 use crate::links::{self, PageLinks};
 use crate::manifest::{AppRoutes, Manifest};
 use crate::origin::Origin;
-use crate::render::{BootState, Page, PageRenderer, RenderError};
+use crate::render::{BootState, Page, PageRenderer, RenderError, Rendering};
 use crate::server::PeerAddr;
 use answer::PageHeaders;
 use cache::{CachedPage, Flight, Lookup};
 use document::Content;
 use error::HostError;
+use nonce::Nonce;
 use request::{PageKind, read_request, visitor};
 pub use sharing::Freshness;
 use sharing::Sharing;
@@ -202,11 +205,39 @@ async fn page(
         (status == StatusCode::OK)
             .then(|| links::page_links(&state.site.origin, request.language, request.rest))
     };
+    let crawler = state.site.crawlers.is_crawler(&headers);
+    // A person's page that waits for data may come as it is rendered (HEAD gets the same
+    // head, and no body); a crawler gets it whole, with its final status.
+    let stream_nonce =
+        (request.kind == PageKind::Prefixed && !crawler).then(|| Nonce::random().to_string());
+    let rendering = state
+        .renderer
+        .render(&boot, visitor, deadline, stream_nonce.clone())
+        .await;
     let Page {
         mut rendered,
         per_visitor,
-    } = match state.renderer.render(&boot, visitor, deadline).await {
-        Ok(page) => page,
+    } = match rendering {
+        Ok(Rendering::Complete(page)) => page,
+        Ok(Rendering::Streaming(stream)) => {
+            if cacheable {
+                // Its data is fresh at each request: no one waits for another's.
+                state
+                    .cache
+                    .mark_not_kept(request.language, request.rest, NOT_KEPT_MARK);
+            }
+            let status = request
+                .kind
+                .status(StatusCode::from_u16(stream.head.status).unwrap_or(StatusCode::OK));
+            let page = streamed::Streamed {
+                status,
+                language: request.language,
+                links: links(status),
+                nonce: stream_nonce.expect("asked for a stream"),
+                boot,
+            };
+            return streamed::respond(state.clone(), build.clone(), page, stream, &headers);
+        }
         Err(RenderError::PoolClosed) => return Err(HostError::Render(RenderError::PoolClosed)),
         Err(error) => {
             match &error {
@@ -223,21 +254,22 @@ async fn page(
                     }
                 }
             }
-            if state.site.crawlers.is_crawler(&headers) {
+            if crawler {
                 return Ok(come_back_later(request.language));
             }
             let status = request.kind.status(StatusCode::OK);
             let links = links(status);
             let (title, description) = state.renderer.shell_text(request.language);
+            let problem = state
+                .describe_failure
+                .as_ref()
+                .map(|describe| describe(&error));
             let content = Content {
                 title,
                 description,
                 markup: "",
                 links: links.as_ref(),
-                dev_problem: state
-                    .describe_failure
-                    .as_ref()
-                    .map(|describe| describe(&error)),
+                dev_problem: problem.as_deref(),
             };
             let shell = document::write(&build.document, &boot, &content)?;
             let no_store = page_headers(

@@ -61,6 +61,40 @@ pub enum Done {
     Failed { job: u64, failed: String },
 }
 
+/// A part of a streamed page, in the order the bundle made them: its head (everything
+/// the document's head needs, before any data), then its markup as React writes it, then
+/// its end (the loader's outcome for the boot state, and what failed in a boundary).
+/// Read by hand (`exchange.rs`), as [`Done`] is.
+#[derive(Debug)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(untagged))]
+pub enum StreamPart {
+    Head { job: u64, head: StreamHead },
+    Html { job: u64, html: String },
+    End { job: u64, end: StreamEnd },
+}
+
+/// What a streamed page's document says before its data comes.
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct StreamHead {
+    pub status: u16,
+    pub title: String,
+    pub description: String,
+}
+
+/// How a streamed page ended.
+#[derive(Debug, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct StreamEnd {
+    /// The loader's outcome, for the boot state.
+    #[cfg_attr(test, ts(type = "LoadOutcome<unknown>", optional))]
+    pub data: Option<Box<RawValue>>,
+    /// What failed inside a boundary (the browser renders that part itself).
+    pub errors: Vec<String>,
+}
+
 /// An API call a page's loader asks the host to make.
 #[derive(Debug, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "Fetch"))]
@@ -134,6 +168,9 @@ pub enum LogLevel {
 pub struct Outbox {
     #[cfg_attr(test, ts(type = "Array<Done>"))]
     pub done: Vec<Box<RawValue>>,
+    /// Parts of streamed pages, each read on its own too.
+    #[cfg_attr(test, ts(type = "Array<StreamPart>"))]
+    pub parts: Vec<Box<RawValue>>,
     pub fetches: Vec<ApiCall>,
     pub logs: Vec<Log>,
     pub more: bool,
@@ -154,6 +191,9 @@ mod tests {
             BootState::decl(&config),
             Rendered::decl(&config),
             Done::decl(&config),
+            StreamPart::decl(&config),
+            StreamHead::decl(&config),
+            StreamEnd::decl(&config),
             ApiCall::decl(&config),
             ApiAnswer::decl(&config),
             Log::decl(&config),

@@ -7,7 +7,86 @@ use serde_json::value::RawValue;
 
 pub use super::contract::Outbox;
 use super::contract::{Done, Log, LogLevel};
+pub use super::contract::{StreamEnd, StreamHead, StreamPart};
 use super::{RenderError, Rendered};
+
+impl<'de> Deserialize<'de> for StreamPart {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = StreamPart;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("{job, head}, {job, html} or {job, end}")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<StreamPart, A::Error> {
+                use serde::de::Error;
+                let mut job = None;
+                let mut part = None;
+                while let Some(key) = map.next_key::<&str>()? {
+                    if part.is_some() && key != "job" {
+                        return Err(A::Error::custom("a part has one kind"));
+                    }
+                    match key {
+                        "job" if job.is_none() => job = Some(map.next_value::<u64>()?),
+                        "head" => part = Some(Kind::Head(map.next_value()?)),
+                        "html" => part = Some(Kind::Html(map.next_value()?)),
+                        "end" => part = Some(Kind::End(map.next_value()?)),
+                        other => {
+                            return Err(A::Error::custom(format!("unexpected field {other:?}")));
+                        }
+                    }
+                }
+                let job = job.ok_or_else(|| A::Error::missing_field("job"))?;
+                Ok(
+                    match part.ok_or_else(|| A::Error::custom("a part of no kind"))? {
+                        Kind::Head(head) => StreamPart::Head { job, head },
+                        Kind::Html(html) => StreamPart::Html { job, html },
+                        Kind::End(end) => StreamPart::End { job, end },
+                    },
+                )
+            }
+        }
+        enum Kind {
+            Head(StreamHead),
+            Html(String),
+            End(StreamEnd),
+        }
+        deserializer.deserialize_map(Fields)
+    }
+}
+
+impl StreamPart {
+    /// Reads one entry of the outbox's `parts`: the part, or its page and why it cannot be
+    /// read; `None` when it does not even say which page it is for.
+    pub fn read(entry: &RawValue) -> Option<Result<Self, (u64, RenderError)>> {
+        match serde_json::from_str::<StreamPart>(entry.get()) {
+            Ok(part) => Some(Ok(part)),
+            Err(error) => {
+                serde_json::from_str::<JobOnly>(entry.get())
+                    .ok()
+                    .map(|JobOnly { job }| {
+                        Err((
+                            job,
+                            RenderError::Answer(format!("{error}: {:.200}", entry.get())),
+                        ))
+                    })
+            }
+        }
+    }
+
+    pub fn job(&self) -> u64 {
+        match self {
+            StreamPart::Head { job, .. }
+            | StreamPart::Html { job, .. }
+            | StreamPart::End { job, .. } => *job,
+        }
+    }
+}
 
 impl<'de> Deserialize<'de> for Done {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -92,6 +171,7 @@ impl Outbox {
     /// Adds what a later look found.
     pub fn extend(&mut self, later: Outbox) {
         self.done.extend(later.done);
+        self.parts.extend(later.parts);
         self.fetches.extend(later.fetches);
         self.logs.extend(later.logs);
         self.more = later.more;

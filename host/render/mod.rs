@@ -12,6 +12,7 @@ mod exchange;
 mod pool;
 mod readiness;
 mod runtime;
+mod stream;
 mod thread;
 mod warm_up;
 mod watchdog;
@@ -20,6 +21,7 @@ pub use contract::{ApiAnswer, ApiCall, BootState, Rendered};
 pub use pool::{PoolOptions, RenderPool};
 pub use readiness::Readiness;
 pub use runtime::Limits;
+pub use stream::{Stream, StreamEvent, StreamHead};
 pub use thread::PoolStats;
 
 use std::future::Future;
@@ -47,6 +49,14 @@ pub enum Bundle {
     Snapshot(&'static [u8]),
     /// The bundle's source, evaluated when a runtime starts (tests and development).
     Script(std::sync::Arc<str>),
+}
+
+/// What a render gives: the whole page, or, for a page that waits for data and may be
+/// streamed, its stream, which starts with its head.
+#[derive(Debug)]
+pub enum Rendering {
+    Complete(Page),
+    Streaming(Stream),
 }
 
 /// A rendered page, and whether it holds data that is the visitor's alone.
@@ -95,13 +105,16 @@ pub trait ApiCaller: Send + Sync + 'static {
 /// What the page handler renders through: the render threads ([`RenderPool`]), or, in a
 /// test of the routes, a stand-in with no V8 at all.
 pub trait PageRenderer: Send + Sync {
-    /// Renders `boot` for `visitor`; its data must come by `deadline`.
+    /// Renders `boot` for `visitor`; its data must come by `deadline`. With
+    /// `stream_nonce`, a page that waits for data may come as a stream, its inline scripts
+    /// carrying that nonce.
     fn render<'a>(
         &'a self,
         boot: &'a BootState,
         visitor: Visitor,
         deadline: Instant,
-    ) -> Pin<Box<dyn Future<Output = Result<Page, RenderError>> + Send + 'a>>;
+        stream_nonce: Option<String>,
+    ) -> Pin<Box<dyn Future<Output = Result<Rendering, RenderError>> + Send + 'a>>;
 
     /// The title and description a client-rendered page carries in `language`.
     fn shell_text(&self, language: Language) -> (&str, &str);
@@ -113,8 +126,15 @@ impl PageRenderer for RenderPool {
         boot: &'a BootState,
         visitor: Visitor,
         deadline: Instant,
-    ) -> Pin<Box<dyn Future<Output = Result<Page, RenderError>> + Send + 'a>> {
-        Box::pin(RenderPool::render(self, boot, visitor, deadline))
+        stream_nonce: Option<String>,
+    ) -> Pin<Box<dyn Future<Output = Result<Rendering, RenderError>> + Send + 'a>> {
+        Box::pin(RenderPool::render(
+            self,
+            boot,
+            visitor,
+            deadline,
+            stream_nonce,
+        ))
     }
 
     /// Its home page's, as the first thread to warm up rendered it.

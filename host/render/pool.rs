@@ -14,7 +14,7 @@ use super::readiness::Readiness;
 use super::runtime::Limits;
 use super::thread::{Job, PoolStats, Reload, RenderThread, ThreadContext};
 use super::warm_up::WarmUp;
-use super::{ApiCaller, BootState, Bundle, Page, RenderError, Rendered, Visitor};
+use super::{ApiCaller, BootState, Bundle, RenderError, Rendered, Rendering, Visitor};
 
 pub struct PoolOptions {
     pub bundle: Bundle,
@@ -130,19 +130,22 @@ impl RenderPool {
         self.jobs.len()
     }
 
-    /// Renders `boot` for `visitor`; its data must come by `deadline`. Answers `Busy` at
-    /// once when the queue is full.
+    /// Renders `boot` for `visitor`; its data must come by `deadline`; with
+    /// `stream_nonce`, the page may come as a stream. Answers `Busy` at once when the
+    /// queue is full.
     pub async fn render(
         &self,
         boot: &BootState,
         visitor: Visitor,
         deadline: Instant,
-    ) -> Result<Page, RenderError> {
+        stream_nonce: Option<String>,
+    ) -> Result<Rendering, RenderError> {
         let (reply, answer) = oneshot::channel();
         let job = Job {
             boot_json: serde_json::to_string(boot).expect("serialisable boot state"),
             visitor: Arc::new(visitor),
             deadline,
+            stream_nonce,
             reply,
         };
         self.jobs.try_send(job).map_err(|e| match e {

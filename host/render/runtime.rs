@@ -99,12 +99,14 @@ fn create_params(limits: Limits) -> v8::CreateParams {
         .array_buffer_allocator(allocator)
 }
 
-/// The bundle's three entry points (`app/server.tsx`): a page to render, answers to its API
-/// calls, and what pages still loading have left since. Each returns the outbox, as JSON.
+/// The bundle's four entry points (`app/server.tsx`): a page to render, answers to its API
+/// calls, what pages still loading have left since, and a streamed page whose client went
+/// away. Each returns the outbox, as JSON.
 struct Entries {
     render: v8::Global<v8::Function>,
     deliver: v8::Global<v8::Function>,
     outbox: v8::Global<v8::Function>,
+    cancel: v8::Global<v8::Function>,
 }
 
 /// WebAssembly is not offered to a bundle: the app has none, and its memory would live
@@ -114,10 +116,12 @@ const WITHOUT_WEBASSEMBLY: &str = "delete globalThis.WebAssembly;";
 const RENDER: &str = "bilingueRender";
 const DELIVER: &str = "bilingueDeliver";
 const OUTBOX: &str = "bilingueOutbox";
+const CANCEL: &str = "bilingueCancel";
 
 /// An argument to an entry point.
 enum Argument<'a> {
-    Json(&'a str),
+    /// A string (JSON, or a nonce), or `null`.
+    Text(Option<&'a str>),
     Number(u64),
 }
 
@@ -179,6 +183,7 @@ impl Renderer {
                 render: function(RENDER)?,
                 deliver: function(DELIVER)?,
                 outbox: function(OUTBOX)?,
+                cancel: function(CANCEL)?,
             }
         };
         let isolate = runtime.v8_isolate().thread_safe_handle();
@@ -210,18 +215,24 @@ impl Renderer {
         })
     }
 
-    /// Starts the page `job` from its boot state; the outbox (JSON). `limit` replaces
-    /// `--render-timeout` (the warm-up has its own).
+    /// Starts the page `job` from its boot state; the outbox (JSON). With `stream_nonce`,
+    /// the bundle may stream the page, its inline scripts carrying that nonce. `limit`
+    /// replaces `--render-timeout` (the warm-up has its own).
     pub fn start(
         &mut self,
         boot_json: &str,
         job: u64,
+        stream_nonce: Option<&str>,
         limit: Option<Duration>,
     ) -> Result<String, RenderError> {
         let render = self.entries.render.clone();
         self.call(
             &render,
-            &[Argument::Json(boot_json), Argument::Number(job)],
+            &[
+                Argument::Text(Some(boot_json)),
+                Argument::Number(job),
+                Argument::Text(stream_nonce),
+            ],
             limit,
         )
     }
@@ -229,7 +240,13 @@ impl Renderer {
     /// Hands the bundle the answers to its API calls (a JSON array); the outbox.
     pub fn deliver(&mut self, answers_json: &str) -> Result<String, RenderError> {
         let deliver = self.entries.deliver.clone();
-        self.call(&deliver, &[Argument::Json(answers_json)], None)
+        self.call(&deliver, &[Argument::Text(Some(answers_json))], None)
+    }
+
+    /// Stops the streamed page `job`, whose client went away; the outbox.
+    pub fn cancel(&mut self, job: u64) -> Result<String, RenderError> {
+        let cancel = self.entries.cancel.clone();
+        self.call(&cancel, &[Argument::Number(job)], None)
     }
 
     /// What the pages still loading have left in the outbox since the last call.
@@ -295,9 +312,10 @@ impl Renderer {
         let mut values = Vec::with_capacity(arguments.len());
         for argument in arguments {
             let value: v8::Local<v8::Value> = match argument {
-                Argument::Json(json) => v8::String::new(scope, json)
+                Argument::Text(Some(text)) => v8::String::new(scope, text)
                     .ok_or_else(|| RenderError::Answer("an argument too large for V8".into()))?
                     .into(),
+                Argument::Text(None) => v8::null(scope).into(),
                 Argument::Number(n) => v8::Number::new(scope, *n as f64).into(),
             };
             values.push(value);

@@ -17,13 +17,17 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, never, select, unbounded};
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 
+use super::exchange::StreamPart;
 use super::exchange::{Finished, Outbox, check_status};
 use super::readiness::Readiness;
 use super::runtime::Renderer;
+use super::stream::{Abandoned, Stream, StreamEvent};
 use super::warm_up::{WarmUp, warm_up};
-use super::{ApiAnswer, ApiCaller, Bundle, CallOutcome, Page, RenderError, Rendered, Visitor};
+use super::{
+    ApiAnswer, ApiCaller, Bundle, CallOutcome, Page, RenderError, Rendered, Rendering, Visitor,
+};
 
 /// Pages one thread keeps loading at once; past that it takes no new job until one ends
 /// (the queue then fills, and a full queue answers at once).
@@ -35,7 +39,9 @@ pub(super) struct Job {
     pub visitor: Arc<Visitor>,
     /// When the page's data must have come.
     pub deadline: Instant,
-    pub reply: oneshot::Sender<Result<Page, RenderError>>,
+    /// The nonce of the page's inline scripts, when it may be streamed.
+    pub stream_nonce: Option<String>,
+    pub reply: oneshot::Sender<Result<Rendering, RenderError>>,
 }
 
 /// What the pool counts, for /metrics.
@@ -47,6 +53,8 @@ pub struct PoolStats {
     pub render_failures: AtomicU64,
     /// Jobs dropped unrendered because their client had gone while they waited.
     pub abandoned: AtomicU64,
+    /// Streamed pages whose client went away before their end: their render was stopped.
+    pub streams_abandoned: AtomicU64,
 }
 
 /// A new bundle to take; the thread answers whether a runtime could start from it.
@@ -75,7 +83,28 @@ struct Loading {
     /// page fails.
     gives_up_at: Instant,
     per_visitor: bool,
-    reply: oneshot::Sender<Result<Page, RenderError>>,
+    reply: Reply,
+}
+
+/// Where a page goes when the bundle has it.
+enum Reply {
+    /// Nothing sent yet: the whole page, or the start of its stream.
+    Waiting(oneshot::Sender<Result<Rendering, RenderError>>),
+    /// Its head has gone: the rest of the stream.
+    Streaming(mpsc::UnboundedSender<StreamEvent>),
+}
+
+impl Reply {
+    fn fail(self, error: RenderError) {
+        match self {
+            Reply::Waiting(reply) => {
+                let _ = reply.send(Err(error));
+            }
+            Reply::Streaming(events) => {
+                let _ = events.send(StreamEvent::Failed(error));
+            }
+        }
+    }
 }
 
 /// An answer to an API call of page `job`, from the runtime it was asked by (a replaced
@@ -94,6 +123,8 @@ pub(super) struct RenderThread {
     reloads: Receiver<Reload>,
     answers_tx: Sender<Answered>,
     answers: Receiver<Answered>,
+    abandoned_tx: Sender<Abandoned>,
+    abandoned: Receiver<Abandoned>,
     /// Which runtime this is, counting replacements.
     runtime: u64,
     next_job: u64,
@@ -103,6 +134,7 @@ pub(super) struct RenderThread {
 enum Event {
     Job(Job),
     Answers(Vec<Answered>),
+    Abandoned(Abandoned),
     Reload(Reload),
     Tick,
     Closed,
@@ -115,6 +147,7 @@ impl RenderThread {
         reloads: Receiver<Reload>,
     ) -> Self {
         let (answers_tx, answers) = unbounded();
+        let (abandoned_tx, abandoned) = unbounded();
         Self {
             bundle: context.bundle.clone(),
             context,
@@ -122,6 +155,8 @@ impl RenderThread {
             reloads,
             answers_tx,
             answers,
+            abandoned_tx,
+            abandoned,
             runtime: 0,
             next_job: 0,
             loading: HashMap::new(),
@@ -156,6 +191,8 @@ impl RenderThread {
                     let _ = job.reply.send(Err(error.clone()));
                     Ok(())
                 }
+                (Ok(renderer), Event::Abandoned(abandoned)) => self.stop(renderer, abandoned),
+                (_, Event::Abandoned(_)) => Ok(()),
                 (Ok(renderer), Event::Answers(answers)) => self.deliver(renderer, answers),
                 (_, Event::Answers(_)) => Ok(()),
                 (_, Event::Tick) => {
@@ -188,9 +225,8 @@ impl RenderThread {
         bundle: Bundle,
     ) -> Result<(), RenderError> {
         for (_, page) in self.loading.drain() {
-            let _ = page
-                .reply
-                .send(Err(RenderError::Start("the bundle was replaced".into())));
+            page.reply
+                .fail(RenderError::Start("the bundle was replaced".into()));
         }
         let was_ready = renderer.is_ok();
         *renderer = Err(RenderError::Start("the runtime is being replaced".into()));
@@ -239,6 +275,7 @@ impl RenderThread {
         select! {
             recv(queue) -> job => job.map_or(Event::Closed, Event::Job),
             recv(self.reloads) -> reload => reload.map_or(Event::Closed, Event::Reload),
+            recv(self.abandoned) -> abandoned => abandoned.map_or(Event::Closed, Event::Abandoned),
             recv(self.answers) -> first => {
                 let Ok(first) = first else { return Event::Closed };
                 let runtime = self.runtime;
@@ -267,11 +304,11 @@ impl RenderThread {
                 deadline: job.deadline,
                 gives_up_at: job.deadline.max(Instant::now()) + self.context.warm_up.limits.timeout,
                 per_visitor: false,
-                reply: job.reply,
+                reply: Reply::Waiting(job.reply),
             },
         );
         let started = Instant::now();
-        let outbox = renderer.start(&job.boot_json, id, None);
+        let outbox = renderer.start(&job.boot_json, id, job.stream_nonce.as_deref(), None);
         let outbox = self.finish_step(renderer, outbox, started)?;
         self.handle(outbox)
     }
@@ -300,6 +337,21 @@ impl RenderThread {
         self.handle(outbox)
     }
 
+    /// A streamed page's client went away: the bundle stops its render.
+    fn stop(&mut self, renderer: &mut Renderer, abandoned: Abandoned) -> Result<(), RenderError> {
+        if abandoned.runtime != self.runtime || self.loading.remove(&abandoned.job).is_none() {
+            return Ok(());
+        }
+        self.context
+            .stats
+            .streams_abandoned
+            .fetch_add(1, Ordering::Relaxed);
+        let started = Instant::now();
+        let outbox = renderer.cancel(abandoned.job);
+        let outbox = self.finish_step(renderer, outbox, started)?;
+        self.handle(outbox)
+    }
+
     /// Every page loading fails with `error`.
     fn fail_loading(&mut self, error: &RenderError) {
         for (_, page) in self.loading.drain() {
@@ -307,7 +359,7 @@ impl RenderThread {
                 .stats
                 .render_failures
                 .fetch_add(1, Ordering::Relaxed);
-            let _ = page.reply.send(Err(error.clone()));
+            page.reply.fail(error.clone());
         }
     }
 
@@ -379,12 +431,85 @@ impl RenderThread {
                     .fetch_add(1, Ordering::Relaxed);
             }
             let per_visitor = page.per_visitor;
-            let _ = page.reply.send(result.map(|rendered| Page {
-                rendered,
-                per_visitor,
-            }));
+            match (page.reply, result) {
+                (Reply::Waiting(reply), result) => {
+                    let _ = reply.send(result.map(|rendered| {
+                        Rendering::Complete(Page {
+                            rendered,
+                            per_visitor,
+                        })
+                    }));
+                }
+                (Reply::Streaming(events), Ok(rendered)) => {
+                    let _ = events.send(StreamEvent::End {
+                        data: rendered.data,
+                        errors: Vec::new(),
+                        per_visitor,
+                    });
+                }
+                (Reply::Streaming(events), Err(error)) => {
+                    let _ = events.send(StreamEvent::Failed(error));
+                }
+            }
+        }
+        for entry in outbox.parts {
+            match StreamPart::read(&entry) {
+                Some(Ok(part)) => self.stream(part),
+                Some(Err((job, error))) => {
+                    if let Some(page) = self.loading.remove(&job) {
+                        tracing::error!(%error, "a streamed page failed in the server bundle");
+                        page.reply.fail(error);
+                    }
+                }
+                None => {
+                    unreadable = Some(RenderError::Answer(format!(
+                        "a part of a stream that names no page: {:.200}",
+                        entry.get()
+                    )));
+                }
+            }
         }
         unreadable.map_or(Ok(()), Err)
+    }
+
+    /// Sends a part of a streamed page on: its head starts the stream, its end closes it.
+    fn stream(&mut self, part: StreamPart) {
+        let job = part.job();
+        let Some(page) = self.loading.get_mut(&job) else {
+            return;
+        };
+        match (part, &page.reply) {
+            (StreamPart::Head { head, .. }, Reply::Waiting(_)) => {
+                let (events, received) = mpsc::unbounded_channel();
+                let Reply::Waiting(reply) =
+                    std::mem::replace(&mut page.reply, Reply::Streaming(events))
+                else {
+                    unreachable!("matched above")
+                };
+                let stream =
+                    Stream::new(head, received, self.abandoned_tx.clone(), self.runtime, job);
+                let _ = reply.send(Ok(Rendering::Streaming(stream)));
+            }
+            (StreamPart::Html { html, .. }, Reply::Streaming(events)) => {
+                let _ = events.send(StreamEvent::Html(html));
+            }
+            (StreamPart::End { end, .. }, Reply::Streaming(_)) => {
+                let page = self.loading.remove(&job).expect("found above");
+                if let Reply::Streaming(events) = page.reply {
+                    let _ = events.send(StreamEvent::End {
+                        data: end.data,
+                        errors: end.errors,
+                        per_visitor: page.per_visitor,
+                    });
+                }
+            }
+            (part, _) => {
+                let page = self.loading.remove(&job).expect("found above");
+                page.reply.fail(RenderError::Answer(format!(
+                    "a part of a stream out of its order: {part:?}"
+                )));
+            }
+        }
     }
 
     /// Pages the bundle has not finished a render time-out after their deadline fail.
@@ -403,7 +528,7 @@ impl RenderThread {
                     .stats
                     .render_failures
                     .fetch_add(1, Ordering::Relaxed);
-                let _ = page.reply.send(Err(RenderError::TimedOut));
+                page.reply.fail(RenderError::TimedOut);
             }
         }
     }

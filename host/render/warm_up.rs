@@ -38,7 +38,7 @@ pub(super) fn warm_up(
                 .iter()
                 .map(|boot| {
                     let left = deadline.saturating_duration_since(Instant::now());
-                    let mut outbox = Outbox::read(&renderer.start(boot, 0, Some(left))?)?;
+                    let mut outbox = Outbox::read(&renderer.start(boot, 0, None, Some(left))?)?;
                     outbox.write_logs();
                     let entry = outbox.done.into_iter().next().ok_or_else(|| {
                         RenderError::Answer("the warm-up page did not render at once".into())

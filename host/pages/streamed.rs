@@ -1,0 +1,169 @@
+//! A page sent as it is rendered: the document's head and the screen's frame at once (the
+//! parts that wait for data show their fallback), then the rest of the markup as React
+//! writes it, then the boot state with the data that came. Such a page is its visitor's
+//! (its data is fresh at each request) and its inline scripts carry its nonce, so it is
+//! kept by no one. A client that takes gzip gets each part compressed and flushed as it
+//! comes. When the client goes away, the response is dropped, and with it the stream,
+//! which stops the render.
+
+use std::io::Write as _;
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use flate2::Compression;
+use flate2::write::GzEncoder;
+
+use super::document::{self, Content};
+use super::error::HostError;
+use super::{Build, Pages};
+use crate::encoding::{Encoding, negotiate};
+use crate::lang::Language;
+use crate::links::PageLinks;
+use crate::render::{BootState, RenderError, Stream, StreamEvent};
+
+/// What a streamed page is, besides its stream.
+pub struct Streamed {
+    pub status: StatusCode,
+    pub language: Language,
+    pub links: Option<PageLinks>,
+    pub nonce: String,
+    /// The boot state without data: the data comes at the end.
+    pub boot: BootState,
+}
+
+/// The response that sends `stream` as it comes.
+pub fn respond(
+    pages: Arc<Pages>,
+    build: Arc<Build>,
+    page: Streamed,
+    stream: Stream,
+    request: &HeaderMap,
+) -> Result<Response, HostError> {
+    let content = Content {
+        title: &stream.head.title,
+        description: &stream.head.description,
+        markup: "",
+        links: page.links.as_ref(),
+        dev_problem: None,
+    };
+    let first = document::before_markup(&build.document, &page.boot, &content)?;
+    let gzip = negotiate(request, false, true) == Encoding::Gzip;
+    let mut response = (page.status, ()).into_response();
+    response.extensions_mut().insert(page.language);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        build.document.streamed_policy(&page.nonce),
+    );
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    headers.insert(
+        header::CONTENT_LANGUAGE,
+        HeaderValue::from_static(page.language.code()),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-store"),
+    );
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if gzip {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
+    if let Some(link) = page.links.as_ref().and_then(PageLinks::link_header) {
+        headers.insert(header::LINK, link);
+    }
+    let sending = Sending {
+        first: Some(first),
+        stream,
+        pages,
+        build,
+        page,
+        gzip: gzip.then(|| GzEncoder::new(Vec::new(), Compression::fast())),
+    };
+    let body = futures_util::stream::unfold(Some(sending), |sending| async move {
+        let mut sending = sending?;
+        let (text, last) = sending.next().await;
+        let bytes = sending.encode(text.as_bytes(), last);
+        Some((Ok::<_, std::io::Error>(bytes), (!last).then_some(sending)))
+    });
+    let (parts, _) = response.into_parts();
+    Ok(Response::from_parts(parts, Body::from_stream(body)))
+}
+
+/// A streamed page on its way.
+struct Sending {
+    /// The document up to the markup, until it is sent.
+    first: Option<String>,
+    stream: Stream,
+    pages: Arc<Pages>,
+    build: Arc<Build>,
+    page: Streamed,
+    gzip: Option<GzEncoder<Vec<u8>>>,
+}
+
+impl Sending {
+    /// The next part of the document, and whether it is the last.
+    async fn next(&mut self) -> (String, bool) {
+        if let Some(first) = self.first.take() {
+            return (first, false);
+        }
+        let (data, problem) = match self.stream.next().await {
+            Some(StreamEvent::Html(html)) => return (html, false),
+            Some(StreamEvent::End { data, errors, .. }) => {
+                for error in &errors {
+                    tracing::error!(error = %error.escape_debug(), "a part of a streamed page failed in the server render");
+                }
+                let problem = errors
+                    .first()
+                    .map(|error| RenderError::Script(error.clone()));
+                (data, problem)
+            }
+            Some(StreamEvent::Failed(error)) => {
+                tracing::error!(%error, "a streamed page could not be finished; the browser renders what is missing");
+                (None, Some(error))
+            }
+            None => (None, Some(RenderError::PoolClosed)),
+        };
+        let boot = BootState {
+            data,
+            ..self.page.boot.clone()
+        };
+        let problem = problem.and_then(|error| {
+            self.pages
+                .describe_failure
+                .as_ref()
+                .map(|describe| describe(&error))
+        });
+        let content = Content {
+            title: &self.stream.head.title,
+            description: &self.stream.head.description,
+            markup: "",
+            links: self.page.links.as_ref(),
+            dev_problem: problem.as_deref(),
+        };
+        let last =
+            document::after_markup(&self.build.document, &boot, &content).unwrap_or_else(|error| {
+                tracing::error!(%error, "the end of a streamed page could not be written");
+                String::new()
+            });
+        (last, true)
+    }
+
+    /// `text` as it goes on the wire: gzipped and flushed, when the client takes gzip.
+    fn encode(&mut self, text: &[u8], last: bool) -> Bytes {
+        let Some(gzip) = self.gzip.as_mut() else {
+            return Bytes::copy_from_slice(text);
+        };
+        gzip.write_all(text).expect("writing to memory");
+        if last {
+            let encoder = self.gzip.take().expect("not yet finished");
+            return Bytes::from(encoder.finish().expect("writing to memory"));
+        }
+        gzip.flush().expect("writing to memory");
+        Bytes::from(std::mem::take(gzip.get_mut()))
+    }
+}

@@ -1,0 +1,83 @@
+//! A page the host sends as it is rendered: its head at once, then its markup as React
+//! writes it (the parts of the screen that wait for data arrive as their data does), then
+//! its end. The render thread feeds a [`Stream`]; the page handler drains it into the
+//! response. A stream dropped before its end (its client went away) tells the thread,
+//! which stops the render's work.
+
+use crossbeam_channel::Sender;
+use serde_json::value::RawValue;
+use tokio::sync::mpsc;
+
+use super::RenderError;
+pub use super::contract::StreamHead;
+
+/// What comes after the head.
+#[derive(Debug)]
+pub enum StreamEvent {
+    /// More markup, in order.
+    Html(String),
+    /// The page is whole: the loader's outcome (for the boot state), what failed in a
+    /// boundary, and whether the data is the visitor's alone.
+    End {
+        data: Option<Box<RawValue>>,
+        errors: Vec<String>,
+        per_visitor: bool,
+    },
+    /// The page cannot be finished (its render ran out of time, its runtime broke).
+    Failed(RenderError),
+}
+
+/// A stream whose client went away, for its render thread.
+pub(super) struct Abandoned {
+    pub runtime: u64,
+    pub job: u64,
+}
+
+/// A page being streamed, from its render thread.
+pub struct Stream {
+    pub head: StreamHead,
+    events: mpsc::UnboundedReceiver<StreamEvent>,
+    /// Until the end comes: where to say the client went away.
+    abandon: Option<(Sender<Abandoned>, Abandoned)>,
+}
+
+impl Stream {
+    pub(super) fn new(
+        head: StreamHead,
+        events: mpsc::UnboundedReceiver<StreamEvent>,
+        abandon: Sender<Abandoned>,
+        runtime: u64,
+        job: u64,
+    ) -> Self {
+        Self {
+            head,
+            events,
+            abandon: Some((abandon, Abandoned { runtime, job })),
+        }
+    }
+
+    /// The next part; `None` once the stream has ended.
+    pub async fn next(&mut self) -> Option<StreamEvent> {
+        let event = self.events.recv().await;
+        if !matches!(event, Some(StreamEvent::Html(_))) {
+            self.abandon = None;
+        }
+        event
+    }
+}
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stream")
+            .field("head", &self.head)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        if let Some((to, abandoned)) = self.abandon.take() {
+            let _ = to.send(abandoned);
+        }
+    }
+}

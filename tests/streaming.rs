@@ -1,0 +1,287 @@
+//! Pages whose data is slow come as they are rendered: the document's head and the
+//! screen's frame at once, each part that waits for data when it comes, over HTTP/1.1
+//! (chunked) and HTTP/2 alike; the load time-out and a failing API end the page with their
+//! error; a client that leaves stops the render; a crawler gets the page whole.
+
+use std::io::Read as _;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::routing::get;
+
+use crate::support::{self, client, header};
+
+const GOOGLEBOT: &str = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+/// An upstream whose /api/status answers after `delay`, with `status`.
+fn slow_upstream(delay: Duration, status: StatusCode) -> String {
+    support::serve_router(Router::new().route(
+        "/api/status",
+        get(move || async move {
+            tokio::time::sleep(delay).await;
+            let body = match status {
+                StatusCode::OK => r#"{"version":"9.9.9","languages":["fr","en"],"serverTime":"2030-01-02T03:04:05.000Z"}"#,
+                _ => r#"{"error":"the upstream's database is down"}"#,
+            };
+            (status, [("content-type", "application/json")], body).into_response()
+        }),
+    ))
+}
+
+/// Every piece of the body as it arrived, with when.
+fn pieces(response: reqwest::blocking::Response, started: Instant) -> Vec<(Duration, String)> {
+    let mut response = response;
+    let mut pieces = Vec::new();
+    let mut buffer = vec![0u8; 64 * 1024];
+    loop {
+        let read = response.read(&mut buffer).unwrap();
+        if read == 0 {
+            return pieces;
+        }
+        pieces.push((
+            started.elapsed(),
+            String::from_utf8_lossy(&buffer[..read]).into_owned(),
+        ));
+    }
+}
+
+fn whole(pieces: &[(Duration, String)]) -> String {
+    pieces.iter().map(|(_, text)| text.as_str()).collect()
+}
+
+#[test]
+fn the_frame_comes_at_once_and_the_data_in_the_same_answer_when_it_comes() {
+    let upstream = slow_upstream(Duration::from_millis(1500), StatusCode::OK);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let started = Instant::now();
+    let response = client()
+        .get(format!("{host}/fr/status"))
+        .header("accept-encoding", "identity")
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(header(&response, "cache-control"), "private, no-store");
+    let policy = header(&response, "content-security-policy");
+    let nonce = policy
+        .split("'nonce-")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .expect("a streamed page's scripts carry a nonce")
+        .to_string();
+    let pieces = pieces(response, started);
+    let (first_at, _) = &pieces[0];
+    let before_data: String = pieces
+        .iter()
+        .filter(|(at, _)| *at < Duration::from_millis(1000))
+        .map(|(_, text)| text.as_str())
+        .collect();
+    assert!(
+        *first_at < Duration::from_millis(1000),
+        "the head comes before the data: {first_at:?}"
+    );
+    for sign in [
+        r#"<html lang="fr">"#,
+        "<title>État du serveur · Bilingue</title>",
+        r#"<link rel="canonical""#,
+        r#"<link rel="alternate" hreflang="en""#,
+        "<h1>État du serveur</h1>",
+        r#"<p aria-busy="true">Chargement…</p>"#,
+    ] {
+        assert!(
+            before_data.contains(sign),
+            "{sign} before the data: {before_data}"
+        );
+    }
+    assert!(!before_data.contains("9.9.9"), "{before_data}");
+    let (last_at, _) = pieces.last().unwrap();
+    assert!(
+        *last_at >= Duration::from_millis(1400),
+        "the data when it comes: {last_at:?}"
+    );
+    let html = whole(&pieces);
+    assert!(html.contains("<dd>9.9.9</dd>"), "{html}");
+    assert!(html.trim_end().ends_with("</html>"));
+    // React's inline scripts run under the page's policy, with its nonce.
+    assert!(
+        html.contains(&format!(r#"<script nonce="{nonce}">"#)),
+        "{html}"
+    );
+    let boot = html
+        .split(r#"<script id="bilingue-boot" type="application/json">"#)
+        .nth(1)
+        .unwrap();
+    assert!(
+        boot.contains(r#""version":"9.9.9""#),
+        "the boot state carries the data"
+    );
+    let order = [
+        "<title>",
+        "<h1>",
+        "aria-busy",
+        "<dd>9.9.9</dd>",
+        "bilingue-boot",
+        "</html>",
+    ];
+    let positions: Vec<usize> = order.iter().map(|s| html.find(s).unwrap()).collect();
+    assert!(
+        positions.windows(2).all(|w| w[0] < w[1]),
+        "in order: {positions:?}"
+    );
+}
+
+#[test]
+fn over_http2_the_frame_comes_first_too() {
+    let upstream = slow_upstream(Duration::from_millis(1500), StatusCode::OK);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let address = host.trim_start_matches("http://").to_string();
+    let frames = support::block_on(async move {
+        let client = support::h2_connect(&address).await;
+        let request = axum::http::Request::get(format!("http://{address}/en/status"))
+            .body(())
+            .unwrap();
+        let mut client = client.clone().ready().await.unwrap();
+        let started = Instant::now();
+        let (answer, _) = client.send_request(request, true).unwrap();
+        let (parts, mut body) = answer.await.unwrap().into_parts();
+        assert_eq!(parts.status, 200);
+        let mut frames = Vec::new();
+        while let Some(data) = body.data().await {
+            let data = data.unwrap();
+            let _ = body.flow_control().release_capacity(data.len());
+            frames.push((
+                started.elapsed(),
+                String::from_utf8_lossy(&data).into_owned(),
+            ));
+        }
+        frames
+    });
+    assert!(
+        frames[0].0 < Duration::from_millis(1000),
+        "{:?}",
+        frames[0].0
+    );
+    assert!(
+        frames[0]
+            .1
+            .contains("<title>Server status · Bilingue</title>")
+    );
+    assert!(frames.last().unwrap().0 >= Duration::from_millis(1400));
+    assert!(whole(&frames).contains("<dd>9.9.9</dd>"));
+}
+
+#[test]
+fn past_the_load_time_out_the_part_shows_the_time_out_error_and_the_page_ends() {
+    let upstream = slow_upstream(Duration::from_secs(10), StatusCode::OK);
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &upstream,
+        "--load-timeout",
+        "500ms",
+    ]);
+    let started = Instant::now();
+    let html = client()
+        .get(format!("{host}/en/status"))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(450) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
+    assert!(
+        html.contains("The server’s status could not be obtained."),
+        "{html}"
+    );
+    assert!(html.contains("timeout of 500ms exceeded"), "{html}");
+    assert!(html.trim_end().ends_with("</html>"));
+}
+
+#[test]
+fn an_api_error_after_the_head_shows_the_error_and_its_translated_message() {
+    let upstream = slow_upstream(
+        Duration::from_millis(300),
+        StatusCode::INTERNAL_SERVER_ERROR,
+    );
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let html = client()
+        .get(format!("{host}/fr/status"))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(
+        html.contains("L’état du serveur n’a pas pu être obtenu."),
+        "{html}"
+    );
+    assert!(
+        html.contains("the upstream&#x27;s database is down")
+            || html.contains("the upstream's database is down"),
+        "{html}"
+    );
+    let boot = html
+        .split(r#"<script id="bilingue-boot" type="application/json">"#)
+        .nth(1)
+        .unwrap();
+    assert!(boot.contains(r#""status":500"#), "{boot}");
+}
+
+#[test]
+fn a_crawler_gets_the_whole_page_in_one_piece_with_its_data() {
+    let upstream = slow_upstream(Duration::from_millis(500), StatusCode::OK);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let response = client()
+        .get(format!("{host}/fr/status"))
+        .header("user-agent", GOOGLEBOT)
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(
+        !header(&response, "content-length").is_empty(),
+        "in one piece"
+    );
+    assert!(!header(&response, "content-security-policy").contains("nonce"));
+    let html = response.text().unwrap();
+    assert!(html.contains("<dd>9.9.9</dd>"));
+    for streamed in ["aria-busy=\"true\"", "$RC", "hidden id=\"S:"] {
+        assert!(!html.contains(streamed), "no {streamed} in what is indexed");
+    }
+}
+
+#[test]
+fn a_client_that_leaves_mid_stream_stops_the_render_and_is_counted() {
+    use std::io::Write as _;
+    let upstream = slow_upstream(Duration::from_secs(2), StatusCode::OK);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let address = host.trim_start_matches("http://");
+    let before = support::metric(&host, "bilingue_streams_abandoned_total");
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .write_all(b"GET /fr/status HTTP/1.1\r\nhost: x\r\n\r\n")
+        .unwrap();
+    let mut first = [0u8; 1024];
+    let read = stream.read(&mut first).unwrap();
+    assert!(String::from_utf8_lossy(&first[..read]).starts_with("HTTP/1.1 200"));
+    drop(stream);
+    let started = Instant::now();
+    while support::metric(&host, "bilingue_streams_abandoned_total") < before + 1.0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "the stream's end was not noticed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The thread serves on.
+    let html = client()
+        .get(format!("{host}/en/"))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(html.contains("<h1>Welcome to Bilingue</h1>"));
+}
