@@ -88,6 +88,13 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     // The engine's own line about the failed load (Chromium's console has one) is expected.
     const unexpected = (await page.problems()).filter((p) => !p.includes("Failed to load resource"));
     assert.deepEqual(unexpected, []);
+  }, {
+    knownBugs: {
+      // The app's retry imports the same chunk URLs again; Firefox keeps a module whose
+      // fetch failed in the document's module map, so it does not fetch it again.
+      firefox:
+        "app bug: after a failed chunk, Firefox rejects the retry at once (TypeError: error loading dynamically imported module: /assets/en-….js) without fetching it again; only a new document recovers",
+    },
   });
 
   scenario("the language control is a select named in the page's language", async ({ page }) => {
