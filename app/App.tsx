@@ -37,7 +37,7 @@ export function App({ boot, initialResources, load }: Props) {
 const dataKey = (language: Language, path: string) => `${language} ${path}`;
 
 function Screen({ boot }: { boot: BootState }) {
-  const { t, language, pending, changeLanguage } = useLanguage();
+  const { t, language, pending, retryLanguage } = useLanguage();
   const { path } = useNavigation();
   const { route, params } = resolveRoute(path);
   const title = t(route.titleKey);
@@ -45,7 +45,7 @@ function Screen({ boot }: { boot: BootState }) {
     document.title = title;
   }, [title]);
   if (pending?.status === "loading") return <Spinner />;
-  if (pending?.status === "failed") return <LanguageLoadFailed onRetry={() => changeLanguage(pending.language)} />;
+  if (pending?.status === "failed") return <LanguageLoadFailed onRetry={() => retryLanguage(pending.language)} />;
   const initial = boot.data ? { key: dataKey(boot.language, boot.path), outcome: boot.data } : null;
   return (
     <ScreenDataProvider route={route} params={params} language={language} initial={initial} dataKey={dataKey(language, path)}>
