@@ -107,7 +107,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     {
       knownBugs: {
         webkit:
-          "engine difference: WebKitGTK 2.50 runs a parser-inserted same-origin module script without the nonce, allowed by the policy's 'self' despite 'strict-dynamic' (no violation, the page hydrates)",
+          "WebKit bug: WebKitGTK 2.50 sets 'self' aside under 'strict-dynamic' for classic scripts only; a same-origin module script with no nonce (or a wrong one) runs, with no violation, and the page hydrates",
       },
     },
   );
