@@ -47,7 +47,7 @@ fn browser_tests_pass_in_chromium_firefox_and_webkit() {
     run(
         "node",
         &["--test", "--test-concurrency=1", "e2e/"],
-        "needs Debian's browsers: apt-get install -y chromium firefox-esr webkit2gtk-driver xvfb",
+        "needs Debian's browsers: apt-get install -y chromium firefox-esr webkit2gtk-driver xvfb xauth",
     );
 }
 

@@ -11,9 +11,10 @@ import { Capabilities, WebDriver } from "selenium-webdriver";
 import httpClient from "selenium-webdriver/http/index.js";
 import { TAKE_PROBLEMS, watcherScript } from "./watch.mjs";
 
-const INSTALL = "apt-get install -y webkit2gtk-driver xvfb";
+const INSTALL = "apt-get install -y webkit2gtk-driver xvfb xauth";
 const DRIVER = "/usr/bin/WebKitWebDriver";
 const XVFB_RUN = "/usr/bin/xvfb-run";
+const XAUTH = "/usr/bin/xauth";
 const WATCH = watcherScript({ console: true });
 /** Marks a document the harness is leaving, to tell the next one from it. */
 const LEAVING = "window.__e2eLeaving = true";
@@ -45,7 +46,7 @@ const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
 /** Starts WebKitWebDriver on its own virtual display; each page is a session of its own. */
 export async function launch() {
   const binary = miniBrowser();
-  for (const [file, what] of [[DRIVER, "WebKitWebDriver"], [XVFB_RUN, "xvfb-run"], [binary, "WebKitGTK's MiniBrowser"]]) {
+  for (const [file, what] of [[DRIVER, "WebKitWebDriver"], [XVFB_RUN, "xvfb-run"], [XAUTH, "xauth (for xvfb-run)"], [binary, "WebKitGTK's MiniBrowser"]]) {
     if (!file || !existsSync(file)) throw new Error(`${what} is missing (${file ?? "no MiniBrowser"}): ${INSTALL}`);
   }
   const port = await freePort();
