@@ -123,9 +123,9 @@ export async function launch() {
       };
     },
     async close() {
-      try {
-        process.kill(-(driver.pid ?? 0), "SIGTERM");
-      } catch {}
+      if (driver.pid === undefined || driver.exitCode !== null) return;
+      process.kill(-driver.pid, "SIGTERM");
+      await new Promise((resolve) => driver.once("exit", resolve));
     },
   };
 }
