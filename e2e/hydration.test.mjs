@@ -36,7 +36,8 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.select({ label: "Language" }, "fr");
     await page.waitFor({ role: "heading", name: "Page introuvable" });
     await page.waitFor({ role: "link", name: "Retour à l’accueil" });
-    assert.equal(await page.evaluate("location.pathname"), "/fr/nowhere");
+    // The URL follows in an effect, just after the new screen is painted.
+    await page.waitUntil(() => location.pathname === "/fr/nowhere");
     await page.idle();
     const failed = page.requests().filter((r) => r.status !== 200 && r.path !== "/en/nowhere");
     assert.deepEqual(failed, [], "everything but the page itself loads");

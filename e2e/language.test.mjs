@@ -13,6 +13,15 @@ async function openHydrated(page, path, { button, clicked }) {
   await page.waitFor({ css: "output", text: clicked });
 }
 
+/**
+ * The signals once <html lang> is `lang`: they follow the language in an effect, just
+ * after React has painted the new language's screen, so a poll can see the screen first.
+ */
+async function signalsIn(page, lang) {
+  await page.waitUntil((lang) => document.documentElement.lang === lang, lang);
+  return signals(page);
+}
+
 function signals(page) {
   return page.evaluate(() => ({
     lang: document.documentElement.lang,
@@ -44,7 +53,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.waitFor({ role: "heading", name: "Welcome to Bilingue" });
     assert.equal(await page.count(spinner), 0);
     assert.equal(await page.value({ label: "Language" }), "en");
-    const english = await signals(page);
+    const english = await signalsIn(page, "en");
     assert.deepEqual(
       { lang: english.lang, meta: english.meta, title: english.title, path: english.path },
       { lang: "en", meta: "en", title: "Home · Bilingue", path: "/en/" },
@@ -63,7 +72,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await openHydrated(page, "/en/", { button: "Click", clicked: "1 click" });
     await page.select({ label: "Language" }, "fr");
     await page.waitFor({ role: "heading", name: "Bienvenue sur Bilingue" });
-    const french = await signals(page);
+    const french = await signalsIn(page, "fr");
     assert.deepEqual(
       { lang: french.lang, meta: french.meta, title: french.title, path: french.path },
       { lang: "fr", meta: "fr", title: "Accueil · Bilingue", path: "/fr/" },
@@ -85,7 +94,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     failing = false;
     await page.click({ role: "button", name: "Réessayer" });
     await page.waitFor({ role: "heading", name: "Welcome to Bilingue" });
-    const english = await signals(page);
+    const english = await signalsIn(page, "en");
     assert.deepEqual({ lang: english.lang, path: english.path }, { lang: "en", path: "/en/" });
     assert.match(english.cookie, /bilingue_lang=en/);
     // The engine's own line about the failed load (Chromium's console has one) is expected.

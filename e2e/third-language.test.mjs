@@ -101,7 +101,8 @@ inEachEngine(
       await page.waitFor({ role: "heading", name: "Bienvenue sur Bilingue" });
       await page.select({ label: "Langue" }, "es");
       await page.waitFor({ role: "heading", name: "Bienvenido a Bilingue" });
-      assert.equal(await page.evaluate("document.documentElement.lang"), "es");
+      // <html lang> follows in an effect, just after the new screen is painted.
+      await page.waitUntil(() => document.documentElement.lang === "es");
       assert.deepEqual(await page.problems(), [], "a clean console: no hydration mismatch");
     });
   },
