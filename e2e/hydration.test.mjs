@@ -33,6 +33,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
       assert.equal(served?.status, 200);
       assert.match(served.text, new RegExp(`<h1>${heading}</h1>`), "the heading is in the server's HTML");
       assert.doesNotMatch(served.text, /role="status"/, "no spinner in the server's HTML");
+      await page.hydrated();
 
       // A click changes the counter only once React has hydrated the button.
       await page.click({ role: "button", name: lang === "fr" ? "Cliquer" : "Click" });
@@ -49,6 +50,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     const served = await page.goto("/en/nowhere");
     assert.equal(served?.status, 404);
     await page.waitFor({ role: "heading", name: "Page not found" });
+    await page.hydrated();
     // Only a hydrated page answers its language control.
     await page.select({ label: "Language" }, "fr");
     await page.waitFor({ role: "heading", name: "Page introuvable" });
@@ -71,6 +73,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     );
     const served = await page.goto("/en/");
     assert.match(served?.headers["content-security-policy"] ?? "", POLICY_SCRIPTS);
+    await page.hydrated();
     await page.click({ role: "button", name: "Click" });
     await page.waitFor({ css: "output", text: "1 click" });
     assert.equal(await page.evaluate("window.__injected ?? null"), null, "the injected script did not run");

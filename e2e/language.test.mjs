@@ -9,6 +9,7 @@ const ENGLISH_CHUNKS = /^\/assets\/en-[^/]*\.js$/;
 /** Opens a page and waits until React has hydrated it (the counter answers a click). */
 async function openHydrated(page, path, { button, clicked }) {
   await page.goto(path);
+  await page.hydrated();
   await page.click({ role: "button", name: button });
   await page.waitFor({ css: "output", text: clicked });
 }

@@ -57,6 +57,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.setViewport(VIEWPORT.width, VIEWPORT.height);
     await page.goto("/fr/");
     await page.idle();
+    await page.hydrated();
     const seen = await clickAndWatch(page, "Vérifier le serveur");
     t.diagnostic(`notification: top ${seen.box.top} px, centre ${seen.box.centre}/${seen.viewportCentre} px, open ${Math.round(seen.openMs)} ms`);
     assert.match(seen.text, /^Le serveur répond : version 0\.1\.0, \d/);
@@ -70,6 +71,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   scenario("a failed call shows the error's detail in a translated notification", async ({ page }) => {
     await page.goto("/en/");
     await page.idle();
+    await page.hydrated();
     page.intercept(/^\/api\/status$/, (exchange) =>
       exchange.fulfill({ status: 503, type: "application/json", body: JSON.stringify({ error: "maintenance" }) }),
     );

@@ -23,6 +23,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   scenario("the reload button fetches in the browser and shows the new data in place", async ({ page }) => {
     await page.goto("/en/status");
     await page.idle();
+    await page.hydrated();
     const before = await shownTime(page);
     await page.evaluate(() => (window.__samePage = true));
     // The server's time has a millisecond's resolution: the next answer must be later.
@@ -38,6 +39,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   scenario("a change of language loads the data again, in the browser", async ({ page }) => {
     await page.goto("/fr/status");
     await page.idle();
+    await page.hydrated();
     const before = await shownTime(page);
     await page.select({ label: "Langue" }, "en");
     await page.waitFor({ role: "heading", name: "Server status" });
@@ -51,6 +53,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   scenario("the home page links to the status page, which loads its data without a page load", async ({ page }) => {
     await page.goto("/en/");
     await page.idle();
+    await page.hydrated();
     await page.evaluate(() => (window.__samePage = true));
     await page.click({ role: "link", name: "The server’s status" });
     await page.waitFor({ role: "heading", name: "Server status" });

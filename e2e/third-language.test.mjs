@@ -93,6 +93,7 @@ inEachEngine(
   ({ scenario }) => {
     scenario("the third language hydrates, and the control switches to it and back", async ({ page }) => {
       await page.goto("/es/");
+      await page.hydrated();
       await page.click({ role: "button", name: "Pulsar" });
       await page.waitFor({ css: "output", text: "1 clic" });
       const options = await page.evaluateOn({ label: "Idioma" }, (el) => [...el.options].map((o) => o.value));

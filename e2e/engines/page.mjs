@@ -78,6 +78,15 @@ export async function openPage(/** @type {Engine} */ engine, /** @type {Proxy} *
     },
     back: () => driver.back(),
     evaluate,
+    /**
+     * Waits until React has hydrated the app (its root element carries React's props): an
+     * interaction before that would meet a page that does not answer yet.
+     */
+    hydrated: () =>
+      until(
+        `(() => { const root = document.querySelector("#app > *"); return !!root && Object.keys(root).some((key) => key.startsWith("__reactProps$")); })()`,
+        "React did not hydrate #app",
+      ),
     /** Waits until `fn(arg)` is truthy in the page; its value. */
     waitUntil: (/** @type {Function} */ fn, /** @type {unknown} */ arg, { timeout = TIMEOUT_MS } = {}) =>
       until(`(${fn})(${arg === undefined ? "" : JSON.stringify(arg)})`, `${fn} stayed false`, timeout),
