@@ -41,7 +41,7 @@ export function App({ boot, pendingData, initialResources, load }: Props) {
 const dataKey = (language: Language, path: string) => `${language} ${path}`;
 
 function Screen({ boot, pendingData }: { boot: BootState; pendingData?: Promise<LoadOutcome<unknown>> }) {
-  const { t, language, pending, changeLanguage } = useLanguage();
+  const { t, language, pending, retryLanguage } = useLanguage();
   const { path } = useNavigation();
   const { route, params } = resolveRoute(path);
   const title = t(route.titleKey);
@@ -49,7 +49,7 @@ function Screen({ boot, pendingData }: { boot: BootState; pendingData?: Promise<
     document.title = title;
   }, [title]);
   if (pending?.status === "loading") return <Spinner />;
-  if (pending?.status === "failed") return <LanguageLoadFailed onRetry={() => changeLanguage(pending.language)} />;
+  if (pending?.status === "failed") return <LanguageLoadFailed onRetry={() => retryLanguage(pending.language)} />;
   const key = dataKey(boot.language, boot.path);
   const initial = boot.data ? { key, outcome: boot.data } : pendingData ? { key, pending: pendingData } : null;
   return (

@@ -1,86 +1,70 @@
-// The status screen in a real browser: its data is in the first paint and hydration calls
+// The status screen in every engine: its data is in the first paint and hydration calls
 // nothing; reloading, changing language and navigating fetch in the browser.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { useHostAndBrowser, watchedPage } from "./support.mjs";
+import { inEachEngine } from "./engines/index.mjs";
+import { startHost } from "./support.mjs";
 
-const running = useHostAndBrowser();
+/** The page's requests to /api. */
+const apiCalls = (page) => page.requests().filter((r) => r.path.startsWith("/api/")).map((r) => r.path);
 
-/** Records every request the page makes to /api. */
-function apiCalls(page) {
-  const calls = [];
-  page.on("request", (request) => {
-    if (new URL(request.url()).pathname.startsWith("/api/")) calls.push(request.url());
+const shownTime = (page) => page.attribute("dl.status time", "datetime");
+
+inEachEngine({ site: () => startHost() }, ({ scenario }) => {
+  scenario("the status page hydrates with its data and no call to /api", async ({ page }) => {
+    const served = await page.goto("/fr/status");
+    assert.equal(served?.status, 200);
+    assert.match(served.text, /<dd>0\.1\.0<\/dd>/, "the data is in the server's HTML");
+    await page.idle();
+    assert.deepEqual(apiCalls(page), [], "hydration called nothing");
+    assert.equal(await page.spinnerSeen(), 0, "no spinner");
+    assert.deepEqual(await page.problems(), [], "the console stays clean (no hydration mismatch)");
   });
-  return calls;
-}
 
-const shownTime = (page) => page.locator("dl.status time").getAttribute("datetime");
+  scenario("the reload button fetches in the browser and shows the new data in place", async ({ page }) => {
+    await page.goto("/en/status");
+    await page.idle();
+    await page.hydrated();
+    const before = await shownTime(page);
+    await page.evaluate(() => (window.__samePage = true));
+    // The server's time has a millisecond's resolution: the next answer must be later.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await page.click({ role: "button", name: "Reload" });
+    await page.waitUntil((old) => document.querySelector("dl.status time")?.getAttribute("datetime") !== old, before);
+    assert.deepEqual(apiCalls(page).length, 1, apiCalls(page).join("\n"));
+    assert.ok((await shownTime(page)) > before, "a later server time");
+    assert.equal(await page.evaluate("window.__samePage"), true, "no page load");
+    assert.deepEqual(await page.problems(), []);
+  });
 
-test("the status page hydrates with its data and no call to /api", async () => {
-  const { context, page, problems } = await watchedPage(running.browser);
-  const calls = apiCalls(page);
-  const response = await page.goto(`${running.host.baseUrl}/fr/status`);
-  assert.equal(response.status(), 200);
-  const served = await response.text();
-  assert.match(served, /<dd>0\.1\.0<\/dd>/, "the data is in the server's HTML");
-  // The reload button answers only once React has hydrated the page.
-  await page.waitForLoadState("networkidle");
-  assert.deepEqual(calls, [], "hydration called nothing");
-  assert.equal(await page.evaluate(() => window.__spinnerSeen), 0, "no spinner");
-  assert.deepEqual(problems, [], "the console stays clean (no hydration mismatch)");
-  await context.close();
-});
+  scenario("a change of language loads the data again, in the browser", async ({ page }) => {
+    await page.goto("/fr/status");
+    await page.idle();
+    await page.hydrated();
+    const before = await shownTime(page);
+    await page.select({ label: "Langue" }, "en");
+    await page.waitFor({ role: "heading", name: "Server status" });
+    await page.waitUntil((old) => document.querySelector("dl.status time")?.getAttribute("datetime") !== old, before);
+    assert.equal(apiCalls(page).length, 1, apiCalls(page).join("\n"));
+    assert.equal(await page.evaluate("location.pathname"), "/en/status");
+    assert.match(await page.text({ css: "dl.status time" }), /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M$/);
+    assert.deepEqual(await page.problems(), []);
+  });
 
-test("the reload button fetches in the browser and shows the new data in place", async () => {
-  const { context, page, problems } = await watchedPage(running.browser);
-  const calls = apiCalls(page);
-  await page.goto(`${running.host.baseUrl}/en/status`);
-  await page.waitForLoadState("networkidle");
-  const before = await shownTime(page);
-  await page.evaluate(() => (window.__samePage = true));
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  await page.getByRole("button", { name: "Reload" }).click();
-  await page.waitForFunction((old) => document.querySelector("dl.status time")?.getAttribute("datetime") !== old, before);
-  assert.equal(calls.length, 1, calls.join("\n"));
-  assert.ok((await shownTime(page)) > before, "a later server time");
-  assert.equal(await page.evaluate(() => window.__samePage), true, "no page load");
-  assert.deepEqual(problems, []);
-  await context.close();
-});
-
-test("a change of language loads the data again, in the browser", async () => {
-  const { context, page, problems } = await watchedPage(running.browser);
-  const calls = apiCalls(page);
-  await page.goto(`${running.host.baseUrl}/fr/status`);
-  await page.waitForLoadState("networkidle");
-  const before = await shownTime(page);
-  await page.getByLabel("Langue").selectOption("en");
-  await page.getByRole("heading", { name: "Server status" }).waitFor();
-  await page.waitForFunction((old) => document.querySelector("dl.status time")?.getAttribute("datetime") !== old, before);
-  assert.equal(calls.length, 1, calls.join("\n"));
-  assert.equal(await page.evaluate(() => location.pathname), "/en/status");
-  assert.match(await page.locator("dl.status time").innerText(), /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M$/);
-  assert.deepEqual(problems, []);
-  await context.close();
-});
-
-test("the home page links to the status page, which loads its data without a page load", async () => {
-  const { context, page, problems } = await watchedPage(running.browser);
-  const calls = apiCalls(page);
-  await page.goto(`${running.host.baseUrl}/en/`);
-  await page.waitForLoadState("networkidle");
-  await page.evaluate(() => (window.__samePage = true));
-  await page.getByRole("link", { name: "The server’s status" }).click();
-  await page.getByRole("heading", { name: "Server status" }).waitFor();
-  await page.locator("dl.status time").waitFor();
-  assert.equal(await page.evaluate(() => location.pathname), "/en/status");
-  assert.equal(await page.title(), "Server status · Bilingue");
-  assert.equal(calls.length, 1, calls.join("\n"));
-  assert.equal(await page.evaluate(() => window.__samePage), true, "no page load");
-  await page.goBack();
-  await page.getByRole("heading", { name: "Welcome to Bilingue" }).waitFor();
-  assert.equal(await page.evaluate(() => location.pathname), "/en/");
-  assert.deepEqual(problems, []);
-  await context.close();
+  scenario("the home page links to the status page, which loads its data without a page load", async ({ page }) => {
+    await page.goto("/en/");
+    await page.idle();
+    await page.hydrated();
+    await page.evaluate(() => (window.__samePage = true));
+    await page.click({ role: "link", name: "The server’s status" });
+    await page.waitFor({ role: "heading", name: "Server status" });
+    await page.waitFor({ css: "dl.status time" });
+    assert.equal(await page.evaluate("location.pathname"), "/en/status");
+    assert.equal(await page.evaluate("document.title"), "Server status · Bilingue");
+    assert.equal(apiCalls(page).length, 1, apiCalls(page).join("\n"));
+    assert.equal(await page.evaluate("window.__samePage"), true, "no page load");
+    await page.back();
+    await page.waitFor({ role: "heading", name: "Welcome to Bilingue" });
+    assert.equal(await page.evaluate("location.pathname"), "/en/");
+    assert.deepEqual(await page.problems(), []);
+  });
 });

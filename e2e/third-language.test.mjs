@@ -3,15 +3,13 @@
 // hydrates, and shows up in the language control, the alternates, Open Graph and the
 // sitemap. The copy runs in the development loop, with the binary under test.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import { copyOfTheApp, startDevLoop } from "./devloop.mjs";
-import { launchBrowser, watchedPage } from "./support.mjs";
+import { inEachEngine } from "./engines/index.mjs";
 
-let copy;
-let loop;
-let browser;
-before(async () => {
-  copy = await copyOfTheApp(async (dir) => {
+/** A copy of the app with Spanish added as the README says. */
+function copyWithSpanish() {
+  return copyOfTheApp(async (dir) => {
     const list = JSON.parse(await readOf(dir, "app/i18n/languages.json"));
     list.languages.push({ code: "es", locale: "es-ES", name: "Español" });
     await writeOf(dir, "app/i18n/languages.json", JSON.stringify(list, null, 2));
@@ -29,14 +27,7 @@ before(async () => {
     await writeOf(dir, "app/i18n/tables/es.ts", spanish.replaceAll("const en", "const es").replace("export default en;", "export default es;"));
     await writeOf(dir, "app/i18n/dateLocales/es.ts", 'export { es as default } from "date-fns/locale/es";\n');
   });
-  loop = await startDevLoop(copy);
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await loop?.stop();
-  await copy?.remove();
-});
+}
 
 async function readOf(dir, file) {
   const { readFile } = await import("node:fs/promises");
@@ -48,41 +39,72 @@ async function writeOf(dir, file, text) {
   await writeFile(`${dir}/${file}`, text);
 }
 
-test("the third language renders on the server, with its language signals", async () => {
-  const answer = await fetch(`${loop.baseUrl}/es/`);
-  assert.equal(answer.status, 200);
-  assert.equal(answer.headers.get("content-language"), "es");
-  const html = await answer.text();
-  assert.match(html, /<html lang="es">/);
-  assert.match(html, /<h1>Bienvenido a Bilingue<\/h1>/);
-  assert.match(html, /Esta aplicación habla 3 idiomas\./, "the plural in Spanish, and three languages");
-  assert.match(html, /<meta property="og:locale" content="es_ES">/);
+// One copy and one loop for the file: no scenario here edits the app.
+/** @type {Promise<{ baseUrl: string, stop: () => Promise<void> }> | undefined} */
+let running;
+function spanishLoop() {
+  running ??= copyWithSpanish().then(async (copy) => {
+    const loop = await startDevLoop(copy);
+    return {
+      baseUrl: loop.baseUrl,
+      async stop() {
+        await loop.stop();
+        await copy.remove();
+      },
+    };
+  });
+  return running;
+}
+after(async () => (await running)?.stop());
+
+describe("on the server", () => {
+  let loop;
+  before(async () => {
+    loop = await spanishLoop();
+  });
+
+  test("the third language renders on the server, with its language signals", async () => {
+    const answer = await fetch(`${loop.baseUrl}/es/`);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get("content-language"), "es");
+    const html = await answer.text();
+    assert.match(html, /<html lang="es">/);
+    assert.match(html, /<h1>Bienvenido a Bilingue<\/h1>/);
+    assert.match(html, /Esta aplicación habla 3 idiomas\./, "the plural in Spanish, and three languages");
+    assert.match(html, /<meta property="og:locale" content="es_ES">/);
+  });
+
+  test("every page names the third language among its alternates, and the sitemap lists it", async () => {
+    const french = await (await fetch(`${loop.baseUrl}/fr/`)).text();
+    const origin = loop.baseUrl.replace("127.0.0.1", "localhost");
+    assert.match(french, new RegExp(`<link rel="alternate" hreflang="es" href="${origin}/es/">`));
+    assert.match(french, /<meta property="og:locale:alternate" content="es_ES">/);
+    const link = (await fetch(`${loop.baseUrl}/fr/`)).headers.get("link");
+    assert.match(link, /hreflang="es"/);
+    const sitemap = await (await fetch(`${loop.baseUrl}/sitemap.xml`)).text();
+    assert.match(sitemap, new RegExp(`<loc>${origin}/es/status</loc>`));
+    assert.equal((await fetch(`${loop.baseUrl}/de/`)).status, 404, "a language not listed is still a 404");
+  });
 });
 
-test("every page names the third language among its alternates, and the sitemap lists it", async () => {
-  const french = await (await fetch(`${loop.baseUrl}/fr/`)).text();
-  const origin = loop.baseUrl.replace("127.0.0.1", "localhost");
-  assert.match(french, new RegExp(`<link rel="alternate" hreflang="es" href="${origin}/es/">`));
-  assert.match(french, /<meta property="og:locale:alternate" content="es_ES">/);
-  const link = (await fetch(`${loop.baseUrl}/fr/`)).headers.get("link");
-  assert.match(link, /hreflang="es"/);
-  const sitemap = await (await fetch(`${loop.baseUrl}/sitemap.xml`)).text();
-  assert.match(sitemap, new RegExp(`<loc>${origin}/es/status</loc>`));
-  assert.equal((await fetch(`${loop.baseUrl}/de/`)).status, 404, "a language not listed is still a 404");
-});
-
-test("the third language hydrates, and the control switches to it and back", async () => {
-  const { context, page, problems } = await watchedPage(browser);
-  await page.goto(`${loop.baseUrl}/es/`);
-  await page.getByRole("button", { name: "Pulsar" }).click();
-  await page.locator("output").filter({ hasText: "1 clic" }).waitFor({ timeout: 5000 });
-  const options = await page.getByLabel("Idioma").locator("option").evaluateAll((os) => os.map((o) => o.value));
-  assert.deepEqual(options, ["fr", "en", "es"]);
-  await page.getByLabel("Idioma").selectOption("fr");
-  await page.getByRole("heading", { name: "Bienvenue sur Bilingue" }).waitFor();
-  await page.getByLabel("Langue").selectOption("es");
-  await page.getByRole("heading", { name: "Bienvenido a Bilingue" }).waitFor();
-  assert.equal(await page.evaluate(() => document.documentElement.lang), "es");
-  assert.deepEqual(problems, [], "a clean console: no hydration mismatch");
-  await context.close();
-});
+inEachEngine(
+  // Shared, so stopped once, after every engine.
+  { site: async () => ({ baseUrl: (await spanishLoop()).baseUrl, stop: async () => {} }) },
+  ({ scenario }) => {
+    scenario("the third language hydrates, and the control switches to it and back", async ({ page }) => {
+      await page.goto("/es/");
+      await page.hydrated();
+      await page.click({ role: "button", name: "Pulsar" });
+      await page.waitFor({ css: "output", text: "1 clic" });
+      const options = await page.evaluateOn({ label: "Idioma" }, (el) => [...el.options].map((o) => o.value));
+      assert.deepEqual(options, ["fr", "en", "es"]);
+      await page.select({ label: "Idioma" }, "fr");
+      await page.waitFor({ role: "heading", name: "Bienvenue sur Bilingue" });
+      await page.select({ label: "Langue" }, "es");
+      await page.waitFor({ role: "heading", name: "Bienvenido a Bilingue" });
+      // <html lang> follows in an effect, just after the new screen is painted.
+      await page.waitUntil(() => document.documentElement.lang === "es");
+      assert.deepEqual(await page.problems(), [], "a clean console: no hydration mismatch");
+    });
+  },
+);

@@ -1,6 +1,7 @@
 //! The app's own checks, run by `cargo test` so one command tests the whole product:
 //! the TypeScript type check, the app's unit tests, the browser tests that drive the
-//! real binary in headless Chromium (`e2e/`), and short runs of the benchmark and the soak.
+//! real binary in Chromium, Firefox and WebKit (`e2e/`), and short runs of the benchmark
+//! and the soak.
 
 use std::path::Path;
 use std::process::Command;
@@ -40,12 +41,13 @@ fn app_unit_tests_pass() {
     run("node", &["app/test/run.mjs"], "see the failing test above");
 }
 
+/// Every scenario in each engine (`BILINGUE_ENGINES=firefox` runs one alone).
 #[test]
-fn browser_tests_pass_in_headless_chromium() {
+fn browser_tests_pass_in_chromium_firefox_and_webkit() {
     run(
         "node",
         &["--test", "--test-concurrency=1", "e2e/"],
-        "needs Debian's chromium: apt-get install -y chromium",
+        "needs Debian's browsers: apt-get install -y chromium firefox-esr webkit2gtk-driver xvfb xauth",
     );
 }
 

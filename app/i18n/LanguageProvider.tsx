@@ -18,6 +18,13 @@ export interface LanguageContextValue {
   dateLocale: DateLocale;
   t: Translate;
   changeLanguage: (language: Language) => void;
+  /**
+   * Loads a language again after its resources failed; if they fail again, loads the page
+   * anew in that language. A document may never fetch a module again once its fetch
+   * failed (Firefox keeps the failure in the module map, as the HTML standard says), so
+   * only a new document is sure to recover.
+   */
+  retryLanguage: (language: Language) => void;
 }
 
 const LanguageContext = createContext<LanguageContextValue | null>(null);
@@ -44,16 +51,30 @@ export function LanguageProvider({ initialLanguage, initialResources, load, chil
   });
   const lastRequest = useRef(0);
 
-  const changeLanguage = useCallback(
-    (language: Language) => {
+  const requestLanguage = useCallback(
+    (language: Language, failed: (request: number) => void) => {
       const request = ++lastRequest.current;
       dispatch({ type: "requested", language, request });
       load(language).then(
         (resources) => dispatch({ type: "loaded", language, request, resources }),
-        () => dispatch({ type: "failed", language, request }),
+        () => failed(request),
       );
     },
     [load],
+  );
+  const changeLanguage = useCallback(
+    (language: Language) => requestLanguage(language, (request) => dispatch({ type: "failed", language, request })),
+    [requestLanguage],
+  );
+  const retryLanguage = useCallback(
+    (language: Language) =>
+      requestLanguage(language, (request) => {
+        // A later choice wins, as for a load.
+        if (request !== lastRequest.current) return;
+        followLanguage(language);
+        window.location.reload();
+      }),
+    [requestLanguage],
   );
 
   const firstLanguage = useRef(state.language);
@@ -73,8 +94,9 @@ export function LanguageProvider({ initialLanguage, initialResources, load, chil
       dateLocale: resources.dateLocale,
       t: createTranslator(resources.table, locale),
       changeLanguage,
+      retryLanguage,
     };
-  }, [language, resources, pending, changeLanguage]);
+  }, [language, resources, pending, changeLanguage, retryLanguage]);
 
   return <LanguageContext.Provider value={value}>{children}</LanguageContext.Provider>;
 }

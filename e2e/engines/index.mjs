@@ -1,0 +1,85 @@
+// The seam between the scenarios and the browsers: a scenario is written once against the
+// page of page.mjs and registered in every engine chosen, as `[engine] title`.
+//     BILINGUE_ENGINES=firefox node --test --test-concurrency=1 e2e/
+import { after, before, describe, test } from "node:test";
+import * as chromium from "./chromium.mjs";
+import * as firefox from "./firefox.mjs";
+import { openPage } from "./page.mjs";
+import { startProxy } from "./proxy.mjs";
+import * as webkit from "./webkit.mjs";
+
+/** @type {Record<string, () => Promise<import("./page.mjs").Engine>>} */
+const LAUNCHERS = { chromium: chromium.launch, firefox: firefox.launch, webkit: webkit.launch };
+export const ENGINES = Object.keys(LAUNCHERS);
+/** A scenario that hangs must not hold the whole run. */
+const SCENARIO_TIMEOUT_MS = 90_000;
+
+/** The engines to run: all of them, or those `BILINGUE_ENGINES` names (comma-separated). */
+export function chosenEngines() {
+  const asked = process.env.BILINGUE_ENGINES?.split(",").map((name) => name.trim()).filter(Boolean);
+  if (!asked?.length) return ENGINES;
+  const unknown = asked.filter((name) => !ENGINES.includes(name));
+  if (unknown.length) throw new Error(`BILINGUE_ENGINES names ${unknown.join(", ")}; the engines are ${ENGINES.join(", ")}`);
+  return asked;
+}
+
+/**
+ * @template {{ baseUrl: string, stop: () => Promise<void> }} Site
+ * @typedef {{
+ *   page: import("./page.mjs").Page,
+ *   site: Site,
+ *   t: import("node:test").TestContext,
+ * }} Scenario
+ */
+
+/**
+ * In each chosen engine, in turn: starts the site with `site()`, a proxy in front of it and
+ * the engine, then runs the scenarios `define` registers with `scenario(title, fn)`, each on
+ * a fresh page (a browser context of its own). An engine that is not installed fails its
+ * scenarios with the command that installs it.
+ * @template {{ baseUrl: string, stop: () => Promise<void> }} Site
+ * @param {{ site: () => Promise<Site> }} options
+ * @param {(each: {
+ *   engine: string,
+ *   scenario: (title: string, fn: (s: Scenario<Site>) => Promise<void>, options?: { knownBugs?: Record<string, string> }) => void,
+ * }) => void} define
+ * `knownBugs` names, per engine, an app bug the scenario shows there: the scenario still runs
+ * and is reported as a TODO with that text, without failing the run.
+ */
+export function inEachEngine({ site }, define) {
+  for (const engine of chosenEngines()) {
+    describe(engine, () => {
+      /** @type {{ site?: Site, proxy?: import("./proxy.mjs").Proxy, browser?: import("./page.mjs").Engine, failure?: unknown }} */
+      const running = {};
+      before(async () => {
+        try {
+          running.browser = await LAUNCHERS[engine]();
+          running.site = await site();
+          running.proxy = await startProxy(running.site.baseUrl);
+        } catch (error) {
+          // Each scenario fails with it (a missing engine's install line), none is skipped.
+          running.failure = error;
+        }
+      });
+      after(async () => {
+        await running.browser?.close();
+        await running.proxy?.stop();
+        await running.site?.stop();
+      });
+      define({
+        engine,
+        scenario: (title, fn, { knownBugs = {} } = {}) =>
+          test(`[${engine}] ${title}`, { timeout: SCENARIO_TIMEOUT_MS, todo: knownBugs[engine] }, async (t) => {
+            if (running.failure) throw running.failure;
+            const { browser, proxy, site } = /** @type {Required<typeof running>} */ (running);
+            const page = await openPage(browser, proxy);
+            try {
+              await fn({ page, site, t });
+            } finally {
+              await page.close();
+            }
+          }),
+      });
+    });
+  }
+}

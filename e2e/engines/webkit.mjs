@@ -1,0 +1,131 @@
+// WebKit: Debian's WebKitGTK MiniBrowser, driven over classic WebDriver (WebKitWebDriver,
+// on a virtual display) with selenium-webdriver. This WebDriver has neither console events
+// nor a script run before the page's own, so the proxy pauses each document the harness
+// opens after its first tag, the watcher goes in (with the console kept in the page), and
+// the rest of the document follows (see proxy.mjs).
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import net from "node:net";
+import { Capabilities, WebDriver } from "selenium-webdriver";
+import httpClient from "selenium-webdriver/http/index.js";
+import { TAKE_PROBLEMS, watcherScript } from "./watch.mjs";
+
+const INSTALL = "apt-get install -y webkit2gtk-driver xvfb xauth";
+const DRIVER = "/usr/bin/WebKitWebDriver";
+const XVFB_RUN = "/usr/bin/xvfb-run";
+const XAUTH = "/usr/bin/xauth";
+const WATCH = watcherScript({ console: true });
+/** Marks a document the harness is leaving, to tell the next one from it. */
+const LEAVING = "window.__e2eLeaving = true";
+const POLL_MS = 20;
+
+/** The MiniBrowser of the installed WebKitGTK (its folder names the API version). */
+function miniBrowser() {
+  if (process.env.MINIBROWSER_PATH) return process.env.MINIBROWSER_PATH;
+  const lib = "/usr/lib";
+  const found = readdirSync(lib, { withFileTypes: true })
+    .filter((arch) => arch.isDirectory())
+    .flatMap((arch) => readdirSync(path.join(lib, arch.name)).filter((name) => name.startsWith("webkit2gtk-4.")).map((name) => path.join(lib, arch.name, name, "MiniBrowser")))
+    .filter((file) => existsSync(file));
+  return found.sort().at(-1);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts WebKitWebDriver on its own virtual display; each page is a session of its own. */
+export async function launch() {
+  const binary = miniBrowser();
+  for (const [file, what] of [[DRIVER, "WebKitWebDriver"], [XVFB_RUN, "xvfb-run"], [XAUTH, "xauth (for xvfb-run)"], [binary, "WebKitGTK's MiniBrowser"]]) {
+    if (!file || !existsSync(file)) throw new Error(`${what} is missing (${file ?? "no MiniBrowser"}): ${INSTALL}`);
+  }
+  const port = await freePort();
+  // Its own process group: stopping it stops the display and every browser with it.
+  const driver = spawn(XVFB_RUN, ["-a", DRIVER, `--port=${port}`], { stdio: ["ignore", "ignore", "pipe"], detached: true });
+  let stderr = "";
+  driver.stderr.on("data", (d) => (stderr += d));
+  const url = `http://127.0.0.1:${port}`;
+  for (const until = Date.now() + 20_000; ; await sleep(50)) {
+    if (driver.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${driver.exitCode}: ${stderr}`);
+    if (Date.now() > until) throw new Error(`WebKitWebDriver did not answer in 20 s: ${stderr}`);
+    if (await fetch(`${url}/status`).then((r) => r.ok, () => false)) break;
+  }
+  const capabilities = new Capabilities({
+    "webkitgtk:browserOptions": { binary, args: ["--automation"] },
+    // Navigation commands return at once: the harness waits for the page itself.
+    pageLoadStrategy: "none",
+  });
+
+  return {
+    name: "webkit",
+    /** @param {{ proxy: import("./proxy.mjs").Proxy }} options */
+    async newPage({ proxy }) {
+      const session = await WebDriver.createSession(new httpClient.Executor(new httpClient.HttpClient(url)), capabilities);
+      const run = (/** @type {string} */ expression) => session.executeScript(`return ${expression}`);
+
+      /** Navigates with `start`, putting the watcher in the new document before its scripts run. */
+      async function navigate(/** @type {() => Promise<unknown>} */ start) {
+        await run(LEAVING).catch(() => {});
+        const hold = proxy.holdNextDocument();
+        let held = false;
+        hold.arrival.then(() => (held = true));
+        await start();
+        try {
+          // The new document exists once it answers without the mark; a document from the
+          // cache never reaches the proxy, and gets the watcher once loaded.
+          for (const until = Date.now() + 15_000; ; await sleep(POLL_MS)) {
+            if (Date.now() > until) throw new Error("WebKit: the new document did not come within 15 s");
+            const state = await run("window.__e2eLeaving ? null : document.readyState").catch(() => null);
+            if (state && (held || state === "complete")) break;
+          }
+          await run(WATCH);
+        } finally {
+          hold.cancel();
+        }
+        for (const until = Date.now() + 15_000; ; await sleep(POLL_MS)) {
+          if (Date.now() > until) throw new Error("WebKit: the page did not finish loading within 15 s");
+          if ((await run("document.readyState").catch(() => null)) === "complete") break;
+        }
+      }
+
+      return {
+        navigate: (/** @type {string} */ target) => navigate(() => session.get(target)),
+        reload: () => navigate(() => session.navigate().refresh()),
+        back: () => session.navigate().back(),
+        evaluate: run,
+        async click(/** @type {string} */ expression) {
+          await (await run(expression)).click();
+        },
+        async select(/** @type {string} */ expression, /** @type {string} */ value) {
+          // As a person does it: the option is clicked, and WebKit fires input and change.
+          const option = await session.executeScript(
+            `return [...(${expression}).options].find((o) => o.value === arguments[0])`,
+            value,
+          );
+          await option.click();
+        },
+        async setViewport(/** @type {number} */ width, /** @type {number} */ height) {
+          await session.manage().window().setRect({ width, height });
+        },
+        /** What the watcher kept (the console included) since the last call. */
+        problems: async () => /** @type {string[]} */ (await run(TAKE_PROBLEMS).catch(() => [])),
+        close: () => session.quit(),
+      };
+    },
+    async close() {
+      if (driver.pid === undefined || driver.exitCode !== null) return;
+      process.kill(-driver.pid, "SIGTERM");
+      await new Promise((resolve) => driver.once("exit", resolve));
+    },
+  };
+}
