@@ -114,7 +114,8 @@ inEachEngine({ site: devSite }, ({ scenario }) => {
     assert.ok(problems.some((p) => p.includes('missing translation key "home.no-such-key"')), problems.join("\n"));
     assert.match(site.output(), /missing translation key "home.no-such-key"/, "the server says it too");
     const served = await (await fetch(`${site.baseUrl}/en/`)).text();
-    const entry = served.match(/<script type="module" src="([^"]+)"/)[1];
+    // The page's starter starts the entry first.
+    const entry = served.match(/\{type:"module",src:"([^"]+)"\}/)[1];
     const script = await (await fetch(site.baseUrl + entry)).text();
     assert.match(script, /\/\/# sourceMappingURL=/, "source maps");
     assert.ok(script.split("\n").length > 100, "not minified");

@@ -100,7 +100,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   });
 
   scenario(
-    "an injected same-origin module script is refused ('strict-dynamic' sets 'self' aside)",
+    "an injected same-origin module script is refused",
     async ({ page }) => {
       const probe = "/assets/e2e-probe.js";
       page.intercept(/^\/fr\/$/, (exchange) =>
@@ -115,7 +115,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     {
       knownBugs: {
         webkit:
-          "WebKit bug: WebKitGTK 2.50 sets 'self' aside under 'strict-dynamic' for classic scripts only; a same-origin module script the policy does not name (no nonce, a wrong one) is fetched and run, with no violation",
+          "WebKit bug: WebKitGTK 2.50 runs a parser-inserted same-origin module script that no source of the policy allows (the pages name no 'self', no nonce, only a hash, with 'strict-dynamic'), with no violation; classic scripts are refused. Only the site's own modules can come in this way",
       },
     },
   );

@@ -32,8 +32,10 @@ after(async () => {
 
 test("a three-letter route is served at /xyz, /fr/xyz and /en/xyz", async () => {
   for (const [url, language] of [["/xyz", "fr"], ["/fr/xyz", "fr"], ["/en/xyz", "en"]]) {
-    const answer = await fetch(loop.baseUrl + url, { redirect: "manual" });
+    // Unprefixed, it leads to the prefixed page, as every page does.
+    const answer = await fetch(loop.baseUrl + url);
     assert.equal(answer.status, 200, url);
+    assert.equal(new URL(answer.url).pathname, `/${language}/xyz`);
     assert.equal(answer.headers.get("content-language"), language, url);
     assert.match(await answer.text(), language === "fr" ? /<h1>Bienvenue sur Bilingue<\/h1>/ : /<h1>Welcome to Bilingue<\/h1>/, url);
   }

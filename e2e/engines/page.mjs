@@ -63,14 +63,17 @@ export async function openPage(/** @type {Engine} */ engine, /** @type {Proxy} *
     problems.push(...(await driver.problems()));
     const before = proxy.mark();
     await go();
-    const served = proxy.documentsSince(before).filter((d) => d.path === path).at(-1);
+    const documents = proxy.documentsSince(before);
+    // A redirect (an unprefixed URL leads to the prefixed page) served the page elsewhere.
+    const served = documents.filter((d) => d.path === path).at(-1) ?? documents.at(-1);
     return served ?? null;
   }
 
   return {
     engine: engine.name,
     url: (/** @type {string} */ path) => proxy.baseUrl + path,
-    /** Opens `path`; the document the site served for it (null if the browser used its cache). */
+    /** Opens `path`; the document the site served for it, or where it led (null if the
+     * browser used its cache). */
     goto: (/** @type {string} */ path) => navigated(() => driver.navigate(proxy.baseUrl + path), path),
     reload: async () => {
       const path = await evaluate("location.pathname + location.search");

@@ -1,9 +1,10 @@
 //! The security headers every answer carries, and the one list of Content-Security-Policy
 //! directives. Pages get the same policy with one change, their scripts: only the inline
 //! scripts whose hashes the policy names run (a page's starter), or, on a streamed page,
-//! those that carry its nonce, and what they load ('strict-dynamic'); 'self' is kept for
-//! browsers older than CSP 3, which ignore the rest. No directive allows inline code or
-//! `eval`: styles come from the build's stylesheets only.
+//! those that carry its nonce, and what they load ('strict-dynamic'). No 'self' beside
+//! them: browsers of CSP 3 set it aside anyway, but WebKitGTK 2.50 does not for module
+//! scripts, and would run a same-origin `<script type="module">` an injection added. No
+//! directive allows inline code or `eval`: styles come from the build's stylesheets only.
 
 pub mod hyper_answers;
 
@@ -59,7 +60,7 @@ pub fn page_policy(inline_scripts: &[&str], nonce: Option<&str>) -> HeaderValue 
     if let Some(nonce) = nonce {
         sources.push(format!("'nonce-{nonce}'"));
     }
-    sources.push("'strict-dynamic' 'self'".into());
+    sources.push("'strict-dynamic'".into());
     HeaderValue::try_from(policy(&sources.join(" "))).expect("hashes and nonces are header-safe")
 }
 
@@ -120,7 +121,7 @@ mod tests {
             .to_string();
         // sha256("alert(1)"), base64: what a browser computes over the script's text.
         let scripts =
-            "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=' 'strict-dynamic' 'self'";
+            "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=' 'strict-dynamic'";
         assert_eq!(page.replace(scripts, "'self'"), *POLICY);
         assert!(POLICY.contains("script-src 'self';"));
         assert!(POLICY.ends_with("frame-ancestors 'none'"));
