@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use axum::response::IntoResponse as _;
+
 use crate::support::binary::Host;
 use crate::support::{self, client, header};
 
@@ -134,6 +136,20 @@ fn a_loader_that_declares_its_data_public_caps_every_lifetime() {
         header(&response, "cache-control"),
         "public, max-age=60, s-maxage=60, stale-while-revalidate=60"
     );
+    assert_eq!(header(&response, "age"), "0");
+    // Kept for its declared time, it says how long it has been kept: no cache downstream
+    // keeps its data longer than declared.
+    std::thread::sleep(Duration::from_millis(1100));
+    let later = client()
+        .get(host.url("/fr/public/%2Fapi%2Fstatus"))
+        .send()
+        .unwrap();
+    assert!(header(&later, "age").parse::<u64>().unwrap() >= 1);
+    assert_eq!(
+        header(&support::get("/fr/"), "age"),
+        "",
+        "a page of the build has no age"
+    );
     let short = Host::start(&[
         "--server-bundle",
         bundle,
@@ -169,22 +185,35 @@ fn a_page_not_found_is_public_for_a_minute_at_most() {
 }
 
 #[test]
-fn no_answer_that_sets_a_cookie_is_public_whoever_wrote_it() {
+fn no_answer_that_sets_a_cookie_may_be_kept_by_another_whoever_wrote_it() {
+    use axum::extract::Path;
     use axum::routing::get;
     let upstream = support::serve_router(axum::Router::new().route(
-        "/api/login",
-        get(|| async {
-            (
-                [
-                    ("set-cookie", "session=1"),
-                    ("cache-control", "public, max-age=600"),
-                ],
-                "ok",
-            )
+        "/api/login/{kind}",
+        get(|Path(kind): Path<String>| async move {
+            let mut response = ([("set-cookie", "session=1")], "ok").into_response();
+            let (name, value) = match kind.as_str() {
+                "public" => ("cache-control", "public, max-age=600"),
+                "s-maxage" => ("cache-control", "s-maxage=600"),
+                "max-age" => ("cache-control", "max-age=600"),
+                _ => ("expires", "Wed, 21 Oct 2099 07:28:00 GMT"),
+            };
+            response.headers_mut().insert(name, value.parse().unwrap());
+            response
         }),
     ));
     let base = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
-    let response = client().get(format!("{base}/api/login")).send().unwrap();
-    assert_eq!(header(&response, "set-cookie"), "session=1");
-    assert_eq!(header(&response, "cache-control"), "private, no-store");
+    for kind in ["public", "s-maxage", "max-age", "expires"] {
+        let response = client()
+            .get(format!("{base}/api/login/{kind}"))
+            .send()
+            .unwrap();
+        assert_eq!(header(&response, "set-cookie"), "session=1", "{kind}");
+        assert_eq!(
+            header(&response, "cache-control"),
+            "private, no-store",
+            "{kind}"
+        );
+        assert_eq!(header(&response, "expires"), "", "{kind}");
+    }
 }

@@ -229,3 +229,56 @@ fn a_page_whose_own_render_throws_fails_alone_without_a_restart() {
     assert_eq!(metric(&host.base, "bilingue_render_failures_total"), 3.0);
     assert_eq!(metric(&host.base, "bilingue_runtime_restarts_total"), 0.0);
 }
+
+#[test]
+fn other_visitors_large_answers_fail_no_page_beside_them() {
+    // Sixteen visitors whose answers are 3 MB each, all at once, beside twenty whose
+    // answers are small, on one render thread with the default heap.
+    // Shown on the page: each is in the markup, the boot state and the outbox too.
+    let big = format!(
+        r#"{{"version":"{}","languages":["fr","en"],"serverTime":"2030-01-02T03:04:05.000Z"}}"#,
+        "x".repeat(3_000_000)
+    );
+    let upstream = support::serve_router(Router::new().route(
+        "/api/status",
+        get(move |headers: HeaderMap| {
+            let big = big.clone();
+            async move {
+                if headers.contains_key(header::AUTHORIZATION) {
+                    tokio::time::sleep(Duration::from_millis(400)).await;
+                    json(big)
+                } else {
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    json(r#"{"version":"9.9.9","languages":["fr","en"],"serverTime":"2030-01-02T03:04:05.000Z"}"#.into())
+                }
+            }
+        }),
+    ));
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &upstream,
+        "--page-cache-entries",
+        "0",
+    ]);
+    let pages: Vec<_> = (0..36)
+        .map(|i| {
+            let url = format!("{host}/fr/status");
+            std::thread::spawn(move || {
+                let mut request = client().get(url);
+                if i < 16 {
+                    request = request.header("authorization", "Bearer big");
+                }
+                (i, request.send().unwrap().text().unwrap())
+            })
+        })
+        .collect();
+    for page in pages {
+        let (i, html) = page.join().unwrap();
+        if i >= 16 {
+            assert!(html.contains("<dd>9.9.9</dd>"), "visitor {i}: {html:.1500}");
+        }
+    }
+    assert_eq!(metric(&host, "bilingue_runtime_restarts_total"), 0.0);
+}

@@ -396,9 +396,7 @@ fn a_public_page_is_the_same_bytes_for_everyone_and_its_policy_names_its_one_inl
         let hash = base64::engine::general_purpose::STANDARD
             .encode(sha2::Sha256::digest(inline[0].as_bytes()));
         assert!(
-            policy.contains(&format!(
-                "script-src 'sha256-{hash}' 'strict-dynamic';"
-            )),
+            policy.contains(&format!("script-src 'sha256-{hash}' 'strict-dynamic';")),
             "{path}: {policy}"
         );
         for unsafe_source in ["unsafe-inline", "unsafe-eval", "nonce-"] {

@@ -284,4 +284,14 @@ fn a_client_that_leaves_mid_stream_stops_the_render_and_is_counted() {
         .text()
         .unwrap();
     assert!(html.contains("<h1>Welcome to Bilingue</h1>"));
+    // HEAD gets the head and stops the render, without counting as a client that left.
+    let abandoned = support::metric(&host, "bilingue_streams_abandoned_total");
+    let head = client().head(format!("{host}/fr/status")).send().unwrap();
+    assert_eq!(head.status(), 200);
+    assert_eq!(header(&head, "cache-control"), "private, no-store");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        support::metric(&host, "bilingue_streams_abandoned_total"),
+        abandoned
+    );
 }

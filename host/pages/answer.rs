@@ -34,6 +34,8 @@ pub struct Representation {
     pub body: Bytes,
     pub encoding: Option<&'static str>,
     pub etag: Option<HeaderValue>,
+    /// How long ago it was made, for a page whose data is public for a while only.
+    pub age: Option<u64>,
 }
 
 /// A strong validator for exactly these bytes: 128 bits of their SHA-256.
@@ -90,6 +92,9 @@ pub fn respond(
     }
     if let Some(etag) = representation.etag {
         answer.insert(header::ETAG, etag);
+    }
+    if let Some(age) = representation.age {
+        answer.insert(header::AGE, HeaderValue::from(age));
     }
     if let Some(link) = headers.link {
         answer.insert(header::LINK, link);

@@ -31,6 +31,9 @@ use crate::lang::Language;
 pub struct CachedPage {
     pub status: StatusCode,
     pub headers: PageHeaders,
+    /// For a page whose data is public for a while only: when it was made (its answers
+    /// then say their `Age`).
+    made: Option<Instant>,
     plain: Bytes,
     plain_etag: HeaderValue,
     gzip: Bytes,
@@ -38,7 +41,8 @@ pub struct CachedPage {
 }
 
 impl CachedPage {
-    pub fn new(status: StatusCode, document: String, headers: PageHeaders) -> Self {
+    /// `aged`: the page's data is public for a while only.
+    pub fn new(status: StatusCode, document: String, headers: PageHeaders, aged: bool) -> Self {
         let plain = Bytes::from(document);
         // Once per page: the best compression is worth its time.
         let mut encoder = GzEncoder::new(Vec::with_capacity(plain.len() / 3), Compression::best());
@@ -47,6 +51,7 @@ impl CachedPage {
         Self {
             status,
             headers,
+            made: aged.then(Instant::now),
             plain_etag: etag(&plain),
             plain,
             gzip_etag: etag(&gzip),
@@ -60,6 +65,7 @@ impl CachedPage {
             body: self.plain.clone(),
             encoding: None,
             etag: Some(self.plain_etag.clone()),
+            age: self.age(),
         }
     }
 
@@ -69,7 +75,12 @@ impl CachedPage {
             body: self.gzip.clone(),
             encoding: Some("gzip"),
             etag: Some(self.gzip_etag.clone()),
+            age: self.age(),
         }
+    }
+
+    fn age(&self) -> Option<u64> {
+        self.made.map(|made| made.elapsed().as_secs())
     }
 }
 
@@ -351,7 +362,12 @@ mod tests {
     }
 
     fn page(text: &str) -> Arc<CachedPage> {
-        Arc::new(CachedPage::new(StatusCode::OK, text.into(), headers()))
+        Arc::new(CachedPage::new(
+            StatusCode::OK,
+            text.into(),
+            headers(),
+            false,
+        ))
     }
 
     #[test]
@@ -416,6 +432,7 @@ mod tests {
                 StatusCode::NOT_FOUND,
                 "404".into(),
                 headers(),
+                false,
             ));
             cache.insert(lang("fr"), &format!("/nowhere-{i}"), missing, None);
         }
@@ -491,7 +508,7 @@ mod tests {
     #[test]
     fn a_kept_page_is_the_same_bytes_every_time_in_each_coding_with_its_own_validator() {
         let document = "<p>répété</p>".repeat(50);
-        let cached = CachedPage::new(StatusCode::OK, document.clone(), headers());
+        let cached = CachedPage::new(StatusCode::OK, document.clone(), headers(), false);
         assert_eq!(cached.plain().body, document.as_bytes());
         assert_eq!(
             crate::test_support::gunzip(&cached.gzip().body),

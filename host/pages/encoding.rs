@@ -46,6 +46,7 @@ pub fn fresh(document: String, request: &HeaderMap, validated: bool) -> Represen
         etag: validated.then(|| etag(&body)),
         body,
         encoding,
+        age: None,
     }
 }
 

@@ -236,7 +236,15 @@ async fn page(
                 nonce: stream_nonce.expect("asked for a stream"),
                 boot,
             };
-            return streamed::respond(state.clone(), build.clone(), page, stream, &headers);
+            let head_only = method == Method::HEAD;
+            return streamed::respond(
+                state.clone(),
+                build.clone(),
+                page,
+                stream,
+                &headers,
+                head_only,
+            );
         }
         Err(RenderError::PoolClosed) => return Err(HostError::Render(RenderError::PoolClosed)),
         Err(error) => {
@@ -307,6 +315,7 @@ async fn page(
                     status,
                     document,
                     page_headers(link, cache_control),
+                    limit.is_some(),
                 ));
                 let expires = limit.map(|limit| Instant::now() + limit);
                 state

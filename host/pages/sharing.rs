@@ -5,8 +5,9 @@
 //!   fetched with nothing of the visitor's) is the same bytes for everyone: any cache may
 //!   keep it, browsers for `--page-max-age`, shared caches (a CDN, Varnish) for
 //!   `--page-s-maxage`, and serve it stale for `--page-stale-while-revalidate` while they
-//!   fetch it again. A loader's declaration caps both; a page not found is kept a minute
-//!   at most, so a page a deploy adds is not hidden for long.
+//!   fetch it again. A loader's declaration caps all three, and a page kept for it says its
+//!   `Age`, so that no cache keeps its data longer than declared; a page not found is kept
+//!   a minute at most, so a page a deploy adds is not hidden for long.
 //! - A page whose data is fresh at each request is its visitor's to keep, revalidated
 //!   every time (`private, no-cache`).
 //! - A page holding data that is the visitor's alone (their Cookie or Authorization
@@ -78,7 +79,7 @@ impl Freshness {
                     "public, max-age={}, s-maxage={}, stale-while-revalidate={}",
                     capped(self.max_age),
                     capped(self.s_maxage),
-                    self.stale_while_revalidate.as_secs()
+                    capped(self.stale_while_revalidate)
                 ))
                 .expect("digits")
             }
@@ -147,7 +148,7 @@ mod tests {
         );
         assert_eq!(
             public(Some(Duration::from_secs(20)), StatusCode::OK),
-            "public, max-age=20, s-maxage=20, stale-while-revalidate=30"
+            "public, max-age=20, s-maxage=20, stale-while-revalidate=20"
         );
         assert_eq!(
             public(None, StatusCode::NOT_FOUND),

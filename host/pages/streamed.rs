@@ -33,13 +33,14 @@ pub struct Streamed {
     pub boot: BootState,
 }
 
-/// The response that sends `stream` as it comes.
+/// The response that sends `stream` as it comes; to HEAD, its head only (the render stops).
 pub fn respond(
     pages: Arc<Pages>,
     build: Arc<Build>,
     page: Streamed,
     stream: Stream,
     request: &HeaderMap,
+    head_only: bool,
 ) -> Result<Response, HostError> {
     let content = Content {
         title: &stream.head.title,
@@ -75,6 +76,13 @@ pub fn respond(
     }
     if let Some(link) = page.links.as_ref().and_then(PageLinks::link_header) {
         headers.insert(header::LINK, link);
+    }
+    if head_only {
+        stream.discard();
+        // No length: the GET it stands for has none either.
+        let (parts, _) = response.into_parts();
+        let nothing = futures_util::stream::empty::<Result<Bytes, std::io::Error>>();
+        return Ok(Response::from_parts(parts, Body::from_stream(nothing)));
     }
     let sending = Sending {
         first: Some(first),

@@ -27,10 +27,12 @@ pub enum StreamEvent {
     Failed(RenderError),
 }
 
-/// A stream whose client went away, for its render thread.
+/// A stream whose client went away (or, `counted: false`, that no one was to read: an
+/// answer to HEAD), for its render thread.
 pub(super) struct Abandoned {
     pub runtime: u64,
     pub job: u64,
+    pub counted: bool,
 }
 
 /// A page being streamed, from its render thread.
@@ -52,7 +54,21 @@ impl Stream {
         Self {
             head,
             events,
-            abandon: Some((abandon, Abandoned { runtime, job })),
+            abandon: Some((
+                abandon,
+                Abandoned {
+                    runtime,
+                    job,
+                    counted: true,
+                },
+            )),
+        }
+    }
+
+    /// Stops the render: the answer has its head and needs no body (HEAD).
+    pub fn discard(mut self) {
+        if let Some((_, abandoned)) = self.abandon.as_mut() {
+            abandoned.counted = false;
         }
     }
 

@@ -10,7 +10,7 @@
 //! heap limit or its time-out, or whose exchange broke (an exception out of the bundle's
 //! entry points, an outbox that cannot be read).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::thread;
@@ -32,6 +32,10 @@ use super::{
 /// Pages one thread keeps loading at once; past that it takes no new job until one ends
 /// (the queue then fills, and a full queue answers at once).
 const LOADING_PER_THREAD: usize = 64;
+
+/// The answers handed to the bundle in one call take at most this part of its heap (their
+/// bodies; parsed, they take a few times that).
+const ANSWERS_SHARE_OF_HEAP: usize = 16;
 
 /// A page to render, as the pool queues it.
 pub(super) struct Job {
@@ -125,6 +129,8 @@ pub(super) struct RenderThread {
     answers: Receiver<Answered>,
     abandoned_tx: Sender<Abandoned>,
     abandoned: Receiver<Abandoned>,
+    /// Answers come, not yet handed to the bundle.
+    held: VecDeque<Answered>,
     /// Which runtime this is, counting replacements.
     runtime: u64,
     next_job: u64,
@@ -157,6 +163,7 @@ impl RenderThread {
             answers,
             abandoned_tx,
             abandoned,
+            held: VecDeque::new(),
             runtime: 0,
             next_job: 0,
             loading: HashMap::new(),
@@ -254,6 +261,10 @@ impl RenderThread {
 
     /// Waits for a job (when there is room for one), an answer, or the next deadline.
     fn next_event(&mut self) -> Event {
+        if !self.held.is_empty() {
+            self.held.extend(self.answers.try_iter());
+            return Event::Answers(self.next_answers());
+        }
         if self.loading.is_empty() {
             return select! {
                 recv(self.queue) -> job => job.map_or(Event::Closed, Event::Job),
@@ -278,15 +289,34 @@ impl RenderThread {
             recv(self.abandoned) -> abandoned => abandoned.map_or(Event::Closed, Event::Abandoned),
             recv(self.answers) -> first => {
                 let Ok(first) = first else { return Event::Closed };
-                let runtime = self.runtime;
-                let answers = std::iter::once(first)
-                    .chain(self.answers.try_iter())
-                    .filter(|answered| answered.runtime == runtime)
-                    .collect();
-                Event::Answers(answers)
+                self.held.push_back(first);
+                self.held.extend(self.answers.try_iter());
+                Event::Answers(self.next_answers())
             },
             default(wake.saturating_duration_since(Instant::now())) => Event::Tick,
         }
+    }
+
+    /// The answers to hand the bundle in one call, their bodies within a budget (at least
+    /// one answer): what many visitors' large answers would take of the heap at once is
+    /// spread over several calls, between which the pages they finished are garbage.
+    fn next_answers(&mut self) -> Vec<Answered> {
+        let budget = self.context.warm_up.limits.heap_bytes / ANSWERS_SHARE_OF_HEAP;
+        let mut taken = Vec::new();
+        let mut bytes = 0;
+        while let Some(next) = self.held.front() {
+            if next.runtime != self.runtime {
+                self.held.pop_front();
+                continue;
+            }
+            let size = next.outcome.answer.body.as_ref().map_or(0, String::len);
+            if !taken.is_empty() && bytes + size > budget {
+                break;
+            }
+            bytes += size;
+            taken.push(self.held.pop_front().expect("looked at"));
+        }
+        taken
     }
 
     fn start(&mut self, renderer: &mut Renderer, job: Job) -> Result<(), RenderError> {
@@ -342,10 +372,12 @@ impl RenderThread {
         if abandoned.runtime != self.runtime || self.loading.remove(&abandoned.job).is_none() {
             return Ok(());
         }
-        self.context
-            .stats
-            .streams_abandoned
-            .fetch_add(1, Ordering::Relaxed);
+        if abandoned.counted {
+            self.context
+                .stats
+                .streams_abandoned
+                .fetch_add(1, Ordering::Relaxed);
+        }
         let started = Instant::now();
         let outbox = renderer.cancel(abandoned.job);
         let outbox = self.finish_step(renderer, outbox, started)?;

@@ -79,8 +79,8 @@ pub fn headers() -> [(HeaderName, &'static str); 4] {
 }
 
 /// Adds the security headers to every answer; a page's own policy is kept. An answer that
-/// sets a cookie is never public, whoever wrote it (a proxied API included): a shared cache
-/// would give the cookie to everyone.
+/// sets a cookie is kept by no one but its client, whoever wrote it (a proxied API
+/// included) and whatever lifetime it named: a shared cache would give the cookie to everyone.
 pub async fn add_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let answer = response.headers_mut();
@@ -89,17 +89,18 @@ pub async fn add_headers(request: Request, next: Next) -> Response {
             .entry(name)
             .or_insert(HeaderValue::from_static(value));
     }
-    if answer.contains_key(header::SET_COOKIE)
-        && answer.get_all(header::CACHE_CONTROL).iter().any(|value| {
-            value
-                .to_str()
-                .is_ok_and(|v| v.to_ascii_lowercase().contains("public"))
+    let kept_by_no_other = answer.get_all(header::CACHE_CONTROL).iter().any(|value| {
+        value.to_str().is_ok_and(|value| {
+            let value = value.to_ascii_lowercase();
+            value.contains("private") || value.contains("no-store")
         })
-    {
+    });
+    if answer.contains_key(header::SET_COOKIE) && !kept_by_no_other {
         answer.insert(
             header::CACHE_CONTROL,
             HeaderValue::from_static("private, no-store"),
         );
+        answer.remove(header::EXPIRES);
     }
     response
 }
@@ -120,8 +121,7 @@ mod tests {
             .unwrap()
             .to_string();
         // sha256("alert(1)"), base64: what a browser computes over the script's text.
-        let scripts =
-            "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=' 'strict-dynamic'";
+        let scripts = "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=' 'strict-dynamic'";
         assert_eq!(page.replace(scripts, "'self'"), *POLICY);
         assert!(POLICY.contains("script-src 'self';"));
         assert!(POLICY.ends_with("frame-ancestors 'none'"));
