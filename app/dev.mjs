@@ -3,7 +3,8 @@
 // again on every save under app/. The host swaps its V8 runtimes and every open tab
 // reloads, or swaps a changed stylesheet in place, or shows the error. Rust changes need
 // a restart of this command; a change to the list of languages restarts the host itself.
-//   node app/dev.mjs [--port 3000] [--binary PATH (skips cargo)] [--out DIR]
+//   node app/dev.mjs [--port 3000] [--binary PATH (skips cargo)] [--out DIR] [-- HOST OPTIONS]
+// Options after `--` go to the host as they are (`-- --api-upstream http://…`).
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, statSync, watch } from "node:fs";
@@ -14,7 +15,9 @@ import { context } from "esbuild";
 import { bundleOptions, checkLanguages, readLanguages, writeManifest } from "./bundle.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const args = process.argv.slice(2);
+const separator = process.argv.indexOf("--", 2);
+const args = process.argv.slice(2, separator === -1 ? undefined : separator);
+const hostOptions = separator === -1 ? [] : process.argv.slice(separator + 1);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const port = option("--port", "3000");
 const outDir = path.resolve(option("--out", path.join(root, "target/dev-app")));
@@ -125,7 +128,9 @@ function watchDirectories(dir, onChange) {
 let host = null;
 function startHost() {
   // One render thread: one developer, and each save warms every thread's runtime anew.
-  host = spawn(binary, ["--dev", outDir, "--port", port, "--render-threads", "1"], { stdio: ["ignore", "inherit", "inherit"] });
+  host = spawn(binary, ["--dev", outDir, "--port", port, "--render-threads", "1", ...hostOptions], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   host.on("exit", (code, signal) => {
     if (!stopping && !restarting) {
       say(`the host stopped (${signal ?? code}); run npm run dev again`);

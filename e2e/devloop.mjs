@@ -26,9 +26,13 @@ export async function copyOfTheApp(prepare = async () => {}) {
   };
 }
 
-/** Runs the copy's `app/dev.mjs` with the binary under test; resolves once the host listens. */
-export async function startDevLoop(copy) {
-  const child = spawn(process.execPath, [copy.file("app/dev.mjs"), "--binary", BINARY, "--port", "0", "--out", copy.file("dev-app")], {
+/**
+ * Runs the copy's `app/dev.mjs` with the binary under test (and `hostOptions` for it);
+ * resolves once the host listens.
+ */
+export async function startDevLoop(copy, hostOptions = []) {
+  const loopOptions = ["--binary", BINARY, "--port", "0", "--out", copy.file("dev-app")];
+  const child = spawn(process.execPath, [copy.file("app/dev.mjs"), ...loopOptions, "--", ...hostOptions], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -23,7 +23,10 @@ export async function launch() {
   return {
     name: "chromium",
     async newPage() {
-      const context = await browser.newContext();
+      // Headless Chromium's own user agent names it headless, which isbot (and so the
+      // host) reads as a crawler's: the pages people get are tested with a person's.
+      const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`;
+      const context = await browser.newContext({ userAgent });
       const page = await context.newPage();
       /** @type {string[]} */
       const heard = [];
