@@ -22,13 +22,18 @@ use crate::links::page_links;
 use crate::manifest::CrawlerList;
 use crate::origin::Origin;
 
-/// Tells a crawler's user agent from a browser's. Most of isbot's patterns are plain: they
-/// are matched together by a linear-time engine, in one pass; the few with lookarounds, by
-/// a backtracking one, each alone. So a user agent built to make the match slow costs
-/// microseconds, not the tens of milliseconds one alternation of every pattern in a
-/// backtracking engine took (measured: 48 ms for 14 KB of `a `).
+/// Tells a crawler's user agent from a browser's, on every page a person asks for (it
+/// decides whether the page may stream), so it must cost next to nothing. Most of isbot's
+/// patterns are plain: they are matched together by a linear-time engine, in one pass. The
+/// few with lookarounds go to a backtracking engine, each alone, and only when the same
+/// pattern without its lookarounds (which can only match more) matched in that pass too.
+/// Measured in the test build, on a browser's user agent: ~0.2 µs, where one alternation
+/// of every pattern in the backtracking engine took ~1 ms (48 ms for 14 KB of `a `), and
+/// the six lookaround patterns alone 35 µs.
 pub struct CrawlerTest {
     plain: regex::Regex,
+    /// Each lookaround pattern without its lookarounds, matched together.
+    relaxed: regex::RegexSet,
     lookarounds: Vec<fancy_regex::Regex>,
 }
 
@@ -51,6 +56,12 @@ impl CrawlerTest {
             .join("|");
         let plain = regex::Regex::new(&format!("(?i){any}"))
             .map_err(|e| format!("the crawler list does not compile: {e}"))?;
+        let relaxed = regex::RegexSet::new(
+            lookarounds
+                .iter()
+                .map(|pattern| format!("(?i){}", without_lookarounds(pattern))),
+        )
+        .map_err(|e| format!("the crawler list does not compile without lookarounds: {e}"))?;
         let lookarounds = lookarounds
             .iter()
             .map(|pattern| {
@@ -58,7 +69,11 @@ impl CrawlerTest {
                     .map_err(|e| format!("the crawler pattern {pattern:?} does not compile: {e}"))
             })
             .collect::<Result<_, _>>()?;
-        let test = Self { plain, lookarounds };
+        let test = Self {
+            plain,
+            relaxed,
+            lookarounds,
+        };
         // The patterns were rewritten for these engines: they must agree with isbot itself.
         for (agent, crawler) in &list.samples {
             if test.is_crawler_agent(agent) != *crawler {
@@ -79,9 +94,10 @@ impl CrawlerTest {
         // A user agent the backtracking engine gives up on (its limit) is a person's.
         self.plain.is_match(agent)
             || self
-                .lookarounds
+                .relaxed
+                .matches(agent)
                 .iter()
-                .any(|pattern| pattern.is_match(agent).unwrap_or(false))
+                .any(|index| self.lookarounds[index].is_match(agent).unwrap_or(false))
     }
 
     pub fn is_crawler(&self, headers: &HeaderMap) -> bool {
@@ -90,6 +106,61 @@ impl CrawlerTest {
             .and_then(|agent| agent.to_str().ok())
             .is_some_and(|agent| self.is_crawler_agent(agent))
     }
+}
+
+/// `pattern` with its lookaround groups (`(?=…)`, `(?!…)`, `(?<=…)`, `(?<!…)`) taken out:
+/// a pattern that matches wherever `pattern` does, and more.
+fn without_lookarounds(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut in_class = false;
+    let mut chars = pattern.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let rest = &pattern[at..];
+        if !in_class
+            && ["(?=", "(?!", "(?<=", "(?<!"]
+                .iter()
+                .any(|look| rest.starts_with(look))
+        {
+            let end = at + group_length(rest);
+            while chars.peek().is_some_and(|(next, _)| *next < end) {
+                chars.next();
+            }
+            continue;
+        }
+        out.push(c);
+        match c {
+            // An escape is copied whole: `\(` opens no group, `\]` closes no class.
+            '\\' => out.extend(chars.next().map(|(_, escaped)| escaped)),
+            '[' => in_class = true,
+            ']' => in_class = false,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The length of the group `text` starts with, up to its closing parenthesis (escapes and
+/// character classes taken into account).
+fn group_length(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let (mut depth, mut in_class, mut at) = (0usize, false, 0);
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => at += 1,
+            b'[' => in_class = true,
+            b']' => in_class = false,
+            b'(' if !in_class => depth += 1,
+            b')' if !in_class => {
+                depth -= 1;
+                if depth == 0 {
+                    return at + 1;
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    bytes.len()
 }
 
 /// `/robots.txt` and `/sitemap.xml`, served from what [`SearchFiles`] wrote.
@@ -241,6 +312,47 @@ mod tests {
         assert!(
             !test.is_crawler(&HeaderMap::new()),
             "no user agent: a person"
+        );
+    }
+
+    #[test]
+    fn a_lookaround_pattern_is_loosened_without_its_lookarounds() {
+        assert_eq!(without_lookarounds("(?<!cam)scan"), "scan");
+        assert_eq!(without_lookarounds("java(?!;)"), "java");
+        assert_eq!(
+            without_lookarounds(r"(?<! channel/)(?<!google/)google(?!(?:wv|app|/google| pixel))"),
+            "google"
+        );
+        assert_eq!(
+            without_lookarounds(r"(?:^|[^g])news(?!sapphire)"),
+            "(?:^|[^g])news"
+        );
+        assert_eq!(
+            without_lookarounds(r"a\(?!b)c[(?!]x(?!y)"),
+            r"a\(?!b)c[(?!]x"
+        );
+    }
+
+    #[test]
+    fn a_browsers_user_agent_is_told_at_once() {
+        let test = CrawlerTest::new(&EMBEDDED.crawlers).unwrap();
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::USER_AGENT,
+            HeaderValue::from_static(
+                "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+            ),
+        );
+        assert!(!test.is_crawler(&headers));
+        let started = std::time::Instant::now();
+        for _ in 0..1000 {
+            test.is_crawler(&headers);
+        }
+        let each = started.elapsed() / 1000;
+        // ~0.2 µs in the test build; the backtracking engine took ~1 ms.
+        assert!(
+            each < std::time::Duration::from_micros(20),
+            "{each:?} per check"
         );
     }
 
