@@ -134,9 +134,19 @@ pub fn write(
     content: &Content<'_>,
 ) -> Result<String, askama::Error> {
     let boot_json = serde_json::to_string(boot).expect("serialisable boot state");
-    let (og_locale, og_alternates) = &assets.og_locales[boot.language.index()];
+    render(assets, boot.language, &json_for_script(&boot_json), content)
+}
+
+/// The document in `language`, with `boot` (JSON, escaped) as its boot state.
+fn render(
+    assets: &DocumentAssets,
+    language: Language,
+    boot: &str,
+    content: &Content<'_>,
+) -> Result<String, askama::Error> {
+    let (og_locale, og_alternates) = &assets.og_locales[language.index()];
     Document {
-        lang: boot.language.code(),
+        lang: language.code(),
         title: content.title,
         description: content.description,
         links: content.links,
@@ -147,11 +157,11 @@ pub fn write(
             &[]
         },
         styles: &assets.styles,
-        preloads: assets.preloads(boot.language),
+        preloads: assets.preloads(language),
         starter: &assets.starter,
         icon: &assets.icon,
         markup: content.markup,
-        boot: &json_for_script(&boot_json),
+        boot,
         dev_problem: content.dev_problem.map(json_for_script),
     }
     .render()
@@ -173,34 +183,53 @@ fn starter(scripts: &[String]) -> String {
     json_for_script(&starts)
 }
 
-/// Where a streamed document's markup goes: a value drawn at start-up, so that nothing a
-/// page shows can be mistaken for it.
+/// Where a streamed document's markup and boot state go: values drawn at start-up, so
+/// that nothing a page shows can be mistaken for them.
 static MARKUP_SLOT: LazyLock<String> = LazyLock::new(|| format!("\u{1}{}\u{1}", Nonce::random()));
+static BOOT_SLOT: LazyLock<String> = LazyLock::new(|| format!("\u{1}{}\u{1}", Nonce::random()));
 
-/// The document up to its markup, for a page sent as it is rendered; `content.markup` is
-/// not used.
-pub fn before_markup(
-    assets: &DocumentAssets,
-    boot: &BootState,
-    content: &Content<'_>,
-) -> Result<String, askama::Error> {
-    let whole = write(
-        assets,
-        boot,
-        &Content {
-            markup: &MARKUP_SLOT,
-            ..*content
-        },
-    )?;
-    let at = whole
-        .find(MARKUP_SLOT.as_str())
-        .expect("the template writes the markup");
-    Ok(whole[..at].to_string())
+/// A streamed document around its markup: written once, when the stream starts; its boot
+/// state goes in when the data has come. (`content.markup` and `boot.data` are not used.)
+pub struct Frame {
+    pub before_markup: String,
+    after_markup: String,
 }
 
-/// The document after its markup: its boot state (with the data that came) and, in
-/// development, the problem to show; `content.markup` is not used.
-pub fn after_markup(
+impl Frame {
+    pub fn new(
+        assets: &DocumentAssets,
+        boot: &BootState,
+        content: &Content<'_>,
+    ) -> Result<Self, askama::Error> {
+        let whole = render(
+            assets,
+            boot.language,
+            &BOOT_SLOT,
+            &Content {
+                markup: &MARKUP_SLOT,
+                ..*content
+            },
+        )?;
+        let (before, after) = whole
+            .split_once(MARKUP_SLOT.as_str())
+            .expect("the template writes the markup");
+        Ok(Self {
+            before_markup: before.to_string(),
+            after_markup: after.to_string(),
+        })
+    }
+
+    /// The rest of the document, with `boot` (and its data).
+    pub fn after_markup(&self, boot: &BootState) -> String {
+        let boot_json = serde_json::to_string(boot).expect("serialisable boot state");
+        self.after_markup
+            .replacen(BOOT_SLOT.as_str(), &json_for_script(&boot_json), 1)
+    }
+}
+
+/// The rest of a streamed document, with its development problem to show: written anew,
+/// as the frame has no room for it.
+pub fn after_markup_with_problem(
     assets: &DocumentAssets,
     boot: &BootState,
     content: &Content<'_>,
@@ -213,10 +242,10 @@ pub fn after_markup(
             ..*content
         },
     )?;
-    let at = whole
-        .find(MARKUP_SLOT.as_str())
+    let (_, after) = whole
+        .split_once(MARKUP_SLOT.as_str())
         .expect("the template writes the markup");
-    Ok(whole[at + MARKUP_SLOT.len()..].to_string())
+    Ok(after.to_string())
 }
 
 #[cfg(test)]

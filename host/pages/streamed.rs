@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
-use super::document::{self, Content};
+use super::document::{self, Content, Frame};
 use super::error::HostError;
 use super::{Build, Pages};
 use crate::encoding::{Encoding, negotiate};
@@ -49,7 +49,7 @@ pub fn respond(
         links: page.links.as_ref(),
         dev_problem: None,
     };
-    let first = document::before_markup(&build.document, &page.boot, &content)?;
+    let frame = Frame::new(&build.document, &page.boot, &content)?;
     let gzip = negotiate(request, false, true) == Encoding::Gzip;
     let mut response = (page.status, ()).into_response();
     response.extensions_mut().insert(page.language);
@@ -85,7 +85,8 @@ pub fn respond(
         return Ok(Response::from_parts(parts, Body::from_stream(nothing)));
     }
     let sending = Sending {
-        first: Some(first),
+        first: Some(frame.before_markup.clone()),
+        frame,
         stream,
         pages,
         build,
@@ -94,7 +95,12 @@ pub fn respond(
     };
     let body = futures_util::stream::unfold(Some(sending), |sending| async move {
         let mut sending = sending?;
-        let (text, last) = sending.next().await;
+        let (mut text, mut last) = sending.next().await;
+        // What is there already goes in the same write: one flush, not one per part.
+        while !last && let Some((more, end)) = sending.ready() {
+            text.push_str(&more);
+            last = end;
+        }
         let bytes = sending.encode(text.as_bytes(), last);
         Some((Ok::<_, std::io::Error>(bytes), (!last).then_some(sending)))
     });
@@ -106,6 +112,7 @@ pub fn respond(
 struct Sending {
     /// The document up to the markup, until it is sent.
     first: Option<String>,
+    frame: Frame,
     stream: Stream,
     pages: Arc<Pages>,
     build: Arc<Build>,
@@ -119,7 +126,18 @@ impl Sending {
         if let Some(first) = self.first.take() {
             return (first, false);
         }
-        let (data, problem) = match self.stream.next().await {
+        let event = self.stream.next().await;
+        self.part(event)
+    }
+
+    /// The next part if it has come already.
+    fn ready(&mut self) -> Option<(String, bool)> {
+        let event = self.stream.try_next()?;
+        Some(self.part(event))
+    }
+
+    fn part(&mut self, event: Option<StreamEvent>) -> (String, bool) {
+        let (data, problem) = match event {
             Some(StreamEvent::Html(html)) => return (html, false),
             Some(StreamEvent::End { data, errors, .. }) => {
                 for error in &errors {
@@ -146,15 +164,18 @@ impl Sending {
                 .as_ref()
                 .map(|describe| describe(&error))
         });
+        let Some(problem) = problem else {
+            return (self.frame.after_markup(&boot), true);
+        };
         let content = Content {
             title: &self.stream.head.title,
             description: &self.stream.head.description,
             markup: "",
             links: self.page.links.as_ref(),
-            dev_problem: problem.as_deref(),
+            dev_problem: Some(&problem),
         };
-        let last =
-            document::after_markup(&self.build.document, &boot, &content).unwrap_or_else(|error| {
+        let last = document::after_markup_with_problem(&self.build.document, &boot, &content)
+            .unwrap_or_else(|error| {
                 tracing::error!(%error, "the end of a streamed page could not be written");
                 String::new()
             });

@@ -72,9 +72,24 @@ impl Stream {
         }
     }
 
+    /// The next part if it has come already: `Some(None)` once the stream has ended.
+    pub fn try_next(&mut self) -> Option<Option<StreamEvent>> {
+        let event = match self.events.try_recv() {
+            Ok(event) => Some(event),
+            Err(mpsc::error::TryRecvError::Empty) => return None,
+            Err(mpsc::error::TryRecvError::Disconnected) => None,
+        };
+        Some(self.seen(event))
+    }
+
     /// The next part; `None` once the stream has ended.
     pub async fn next(&mut self) -> Option<StreamEvent> {
         let event = self.events.recv().await;
+        self.seen(event)
+    }
+
+    /// Once the render has ended, leaving is no longer abandoning it.
+    fn seen(&mut self, event: Option<StreamEvent>) -> Option<StreamEvent> {
         if !matches!(event, Some(StreamEvent::Html(_))) {
             self.abandon = None;
         }
