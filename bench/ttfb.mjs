@@ -46,7 +46,7 @@ export async function paced(url, { count, everyMs, headers }) {
   return settled.map((s) => (s.status === "fulfilled" ? s.value : { error: s.reason.code ?? s.reason.message }));
 }
 
-/** Median and p99 of the first bytes and of the whole answers; the failures, counted. */
+/** Median, p99 and slowest of the first bytes and of the whole answers; the failures, counted. */
 export function summarise(answers) {
   const ok = answers.filter((a) => !a.error && a.status === 200);
   const sorted = (key) => ok.map((a) => a[key]).sort((a, b) => a - b);
@@ -54,7 +54,7 @@ export function summarise(answers) {
   return {
     requests: answers.length,
     failed: answers.length - ok.length,
-    firstByte: { p50: quantile(firstBytes, 0.5), p99: quantile(firstBytes, 0.99) },
-    whole: { p50: quantile(wholes, 0.5), p99: quantile(wholes, 0.99) },
+    firstByte: { p50: quantile(firstBytes, 0.5), p99: quantile(firstBytes, 0.99), max: firstBytes.at(-1) },
+    whole: { p50: quantile(wholes, 0.5), p99: quantile(wholes, 0.99), max: wholes.at(-1) },
   };
 }
