@@ -42,7 +42,14 @@ export async function startVarnish(backendUrl) {
   failed.catch(() => {});
   const varnish = {
     baseUrl: `http://127.0.0.1:${port}`,
-    pids: () => [child.pid],
+    /** The manager and its cache process, where the objects are. */
+    pids: () => {
+      try {
+        return [child.pid, ...execFileSync("pgrep", ["-P", String(child.pid)]).toString().trim().split("\n").map(Number)];
+      } catch {
+        return [child.pid];
+      }
+    },
     /**
      * Requests from clients, and those answered from the cache, so far. Varnish's workers
      * publish their counts now and then: read until two readings agree.
