@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 
-/** What a person's browser sends, but the encoding: the peers take the host's page plain. */
+/** A person's browser and a crawler, as their User-Agent says: the host serves them apart. */
 export const PERSON = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
 export const CRAWLER = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
