@@ -7,40 +7,8 @@
 // matches.
 import { lazy, Suspense, useEffect, useState } from "react";
 
-export const NOTIFICATION_DURATION_MS = 1500;
-/** The distance from the top: `top` of `.notifications` in app/ui/styles.css. */
-export const NOTIFICATION_TOP_PX = 65;
-const GAP_PX = 8;
-
-const Toaster = lazy(async () => {
-  const { resolveValue, useToaster } = await import("react-hot-toast/headless");
-  function Toaster() {
-    const { toasts, handlers } = useToaster({ duration: NOTIFICATION_DURATION_MS });
-    return (
-      <div className="notifications" onMouseEnter={handlers.startPause} onMouseLeave={handlers.endPause}>
-        {toasts.map((toast) => {
-          // Each notification is measured once, so that the next ones stack below it.
-          const measure = (element: HTMLDivElement | null) => {
-            if (element && typeof toast.height !== "number") handlers.updateHeight(toast.id, element.getBoundingClientRect().height);
-          };
-          const offset = handlers.calculateOffset(toast, { gutter: GAP_PX });
-          return (
-            <div key={toast.id} className="notification-slot" style={{ transform: `translateY(${offset}px)` }}>
-              <div
-                ref={measure}
-                className={`notification notification-${toast.type}${toast.visible ? "" : " notification-leaving"}`}
-                {...toast.ariaProps}
-              >
-                {resolveValue(toast.message, toast)}
-              </div>
-            </div>
-          );
-        })}
-      </div>
-    );
-  }
-  return { default: Toaster };
-});
+// The toaster's code comes with the library, after hydration.
+const Toaster = lazy(() => import("./Toaster"));
 
 export function Notifications() {
   const [hydrated, setHydrated] = useState(false);

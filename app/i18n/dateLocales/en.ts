@@ -1,1 +1,0 @@
-export { enUS as default } from "date-fns/locale/en-US";

@@ -1,1 +1,0 @@
-export { fr as default } from "date-fns/locale/fr";
