@@ -1,8 +1,8 @@
 // How the app is bundled, shared by the one-shot build (app/build.mjs, run by build.rs)
 // and the development loop (app/dev.mjs):
 //   OUT/server.js      the server bundle, a script V8 runs once per render thread
-//   OUT/assets/…       the client: an ES module entry, one chunk per language table and
-//                      date locale, shared chunks, CSS; names carry a content hash
+//   OUT/assets/…       the client: an ES module entry, one chunk per language (its table
+//                      and date locale), shared chunks, CSS; names carry a content hash
 //   OUT/manifest.json  what the host needs: the document's files, the languages, the
 //                      sitemap's pages, the crawler list, the build time
 // In development the bundles are not minified, carry source maps, use React's development
@@ -41,7 +41,18 @@ function precompileMessages(root) {
         if (!exported) throw new Error(`${args.path} must end with \`export default <table>;\``);
         let table;
         try {
-          table = (await importAlone(args.path)).default;
+          const module = await importAlone(args.path);
+          table = module.default;
+          if (!module.dateLocale?.formatLong || !module.dateLocale?.localize) {
+            const code = path.basename(args.path, ".ts");
+            return {
+              errors: [
+                {
+                  text: `${path.relative(root, args.path)} must export its date locale beside the table, e.g. \`export { ${code} as dateLocale } from "date-fns/locale/${code}";\``,
+                },
+              ],
+            };
+          }
         } catch (error) {
           // esbuild's own errors, where they are (a syntax error in the table).
           if (error.errors) return { errors: error.errors };
@@ -117,15 +128,14 @@ export async function readLanguages(root) {
   return JSON.parse(await readFile(path.join(root, "app/i18n/languages.json"), "utf8"));
 }
 
-/** Every listed language needs its table and its date locale, which are found by name. */
+/** Every listed language needs its table (with its date locale), found by name. */
 export async function checkLanguages(root, languages) {
   for (const { code } of languages.languages) {
-    for (const file of [`app/i18n/tables/${code}.ts`, `app/i18n/dateLocales/${code}.ts`]) {
-      try {
-        await readFile(path.join(root, file));
-      } catch {
-        throw new Error(`app/i18n/languages.json lists "${code}", but ${file} is missing (see "Add a language" in the README)`);
-      }
+    const file = `app/i18n/tables/${code}.ts`;
+    try {
+      await readFile(path.join(root, file));
+    } catch {
+      throw new Error(`app/i18n/languages.json lists "${code}", but ${file} is missing (see "Add a language" in the README)`);
     }
   }
 }
@@ -301,11 +311,8 @@ function documentFiles(root, outDir, metafile, languages) {
   const entryClosure = closure(entryFile);
   const languageChunks = {};
   for (const { code } of languages.languages) {
-    const files = new Set();
-    for (const resource of [`app/i18n/tables/${code}.ts`, `app/i18n/dateLocales/${code}.ts`]) {
-      for (const f of closure(outputOf(resource)[0])) if (!entryClosure.has(f)) files.add(f);
-    }
-    languageChunks[code] = [...files].map(name);
+    const files = [...closure(outputOf(`app/i18n/tables/${code}.ts`)[0])].filter((f) => !entryClosure.has(f));
+    languageChunks[code] = files.map(name);
   }
   return {
     entry: name(entryFile),

@@ -7,14 +7,13 @@
 // data is public and may be cached, a page whose status depends on its data).
 import "./server/polyfills";
 import { renderToString } from "react-dom/server";
-import type { DateLocale } from "./i18n/dates";
 import { App } from "./App";
 import type { BootState, RenderResult } from "./boot";
 import { type Loader, type LoadOutcome, runLoader, statusFor } from "./data/loader";
 import http, { type HttpClient, type RequestConfig } from "./http/client";
 import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES, localeOf } from "./i18n/languages";
-import type { LoadResources, Resources } from "./i18n/resources";
-import { createTranslator, type TableModule, tableOf } from "./i18n/translate";
+import { type LanguageModule, type LoadResources, type Resources, resourcesOf } from "./i18n/resources";
+import { createTranslator } from "./i18n/translate";
 import { type Match, type Route, resolveRoute } from "./routes";
 import { type Answer, cancel, deliver, fail, finishLater, finishNow, routeConsoleToHost, takeOutbox } from "./server/exchange";
 import { streamPage } from "./server/streaming";
@@ -25,14 +24,11 @@ import { JOB } from "./server/transport";
 const resources = new Map<Language, Resources>(
   LANGUAGES.map(({ code }) => [
     code,
-    {
-      table: tableOf(require(`./i18n/tables/${code}.ts`) as TableModule),
-      dateLocale: (require(`./i18n/dateLocales/${code}.ts`) as { default: DateLocale }).default,
-    },
+    resourcesOf(require(`./i18n/tables/${code}.ts`) as LanguageModule),
   ]),
 );
-const resourcesOf = (language: Language): Resources => resources.get(language)!;
-const loadResources: LoadResources = async (language) => resourcesOf(language);
+const resourcesFor = (language: Language): Resources => resources.get(language)!;
+const loadResources: LoadResources = async (language) => resourcesFor(language);
 
 const validTimeZones = new Set<string>();
 
@@ -49,7 +45,7 @@ function checkTimeZone(timeZone: string): void {
 
 /** The page for `boot`, with its loader's outcome when the screen has a loader. */
 function renderPage(boot: BootState, { route }: Match, data?: LoadOutcome<unknown>): RenderResult {
-  const html = renderToString(<App boot={{ ...boot, data }} initialResources={resourcesOf(boot.language)} load={loadResources} />);
+  const html = renderToString(<App boot={{ ...boot, data }} initialResources={resourcesFor(boot.language)} load={loadResources} />);
   const { title, description } = textOf(boot, route);
   const status = route.loader && data ? statusFor(route.loader, data, route.status) : route.status;
   const publicForSeconds = data?.ok ? route.loader?.publicForSeconds : undefined;
@@ -66,7 +62,7 @@ function renderPage(boot: BootState, { route }: Match, data?: LoadOutcome<unknow
 
 /** A page's title and description, in its language. */
 function textOf(boot: BootState, route: Route): { title: string; description: string } {
-  const t = createTranslator(resourcesOf(boot.language).table, localeOf(boot.language));
+  const t = createTranslator(resourcesFor(boot.language).table, localeOf(boot.language));
   return { title: t(route.titleKey), description: t(route.descriptionKey) };
 }
 
@@ -119,7 +115,7 @@ function start(boot: BootState, job: number, streamNonce: string | null): void {
   if (streamNonce !== null && mayStream(loader)) {
     const data = runLoader(loader, context);
     const head = { status: match.route.status, ...textOf(page, match.route) };
-    const app = <App boot={page} pendingData={data} initialResources={resourcesOf(page.language)} load={loadResources} />;
+    const app = <App boot={page} pendingData={data} initialResources={resourcesFor(page.language)} load={loadResources} />;
     streamPage(job, head, app, streamNonce, data);
     return;
   }

@@ -1,5 +1,5 @@
 // A third language, added as the README says (one entry in the one list of languages, its
-// table, its date locale) to a copy of the app, with no change to the host: it renders,
+// table, which exports its date locale) to a copy of the app, with no change to the host: it renders,
 // hydrates, and shows up in the language control, the alternates, Open Graph and the
 // sitemap. The copy runs in the development loop, with the binary under test.
 import assert from "node:assert/strict";
@@ -24,8 +24,18 @@ function copyWithSpanish() {
       "home.clicks": "{count, plural, =0 {Ningún clic todavía} one {# clic} other {# clics}}",
       "home.click": "Pulsar",
     }).reduce((table, [key, value]) => table.replace(new RegExp(`"${key.replace(".", "\\.")}": "[^"]*"`), `"${key}": ${JSON.stringify(value)}`), english);
-    await writeOf(dir, "app/i18n/tables/es.ts", spanish.replaceAll("const en", "const es").replace("export default en;", "export default es;"));
-    await writeOf(dir, "app/i18n/dateLocales/es.ts", 'export { es as default } from "date-fns/locale/es";\n');
+    await writeOf(
+      dir,
+      "app/i18n/tables/es.ts",
+      [
+        ["const en", "const es"],
+        ["export default en;", "export default es;"],
+        ['export { enUS as dateLocale } from "date-fns/locale/en-US";', 'export { es as dateLocale } from "date-fns/locale/es";'],
+      ].reduce((table, [from, to]) => {
+        assert.ok(table.includes(from), `app/i18n/tables/en.ts no longer has ${from}`);
+        return table.replaceAll(from, to);
+      }, spanish),
+    );
   });
 }
 
@@ -71,6 +81,7 @@ describe("on the server", () => {
     assert.match(html, /<html lang="es">/);
     assert.match(html, /<h1>Bienvenido a Bilingue<\/h1>/);
     assert.match(html, /Esta aplicación habla 3 idiomas\./, "the plural in Spanish, and three languages");
+    assert.match(html, /(lunes|martes|miércoles|jueves|viernes|sábado|domingo), \d+ de [a-z]+ de \d{4}/, "the build date in Spanish words");
     assert.match(html, /<meta property="og:locale" content="es_ES">/);
   });
 

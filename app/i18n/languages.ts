@@ -1,6 +1,6 @@
 // The supported languages, read from languages.json: the one list, which the host reads
 // too. Nothing else names them: a language is added there, with its table
-// (tables/<code>.ts) and its date locale (dateLocales/<code>.ts), which are found by name.
+// (tables/<code>.ts, which exports its date locale beside it), found by name.
 import declared from "./languages.json";
 
 /** A code from the list (`fr`, `en`, …); made only by `isLanguage` or `languageOf`. */

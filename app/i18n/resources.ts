@@ -1,7 +1,7 @@
-// The two resources a language needs (its table and its date locale), each its own
-// code-split chunk, so the browser fetches only the active language's. They are found by
-// name, tables/<code>.ts and dateLocales/<code>.ts (esbuild bundles every file the
-// pattern matches); the build refuses a listed language that lacks either.
+// What a language needs (its table and its date locale) comes in one code-split chunk, so
+// the browser fetches only the active language's, in one request. It is found by name,
+// tables/<code>.ts, which exports the table and beside it the date locale (esbuild bundles
+// every file the pattern matches); the build refuses a listed language that lacks either.
 import type { DateLocale } from "./dates";
 import type { Language } from "./languages";
 import type { Table } from "./table";
@@ -14,10 +14,13 @@ export interface Resources {
 
 export type LoadResources = (language: Language) => Promise<Resources>;
 
-export const loadResources: LoadResources = async (language) => {
-  const [table, dateLocale] = await Promise.all([
-    import(`./tables/${language}.ts`) as Promise<TableModule>,
-    import(`./dateLocales/${language}.ts`) as Promise<{ default: DateLocale }>,
-  ]);
-  return { table: tableOf(table), dateLocale: dateLocale.default };
-};
+/** A language's module as built: its table (with its parsed messages) and its date locale. */
+export interface LanguageModule extends TableModule {
+  dateLocale: DateLocale;
+}
+
+/** The resources a language's module holds. */
+export const resourcesOf = (module: LanguageModule): Resources => ({ table: tableOf(module), dateLocale: module.dateLocale });
+
+export const loadResources: LoadResources = async (language) =>
+  resourcesOf((await import(`./tables/${language}.ts`)) as LanguageModule);

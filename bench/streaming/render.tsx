@@ -9,20 +9,15 @@ import { App } from "../../app/App";
 import type { BootState } from "../../app/boot";
 import { type LoadOutcome, runLoader } from "../../app/data/loader";
 import { createHttpClient } from "../../app/http/client";
-import type { DateLocale } from "../../app/i18n/dates";
 import { LANGUAGES, type Language } from "../../app/i18n/languages";
-import type { LoadResources, Resources } from "../../app/i18n/resources";
-import { type TableModule, tableOf } from "../../app/i18n/translate";
+import { type LanguageModule, type LoadResources, type Resources, resourcesOf } from "../../app/i18n/resources";
 import { resolveRoute } from "../../app/routes";
 
 // Every language's resources at hand, found by name as app/server.tsx finds them.
 const resources = new Map<Language, Resources>(
   LANGUAGES.map(({ code }) => [
     code,
-    {
-      table: tableOf(require(`../../app/i18n/tables/${code}.ts`) as TableModule),
-      dateLocale: (require(`../../app/i18n/dateLocales/${code}.ts`) as { default: DateLocale }).default,
-    },
+    resourcesOf(require(`../../app/i18n/tables/${code}.ts`) as LanguageModule),
   ]),
 );
 const load: LoadResources = async (language) => resources.get(language)!;

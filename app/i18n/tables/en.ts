@@ -38,3 +38,6 @@ const en: Record<keyof typeof fr, (typeof fr)[keyof typeof fr]> = {
 };
 
 export default en;
+
+// The words and formats its dates are written with, fetched in the same chunk.
+export { enUS as dateLocale } from "date-fns/locale/en-US";

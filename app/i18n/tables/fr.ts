@@ -36,3 +36,6 @@ const fr = {
 };
 
 export default fr;
+
+// The words and formats its dates are written with, fetched in the same chunk.
+export { fr as dateLocale } from "date-fns/locale/fr";
