@@ -516,18 +516,25 @@ fn a_silent_or_slow_client_is_disconnected_after_the_head_time_out() {
     );
 }
 
-/// The scripts a page makes the browser fetch before it hydrates: its module script and
-/// its module preloads.
+/// The scripts a page makes the browser fetch before it hydrates: the entry its inline
+/// starter adds (`{type:"module",src:"…"}`, one per page) and its module preloads.
 fn first_load_scripts(html: &str) -> Vec<String> {
     let mut urls = Vec::new();
-    for marker in [
-        r#"<script type="module" src=""#,
-        r#"<link rel="modulepreload" href=""#,
+    for (marker, expected) in [
+        (r#"{type:"module",src:""#, Some(1)),
+        (r#"<link rel="modulepreload" href=""#, None),
     ] {
-        for (at, _) in html.match_indices(marker) {
-            let rest = &html[at + marker.len()..];
-            urls.push(rest[..rest.find('"').unwrap()].to_string());
+        let found: Vec<String> = html
+            .match_indices(marker)
+            .map(|(at, _)| {
+                let rest = &html[at + marker.len()..];
+                rest[..rest.find('"').unwrap()].to_string()
+            })
+            .collect();
+        if let Some(expected) = expected {
+            assert_eq!(found.len(), expected, "{marker} in {html}");
         }
+        urls.extend(found);
     }
     urls
 }
