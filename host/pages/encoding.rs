@@ -12,15 +12,12 @@
 //! - Nothing is brotli-compressed per request: a client that takes only brotli gets the
 //!   page plain. Assets, which are compressed once at build time, are sent in brotli.
 
-use std::io::Write as _;
-
 use axum::body::Bytes;
 use axum::http::HeaderMap;
-use flate2::Compression;
-use flate2::write::GzEncoder;
 
 use super::answer::{Representation, etag};
 use super::cache::CachedPage;
+use super::gzip;
 use crate::encoding::{Encoding, negotiate};
 
 /// The largest page sent plain: 10 segments of 1,460 bytes, less room for the headers.
@@ -34,13 +31,7 @@ pub fn fresh(document: String, request: &HeaderMap, validated: bool) -> Represen
     {
         (Bytes::from(document), None)
     } else {
-        let mut encoder =
-            GzEncoder::new(Vec::with_capacity(document.len() / 4), Compression::fast());
-        encoder
-            .write_all(document.as_bytes())
-            .expect("writing to memory");
-        let gzip = encoder.finish().expect("writing to memory");
-        (Bytes::from(gzip), Some("gzip"))
+        (Bytes::from(gzip::whole(document.as_bytes())), Some("gzip"))
     };
     Representation {
         etag: validated.then(|| etag(&body)),

@@ -14,6 +14,7 @@ mod document;
 mod encoding;
 mod error;
 mod escape;
+mod gzip;
 mod nonce;
 mod request;
 mod sharing;

@@ -3,20 +3,18 @@
 //! writes it, then the boot state with the data that came. Such a page is its visitor's
 //! (its data is fresh at each request) and its inline scripts carry its nonce, so it is
 //! kept by no one. A client that takes gzip gets each part compressed and flushed as it
-//! comes. When the client goes away, the response is dropped, and with it the stream,
+//! comes, with no compressor held while the page waits (see `gzip`). When the client goes away, the response is dropped, and with it the stream,
 //! which stops the render.
 
-use std::io::Write as _;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use flate2::Compression;
-use flate2::write::GzEncoder;
 
 use super::document::{self, Content, Frame};
 use super::error::HostError;
+use super::gzip::GzipParts;
 use super::{Build, Pages};
 use crate::encoding::{Encoding, negotiate};
 use crate::lang::Language;
@@ -91,7 +89,7 @@ pub fn respond(
         pages,
         build,
         page,
-        gzip: gzip.then(|| GzEncoder::new(Vec::new(), Compression::fast())),
+        gzip: gzip.then(GzipParts::new),
     };
     let body = futures_util::stream::unfold(Some(sending), |sending| async move {
         let mut sending = sending?;
@@ -101,7 +99,7 @@ pub fn respond(
             text.push_str(&more);
             last = end;
         }
-        let bytes = sending.encode(text.as_bytes(), last);
+        let bytes = sending.encode(text, last);
         Some((Ok::<_, std::io::Error>(bytes), (!last).then_some(sending)))
     });
     let (parts, _) = response.into_parts();
@@ -117,7 +115,7 @@ struct Sending {
     pages: Arc<Pages>,
     build: Arc<Build>,
     page: Streamed,
-    gzip: Option<GzEncoder<Vec<u8>>>,
+    gzip: Option<GzipParts>,
 }
 
 impl Sending {
@@ -183,16 +181,10 @@ impl Sending {
     }
 
     /// `text` as it goes on the wire: gzipped and flushed, when the client takes gzip.
-    fn encode(&mut self, text: &[u8], last: bool) -> Bytes {
-        let Some(gzip) = self.gzip.as_mut() else {
-            return Bytes::copy_from_slice(text);
-        };
-        gzip.write_all(text).expect("writing to memory");
-        if last {
-            let encoder = self.gzip.take().expect("not yet finished");
-            return Bytes::from(encoder.finish().expect("writing to memory"));
+    fn encode(&mut self, text: String, last: bool) -> Bytes {
+        match self.gzip.as_mut() {
+            Some(gzip) => Bytes::from(gzip.part(text.as_bytes(), last)),
+            None => Bytes::from(text),
         }
-        gzip.flush().expect("writing to memory");
-        Bytes::from(std::mem::take(gzip.get_mut()))
     }
 }
