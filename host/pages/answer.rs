@@ -75,6 +75,25 @@ pub fn respond(
     } else {
         (status, representation.body).into_response()
     };
+    let answer = response.headers_mut();
+    if let Some(etag) = representation.etag {
+        answer.insert(header::ETAG, etag);
+    }
+    if let Some(age) = representation.age {
+        answer.insert(header::AGE, HeaderValue::from(age));
+    }
+    write_headers(&mut response, headers, representation.encoding);
+    response
+}
+
+/// What every page says of itself, whole or streamed: its language (also a response
+/// extension, for the request counts), policy, type, who may keep it, its coding, its
+/// alternates, and what it varies on.
+pub fn write_headers(
+    response: &mut Response,
+    headers: PageHeaders,
+    encoding: Option<&'static str>,
+) {
     response.extensions_mut().insert(headers.language);
     let answer = response.headers_mut();
     answer.insert(header::CONTENT_SECURITY_POLICY, headers.policy);
@@ -87,14 +106,8 @@ pub fn respond(
         HeaderValue::from_static(headers.language.code()),
     );
     answer.insert(header::CACHE_CONTROL, headers.cache_control);
-    if let Some(encoding) = representation.encoding {
+    if let Some(encoding) = encoding {
         answer.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
-    }
-    if let Some(etag) = representation.etag {
-        answer.insert(header::ETAG, etag);
-    }
-    if let Some(age) = representation.age {
-        answer.insert(header::AGE, HeaderValue::from(age));
     }
     if let Some(link) = headers.link {
         answer.insert(header::LINK, link);
@@ -106,7 +119,6 @@ pub fn respond(
         "accept-encoding"
     };
     answer.insert(header::VARY, HeaderValue::from_static(vary));
-    response
 }
 
 #[cfg(test)]

@@ -9,9 +9,10 @@
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
+use super::answer::{PageHeaders, write_headers};
 use super::document::{self, Content, Frame};
 use super::error::HostError;
 use super::gzip::GzipParts;
@@ -50,31 +51,14 @@ pub fn respond(
     let frame = Frame::new(&build.document, &page.boot, &content)?;
     let gzip = negotiate(request, false, true) == Encoding::Gzip;
     let mut response = (page.status, ()).into_response();
-    response.extensions_mut().insert(page.language);
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        build.document.streamed_policy(&page.nonce),
-    );
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    headers.insert(
-        header::CONTENT_LANGUAGE,
-        HeaderValue::from_static(page.language.code()),
-    );
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("private, no-store"),
-    );
-    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-    if gzip {
-        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-    }
-    if let Some(link) = page.links.as_ref().and_then(PageLinks::link_header) {
-        headers.insert(header::LINK, link);
-    }
+    let headers = PageHeaders {
+        language: page.language,
+        cache_control: HeaderValue::from_static("private, no-store"),
+        vary_cookie: false,
+        link: page.links.as_ref().and_then(PageLinks::link_header),
+        policy: build.document.streamed_policy(&page.nonce),
+    };
+    write_headers(&mut response, headers, gzip.then_some("gzip"));
     if head_only {
         stream.discard();
         // No length: the GET it stands for has none either.
