@@ -228,12 +228,7 @@ fn no_index_disallows_everything_and_marks_every_answer() {
 fn without_a_public_url_the_origin_is_localhost_and_its_port() {
     let host = support::start(&["--render-threads", "1"]);
     let port = host.rsplit(':').next().unwrap();
-    let html = client()
-        .get(format!("{host}/en/"))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let html = support::text(format!("{host}/en/"));
     assert!(
         html.contains(&format!(
             r#"<link rel="canonical" href="http://localhost:{port}/en/">"#

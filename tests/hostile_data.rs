@@ -49,12 +49,7 @@ fn an_answer_nested_100_000_deep_fails_no_other_page_and_every_thread_keeps_rend
         "0",
     ]);
     for _ in 0..8 {
-        let html = client()
-            .get(format!("{host}/fr/status"))
-            .send()
-            .unwrap()
-            .text()
-            .unwrap();
+        let html = support::text(format!("{host}/fr/status"));
         // The screen keeps only what it shows: the page is rendered by the server.
         assert!(
             html.contains("<dd>1.0.0</dd>") && !is_client_rendered(&html),
@@ -62,12 +57,7 @@ fn an_answer_nested_100_000_deep_fails_no_other_page_and_every_thread_keeps_rend
         );
     }
     for _ in 0..20 {
-        let html = client()
-            .get(format!("{host}/fr/"))
-            .send()
-            .unwrap()
-            .text()
-            .unwrap();
+        let html = support::text(format!("{host}/fr/"));
         assert!(
             html.contains(FRENCH_HOME) && !is_client_rendered(&html),
             "every later page is rendered on the server: {html:.2000}"
@@ -161,12 +151,7 @@ fn data_the_status_screen_cannot_use_shows_its_translated_message() {
         "0",
     ]);
     for _ in 0..6 {
-        let html = client()
-            .get(format!("{host}/fr/status"))
-            .send()
-            .unwrap()
-            .text()
-            .unwrap();
+        let html = support::text(format!("{host}/fr/status"));
         assert!(
             html.contains(FRENCH_UNAVAILABLE) && !is_client_rendered(&html),
             "{html:.3000}"
@@ -201,12 +186,7 @@ fn an_exception_in_the_exchange_itself_replaces_the_runtime_and_is_counted() {
         std::thread::sleep(Duration::from_millis(50));
     }
     for _ in 0..5 {
-        let page = client()
-            .get(host.url("/fr/"))
-            .send()
-            .unwrap()
-            .text()
-            .unwrap();
+        let page = support::text(host.url("/fr/"));
         assert!(page.contains("<p>rendered /</p>"), "serves again: {page}");
     }
     assert_eq!(metric(&host.base, "bilingue_runtime_restarts_total"), 1.0);
@@ -219,12 +199,7 @@ fn a_page_whose_own_render_throws_fails_alone_without_a_restart() {
         let thrown = client().get(host.url("/en/throw")).send().unwrap();
         assert!(is_client_rendered(&thrown.text().unwrap()));
     }
-    let page = client()
-        .get(host.url("/fr/"))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let page = support::text(host.url("/fr/"));
     assert!(page.contains("<p>rendered /</p>"), "{page}");
     assert_eq!(metric(&host.base, "bilingue_render_failures_total"), 3.0);
     assert_eq!(metric(&host.base, "bilingue_runtime_restarts_total"), 0.0);

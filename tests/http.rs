@@ -312,12 +312,7 @@ fn health_and_readiness_answer() {
 fn metrics_count_requests_by_status_and_language() {
     get("/en/");
     get("/de/");
-    let metrics = client()
-        .get(format!("{}/metrics", support::metrics_url(base_url())))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let metrics = support::text(format!("{}/metrics", support::metrics_url(base_url())));
     assert!(
         metrics.contains("bilingue_requests_total{status=\"200\",language=\"en\"}"),
         "{metrics}"

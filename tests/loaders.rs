@@ -119,20 +119,8 @@ fn start_upstream(behaviour: Behaviour) -> (String, Arc<Seen>) {
         .route("/api/whoami", get(whoami))
         .route("/api/sets-a-cookie", get(sets_a_cookie))
         .with_state((seen.clone(), behaviour));
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap()
-            .block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                tx.send(listener.local_addr().unwrap()).unwrap();
-                axum::serve(listener, router).await.unwrap();
-            });
-    });
-    (format!("http://{}", rx.recv().unwrap()), seen)
+    let url = support::serve_router(router);
+    (url, seen)
 }
 
 #[test]
@@ -153,12 +141,7 @@ fn with_an_upstream_the_status_page_has_its_data_and_the_upstream_the_visitors_c
         html.contains(r#"<time dateTime="2030-01-02T03:04:05.000Z">2 janv. 2030, 03:04:05</time>"#),
         "the time in the French date locale: {html}"
     );
-    let english = client()
-        .get(format!("{host}/en/status"))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let english = support::text(format!("{host}/en/status"));
     assert!(
         english.contains(">Jan 2, 2030, 3:04:05 AM</time>"),
         "the time in the English date locale: {english}"
@@ -331,12 +314,7 @@ fn a_loader_reaches_this_hosts_api_and_nothing_else() {
     let (other_host, seen_there) = start_upstream(Behaviour::Answers);
     let host = loader_host(&[]);
     let asked = |url: &str| {
-        let html = client()
-            .get(host.url(&format!("/fr/call/{}", percent_encoded(url))))
-            .send()
-            .unwrap()
-            .text()
-            .unwrap();
+        let html = support::text(host.url(&format!("/fr/call/{}", percent_encoded(url))));
         let start = html
             .find(r#"<p id="answer">"#)
             .expect("the fixture's answer")
@@ -378,12 +356,7 @@ fn a_loader_that_never_finishes_gets_the_client_rendered_page_in_time() {
         "{:?}",
         started.elapsed()
     );
-    let page = client()
-        .get(host.url("/en/x"))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let page = support::text(host.url("/en/x"));
     assert!(page.contains("<p>plain /x</p>"), "the thread still serves");
 }
 

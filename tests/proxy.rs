@@ -197,23 +197,8 @@ fn start_upstream() -> Upstream {
         .fallback(any(echo))
         .layer(middleware::from_fn_with_state(seen.clone(), record))
         .with_state(seen.clone());
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap()
-            .block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                tx.send(listener.local_addr().unwrap()).unwrap();
-                axum::serve(listener, router).await.unwrap();
-            });
-    });
-    Upstream {
-        url: format!("http://{}", rx.recv().unwrap()),
-        seen,
-    }
+    let url = support::serve_router(router);
+    Upstream { url, seen }
 }
 
 /// A host in this process whose /api goes to `UPSTREAM/v1`, with a 1 s head time-out and

@@ -7,7 +7,7 @@ use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use crate::support::binary::Host;
-use crate::support::{client, metric};
+use crate::support::{self, client, metric};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -191,12 +191,7 @@ fn the_heap_limit_holds_and_the_runtime_is_replaced() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    let page = client()
-        .get(host.url("/fr/"))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let page = support::text(host.url("/fr/"));
     assert!(page.contains("<p>rendered /</p>"), "still serves: {page}");
 }
 
@@ -228,11 +223,6 @@ fn array_buffer_memory_has_a_budget_and_webassembly_is_not_there() {
     let peak = host.peak_rss_mib();
     eprintln!("peak RSS after four renders that fill their ArrayBuffer budget: {peak:.0} MiB");
     assert!(peak < 400.0, "peak RSS {peak:.0} MiB with a 64 MiB budget");
-    let wasm = client()
-        .get(host.url("/fr/wasm"))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let wasm = support::text(host.url("/fr/wasm"));
     assert!(wasm.contains("<p>WebAssembly: undefined</p>"), "{wasm}");
 }

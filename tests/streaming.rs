@@ -183,12 +183,7 @@ fn past_the_load_time_out_the_part_shows_the_time_out_error_and_the_page_ends() 
         "500ms",
     ]);
     let started = Instant::now();
-    let html = client()
-        .get(format!("{host}/en/status"))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let html = support::text(format!("{host}/en/status"));
     let took = started.elapsed();
     assert!(
         took >= Duration::from_millis(450) && took < Duration::from_secs(3),
@@ -209,12 +204,7 @@ fn an_api_error_after_the_head_shows_the_error_and_its_translated_message() {
         StatusCode::INTERNAL_SERVER_ERROR,
     );
     let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
-    let html = client()
-        .get(format!("{host}/fr/status"))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let html = support::text(format!("{host}/fr/status"));
     assert!(
         html.contains("L’état du serveur n’a pas pu être obtenu."),
         "{html}"
@@ -277,12 +267,7 @@ fn a_client_that_leaves_mid_stream_stops_the_render_and_is_counted() {
         std::thread::sleep(Duration::from_millis(20));
     }
     // The thread serves on.
-    let html = client()
-        .get(format!("{host}/en/"))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let html = support::text(format!("{host}/en/"));
     assert!(html.contains("<h1>Welcome to Bilingue</h1>"));
     // HEAD gets the head and stops the render, without counting as a client that left.
     let abandoned = support::metric(&host, "bilingue_streams_abandoned_total");

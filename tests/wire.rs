@@ -182,12 +182,7 @@ fn an_unfinished_http2_header_block_is_closed_after_the_head_time_out() {
 
 /// The entry script's URL, from the French home page.
 fn entry_script(base: &str) -> String {
-    let html = support::client()
-        .get(format!("{base}/fr/"))
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
+    let html = support::text(format!("{base}/fr/"));
     support::module_scripts(&html).remove(0)
 }
 

@@ -143,6 +143,11 @@ pub fn client() -> reqwest::blocking::Client {
         .unwrap()
 }
 
+/// The body of a GET of `url` by the shared client, whatever its status.
+pub fn text(url: impl reqwest::IntoUrl) -> String {
+    client().get(url).send().unwrap().text().unwrap()
+}
+
 pub fn get(path: &str) -> reqwest::blocking::Response {
     client()
         .get(format!("{}{path}", base_url()))
