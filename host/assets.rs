@@ -10,7 +10,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::encoding::{Encoding, negotiate};
+use crate::encoding::{Encoding, brotli_or_gzip};
 
 /// The URL prefix every asset is served under.
 pub const PREFIX: &str = "/assets/";
@@ -50,7 +50,7 @@ async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
         )
             .into_response();
     };
-    let encoding = negotiate(&headers, true, true);
+    let encoding = brotli_or_gzip(&headers);
     let body = match encoding {
         Encoding::Brotli => asset.brotli,
         Encoding::Gzip => asset.gzip,

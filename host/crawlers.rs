@@ -16,7 +16,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::encoding::{Encoding, negotiate};
+use crate::encoding::takes_gzip;
 use crate::lang::Language;
 use crate::links::page_links;
 use crate::manifest::CrawlerList;
@@ -251,15 +251,15 @@ async fn robots_txt(State(files): State<Arc<SearchFiles>>) -> Response {
 }
 
 async fn sitemap_xml(State(files): State<Arc<SearchFiles>>, headers: HeaderMap) -> Response {
-    let mut response = match negotiate(&headers, false, true) {
-        Encoding::Gzip => {
+    let mut response = match takes_gzip(&headers) {
+        true => {
             let mut response = files.sitemap_gzip.clone().into_response();
             response
                 .headers_mut()
                 .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
             response
         }
-        _ => files.sitemap.clone().into_response(),
+        false => files.sitemap.clone().into_response(),
     };
     let answer = response.headers_mut();
     answer.insert(

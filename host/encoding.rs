@@ -66,8 +66,18 @@ fn weights(headers: &HeaderMap) -> Weights {
     weights
 }
 
+/// The best coding for this client when both brotli and gzip are ready (built assets).
+pub fn brotli_or_gzip(headers: &HeaderMap) -> Encoding {
+    negotiate(headers, true, true)
+}
+
+/// Whether this client takes gzip, the one coding made per request.
+pub fn takes_gzip(headers: &HeaderMap) -> bool {
+    negotiate(headers, false, true) == Encoding::Gzip
+}
+
 /// The best of the codings on offer for this client.
-pub fn negotiate(headers: &HeaderMap, brotli: bool, gzip: bool) -> Encoding {
+fn negotiate(headers: &HeaderMap, brotli: bool, gzip: bool) -> Encoding {
     let w = weights(headers);
     let weight = |named: Option<f32>| named.or(w.any).unwrap_or(0.0);
     let mut best = (Encoding::Identity, 0.0);

@@ -109,6 +109,51 @@ fn app(parts: Parts) -> Router {
     }
 }
 
+/// The public routes' parts around `renderer`, with no V8 and no socket (tests: `oneshot`).
+#[cfg(test)]
+fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts {
+    use std::time::Duration;
+    let manifest = &*manifest::EMBEDDED;
+    let origin = origin::Origin::parse("https://www.example.org").unwrap();
+    let build = pages::PageBuild {
+        document: pages::DocumentAssets::from_manifest(manifest),
+        routes: manifest::AppRoutes::new(&routes.iter().map(|r| r.to_string()).collect::<Vec<_>>()),
+    };
+    Parts {
+        pages: Arc::new(pages::Pages::new(
+            renderer,
+            build,
+            Arc::new(pages::PageCache::new(10)),
+            pages::Site {
+                origin: origin.clone(),
+                crawlers: crawlers::CrawlerTest::new(&manifest.crawlers).unwrap(),
+                time_zone: "UTC".into(),
+                load_timeout: Duration::from_secs(1),
+                freshness: pages::Freshness {
+                    max_age: Duration::from_secs(60),
+                    s_maxage: Duration::from_secs(300),
+                    stale_while_revalidate: Duration::from_secs(60),
+                },
+            },
+        )),
+        api: api::router(None),
+        search: Arc::new(crawlers::SearchFiles::new(
+            &origin,
+            &["/".into()],
+            "2026",
+            false,
+        )),
+        readiness: Arc::new(render::Readiness::new(1)),
+        lifecycle: Arc::default(),
+        observe: metrics::Observe {
+            metrics: metrics::Metrics::new(),
+            access_log: false,
+        },
+        dev: None,
+        no_index: false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! The routes composed with a stand-in renderer: no V8, no socket, `oneshot`.
@@ -116,7 +161,7 @@ mod tests {
     use std::future::Future;
     use std::pin::Pin;
     use std::sync::Arc;
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
 
     use axum::body::Body;
     use axum::http::{Request, StatusCode};
@@ -160,47 +205,7 @@ mod tests {
     }
 
     fn parts(routes: &[&str]) -> Parts {
-        let manifest = &*manifest::EMBEDDED;
-        let origin = origin::Origin::parse("https://www.example.org").unwrap();
-        let build = pages::Build {
-            document: pages::DocumentAssets::from_manifest(manifest),
-            routes: manifest::AppRoutes::new(
-                &routes.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
-            ),
-        };
-        Parts {
-            pages: Arc::new(pages::Pages::new(
-                Arc::new(PathEcho),
-                build,
-                Arc::new(pages::PageCache::new(10)),
-                pages::Site {
-                    origin: origin.clone(),
-                    crawlers: crawlers::CrawlerTest::new(&manifest.crawlers).unwrap(),
-                    time_zone: "UTC".into(),
-                    load_timeout: Duration::from_secs(1),
-                    freshness: pages::Freshness {
-                        max_age: Duration::from_secs(60),
-                        s_maxage: Duration::from_secs(300),
-                        stale_while_revalidate: Duration::from_secs(60),
-                    },
-                },
-            )),
-            api: api::router(None),
-            search: Arc::new(crawlers::SearchFiles::new(
-                &origin,
-                &["/".into()],
-                "2026",
-                false,
-            )),
-            readiness: Arc::new(render::Readiness::new(1)),
-            lifecycle: Arc::default(),
-            observe: metrics::Observe {
-                metrics: metrics::Metrics::new(),
-                access_log: false,
-            },
-            dev: None,
-            no_index: false,
-        }
+        test_parts(Arc::new(PathEcho), routes)
     }
 
     async fn get(path: &str) -> (StatusCode, String) {

@@ -16,7 +16,7 @@ use crate::lang::Language;
 use crate::manifest::{self, Manifest};
 use crate::metrics::{Metrics, Observe, Scrape};
 use crate::origin::Origin;
-use crate::pages::{Build, Freshness, PageCache, Pages, Site};
+use crate::pages::{Freshness, PageBuild, PageCache, Pages, Site};
 use crate::render::{BootState, Bundle, Limits, PoolOptions, RenderError, RenderPool};
 use crate::server::Lifecycle;
 
@@ -143,7 +143,12 @@ impl Host {
                 stale_while_revalidate: config.page_stale_while_revalidate,
             },
         };
-        let mut pages = Pages::new(pool.clone(), Build::from_manifest(manifest), cache, site);
+        let mut pages = Pages::new(
+            pool.clone(),
+            PageBuild::from_manifest(manifest),
+            cache,
+            site,
+        );
         if let Some(dev) = &dev {
             let dev = dev.clone();
             pages.describe_failure = Some(Box::new(move |error| dev.describe_failure(error)));

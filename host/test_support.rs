@@ -1,4 +1,4 @@
-//! What the unit tests of several modules need alike.
+//! What the unit tests of several modules need alike: request headers, gzip, random input.
 
 use std::io::Read as _;
 
@@ -21,4 +21,40 @@ pub fn gunzip(bytes: &[u8]) -> Vec<u8> {
         .read_to_end(&mut out)
         .expect("valid gzip");
     out
+}
+
+/// xorshift64*: deterministic random input, so a failure names a seed that reproduces it.
+pub struct Random(pub u64);
+
+impl Random {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// Bytes made of pieces paths and cookies are made of, and some that break them.
+    pub fn text(&mut self) -> Vec<u8> {
+        const PIECES: [&[u8]; 14] = [
+            b"/",
+            b"fr",
+            b"en",
+            b"de",
+            b"-",
+            b"BR",
+            b";",
+            b"=",
+            b"bilingue_lang",
+            b" ",
+            b"%2F",
+            b"\xff",
+            b"\xc3\xa9",
+            b"..",
+        ];
+        let len = self.next() % 12;
+        (0..len)
+            .flat_map(|_| PIECES[(self.next() % PIECES.len() as u64) as usize].to_vec())
+            .collect()
+    }
 }

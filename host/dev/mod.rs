@@ -25,7 +25,7 @@ use tokio::sync::broadcast;
 
 use crate::assets::{PREFIX, content_type};
 use crate::manifest::Manifest;
-use crate::pages::{Build as PagesBuild, Pages};
+use crate::pages::{PageBuild, Pages};
 use crate::render::{Bundle, RenderError, RenderPool};
 
 /// How often `build.json` is looked at: a save shows well within a second.
@@ -269,7 +269,7 @@ async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: Build) {
         Ok(manifest) => manifest,
         Err(e) => return tracing::error!(error = %e, "the new build's manifest"),
     };
-    let build_parts = PagesBuild::from_manifest(&manifest);
+    let build_parts = PageBuild::from_manifest(&manifest);
     let styles = build_parts.document.styles().to_vec();
     pages.set_build(build_parts);
     if kind == BuildKind::Styles {

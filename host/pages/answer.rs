@@ -13,7 +13,13 @@ use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
+use super::cache::{Keeping, KeptPage, PublicPage, RenderTurn};
+use super::document::Written;
+use super::encoding;
+use super::request::Asked;
+use super::sharing::{Freshness, Sharing};
 use crate::lang::Language;
+use crate::links::PageLinks;
 
 /// The headers a page answers with, besides its body's.
 #[derive(Clone)]
@@ -21,8 +27,6 @@ pub struct PageHeaders {
     pub language: Language,
     /// Who may keep the page, and for how long.
     pub cache_control: HeaderValue,
-    /// The request depended on the visitor's saved choice (`Cookie`), not only on its URL.
-    pub vary_cookie: bool,
     /// The alternates, for a page that names them.
     pub link: Option<HeaderValue>,
     /// The build's Content-Security-Policy for its documents.
@@ -55,6 +59,66 @@ fn names(request: &HeaderMap, etag: &HeaderValue) -> bool {
         .flat_map(|value| value.as_bytes().split(|b| *b == b','))
         .map(<[u8]>::trim_ascii)
         .any(|tag| tag == b"*" || tag.strip_prefix(b"W/").unwrap_or(tag) == ours)
+}
+
+/// A kept page, in the coding the client takes.
+pub fn kept(page: &KeptPage, request: &HeaderMap) -> Response {
+    respond(
+        page.status,
+        encoding::kept(page, request),
+        page.headers.clone(),
+        request,
+    )
+}
+
+/// Step 6 for a page rendered whole: the cache's turn settled by who may keep it (the one
+/// write to the cache), then the answer. A page its visitor keeps is revalidated, so it
+/// carries a validator; one no one keeps needs none.
+pub fn whole(
+    turn: RenderTurn<'_>,
+    page: Written,
+    sharing: Sharing,
+    freshness: &Freshness,
+    asked: &Asked,
+) -> Response {
+    let headers = PageHeaders {
+        language: asked.language,
+        cache_control: freshness.cache_control(sharing, page.status),
+        link: page.links.as_ref().and_then(PageLinks::link_header),
+        policy: page.policy,
+    };
+    let request = &asked.headers;
+    let fresh = |status, document, headers, validated| {
+        respond(
+            status,
+            encoding::fresh(document, request, validated),
+            headers,
+            request,
+        )
+    };
+    match sharing {
+        Sharing::Public { limit } => {
+            let public = PublicPage {
+                status: page.status,
+                document: page.document,
+                headers,
+                limit,
+            };
+            match turn.keep(public) {
+                Keeping::Kept(page) => kept(&page, request),
+                Keeping::Uncached(page) => fresh(page.status, page.document, page.headers, true),
+            }
+        }
+        Sharing::Private => {
+            // The app says this page is not the same for everyone: no one waits for another's.
+            turn.not_kept();
+            fresh(page.status, page.document, headers, true)
+        }
+        Sharing::NoOne => {
+            turn.release();
+            fresh(page.status, page.document, headers, false)
+        }
+    }
 }
 
 /// The page's answer: `representation` with `headers`, or a 304 when the client has it.
@@ -113,12 +177,7 @@ pub fn write_headers(
         answer.insert(header::LINK, link);
     }
     // Every page is chosen by its coding, whether or not this one is compressed.
-    let vary = if headers.vary_cookie {
-        "accept-encoding, cookie"
-    } else {
-        "accept-encoding"
-    };
-    answer.insert(header::VARY, HeaderValue::from_static(vary));
+    answer.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
 }
 
 #[cfg(test)]

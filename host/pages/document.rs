@@ -13,15 +13,18 @@
 use std::sync::LazyLock;
 
 use askama::Template;
-use axum::http::HeaderValue;
+use axum::http::{HeaderValue, StatusCode};
 
+use super::PageBuild;
 use super::escape::json_for_script;
 use super::nonce::Nonce;
+use super::request::Asked;
 use crate::assets::PREFIX;
 use crate::lang::Language;
 use crate::links::PageLinks;
 use crate::manifest::Manifest;
-use crate::render::BootState;
+use crate::origin::Origin;
+use crate::render::{BootState, Rendered};
 use crate::security;
 
 /// The asset URLs a document names, from the manifest, ready per language.
@@ -124,6 +127,47 @@ pub struct Content<'a> {
     pub links: Option<&'a PageLinks>,
     /// Development: why the render failed, as JSON for the overlay.
     pub dev_problem: Option<&'a str>,
+}
+
+/// A rendered page, written: its status, its document, its links (a page found names
+/// them), and the policy its scripts run under.
+pub struct Written {
+    pub status: StatusCode,
+    pub document: String,
+    pub links: Option<PageLinks>,
+    pub policy: HeaderValue,
+}
+
+/// Step 5: the document of a page rendered whole; its boot state carries the loader's
+/// data, for the browser to hydrate with.
+pub fn whole(
+    build: &PageBuild,
+    origin: &Origin,
+    asked: &Asked,
+    boot: BootState,
+    mut rendered: Rendered,
+) -> Result<Written, askama::Error> {
+    let rendered_status =
+        StatusCode::from_u16(rendered.status).expect("the pool checks the status range");
+    let status = asked.status(rendered_status);
+    let links = asked.links(origin, status);
+    let boot = BootState {
+        data: rendered.data.take(),
+        ..boot
+    };
+    let content = Content {
+        title: &rendered.title,
+        description: &rendered.description,
+        markup: &rendered.html,
+        links: links.as_ref(),
+        dev_problem: None,
+    };
+    Ok(Written {
+        status,
+        document: write(&build.document, &boot, &content)?,
+        links,
+        policy: build.document.policy().clone(),
+    })
 }
 
 /// The whole document. With empty markup it is the client-rendered page: the browser

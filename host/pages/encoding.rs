@@ -1,5 +1,4 @@
-//! What a page is sent in, chosen by measurement (the figures are in the README, under
-//! "Compression"):
+//! What a page is sent in, chosen by measurement (the figures are in docs/performance.md):
 //!
 //! - A page written for this request that fits the first round trip goes plain: with its
 //!   headers it fits the ten segments a new connection's first flight carries, so
@@ -16,9 +15,9 @@ use axum::body::Bytes;
 use axum::http::HeaderMap;
 
 use super::answer::{Representation, etag};
-use super::cache::CachedPage;
+use super::cache::KeptPage;
 use super::gzip;
-use crate::encoding::{Encoding, negotiate};
+use crate::encoding::takes_gzip;
 
 /// The largest page sent plain: 10 segments of 1,460 bytes, less room for the headers.
 pub const FIRST_FLIGHT_BYTES: usize = 12 * 1024;
@@ -26,9 +25,7 @@ pub const FIRST_FLIGHT_BYTES: usize = 12 * 1024;
 /// A page written for this request, in the coding the policy chooses; with its validator
 /// when `validated`.
 pub fn fresh(document: String, request: &HeaderMap, validated: bool) -> Representation {
-    let (body, encoding) = if document.len() <= FIRST_FLIGHT_BYTES
-        || negotiate(request, false, true) != Encoding::Gzip
-    {
+    let (body, encoding) = if document.len() <= FIRST_FLIGHT_BYTES || !takes_gzip(request) {
         (Bytes::from(document), None)
     } else {
         (Bytes::from(gzip::whole(document.as_bytes())), Some("gzip"))
@@ -42,10 +39,10 @@ pub fn fresh(document: String, request: &HeaderMap, validated: bool) -> Represen
 }
 
 /// A kept page, gzipped for a client that takes gzip, else plain.
-pub fn cached(page: &CachedPage, request: &HeaderMap) -> Representation {
-    match negotiate(request, false, true) {
-        Encoding::Gzip => page.gzip(),
-        _ => page.plain(),
+pub fn kept(page: &KeptPage, request: &HeaderMap) -> Representation {
+    match takes_gzip(request) {
+        true => page.gzip(),
+        false => page.plain(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The page handler's error: it uses `?`, and this decides what the visitor sees (short,
 //! in both languages, no internals) and what the log gets (the cause). Render failures
-//! that still allow a page get the client-rendered page instead (see `pages.rs`); only
-//! these are left.
+//! that still allow a page get their fallback instead (see `fallback.rs`); only these are
+//! left.
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -9,14 +9,14 @@ use axum::response::{IntoResponse, Response};
 use crate::render::RenderError;
 
 #[derive(Debug, thiserror::Error)]
-pub enum HostError {
+pub enum PageError {
     #[error("render failed: {0}")]
     Render(#[from] RenderError),
     #[error("the document template failed: {0}")]
     Template(#[from] askama::Error),
 }
 
-impl IntoResponse for HostError {
+impl IntoResponse for PageError {
     fn into_response(self) -> Response {
         tracing::error!(error = %self, "request failed");
         let mut response = (

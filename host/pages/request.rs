@@ -1,87 +1,135 @@
-//! What a page request asks for: its language (path prefix › saved choice › default), the
-//! path without its prefix, and what kind of page that makes; and what its loader may carry
-//! for the visitor.
+//! Step 1 of a page request: what it asks for. Its language (the path's prefix, else the
+//! visitor's saved choice, else the default) and its path without the prefix; a path
+//! without a prefix is answered at once with the way to its prefixed page, and a method
+//! other than GET or HEAD is refused, so only a prefixed page goes on to the cache and the
+//! render. Synchronous, and it trusts nothing it reads.
 
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
 
-use crate::lang::{self, Language, PathLanguage};
+use super::cookies;
+use super::path::{PathLanguage, split_path};
+use super::redirect;
+use super::sharing::Freshness;
+use crate::lang::Language;
+use crate::links::{self, PageLinks};
 use crate::manifest::AppRoutes;
+use crate::origin::Origin;
 use crate::render::Visitor;
 use crate::server::PeerAddr;
 
-/// What a page request is, once its path is read: the answer's status, caching and
-/// `Vary` follow from it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PageKind {
-    /// `/fr/…`: the language is in the path.
-    Prefixed,
-    /// `/…`: the language is the visitor's saved choice, else the default; the answer is a
-    /// redirect to the prefixed page.
-    Unprefixed,
-    /// `/de/…`: a language we do not offer; a 404 whatever the app renders.
-    Unsupported,
+/// What a request is, once read.
+pub enum Read {
+    /// A page to find or render.
+    Page(Asked),
+    /// An answer already: the way to a prefixed page, or a refused method.
+    Answer(Response),
 }
 
-impl PageKind {
-    pub fn status(self, rendered: StatusCode) -> StatusCode {
-        match self {
-            PageKind::Unsupported => StatusCode::NOT_FOUND,
-            PageKind::Prefixed | PageKind::Unprefixed => rendered,
-        }
-    }
-
-    /// Whether the page cache may hold it: an unsupported prefix is a 404 of its own.
-    pub fn cacheable(self) -> bool {
-        self != PageKind::Unsupported
-    }
-}
-
-/// Which page a request asks for.
-pub struct PageRequest<'a> {
+/// A page asked for with its language in its path.
+pub struct Asked {
     pub language: Language,
-    /// The path without its language prefix.
-    pub rest: &'a str,
-    pub kind: PageKind,
+    /// `/de/…`: a language we do not offer: a 404 whatever the app renders.
+    pub offered: bool,
+    /// HEAD: the answer's head only.
+    pub head_only: bool,
+    pub headers: HeaderMap,
+    pub peer: Option<PeerAddr>,
+    uri: Uri,
+    /// Where the path without its prefix starts in `uri`'s path.
+    unprefixed_from: usize,
 }
 
-/// Reads the request's path (its language prefix, unless the app routes its first
-/// segment) and, on an unprefixed path, the visitor's saved choice.
-pub fn read_request<'a>(path: &'a str, headers: &HeaderMap, routes: &AppRoutes) -> PageRequest<'a> {
-    match lang::split_path(path, routes) {
-        PathLanguage::Prefixed { language, rest } => PageRequest {
-            language,
-            rest,
-            kind: PageKind::Prefixed,
-        },
-        PathLanguage::Unsupported => PageRequest {
-            language: Language::default_language(),
-            rest: path,
-            kind: PageKind::Unsupported,
-        },
-        PathLanguage::Unprefixed { rest } => {
-            let saved =
-                lang::from_cookies(headers.get_all(header::COOKIE).iter().map(|v| v.as_bytes()));
-            PageRequest {
-                language: saved.unwrap_or_else(Language::default_language),
-                rest,
-                kind: PageKind::Unprefixed,
-            }
+impl Asked {
+    /// The path without its language prefix (`/en` → `/`).
+    pub fn path(&self) -> &str {
+        match &self.uri.path()[self.unprefixed_from..] {
+            "" => "/",
+            path => path,
         }
     }
+
+    /// The answer's status, from the one the app rendered.
+    pub fn status(&self, rendered: StatusCode) -> StatusCode {
+        match self.offered {
+            true => rendered,
+            false => StatusCode::NOT_FOUND,
+        }
+    }
+
+    /// The page's canonical URL and alternates: a page found names them, no other does.
+    pub fn links(&self, origin: &Origin, status: StatusCode) -> Option<PageLinks> {
+        (status == StatusCode::OK).then(|| links::page_links(origin, self.language, self.path()))
+    }
+
+    /// How the page cache knows this page; `None`: a page it never holds (an unsupported
+    /// prefix is a 404 of its own).
+    pub fn cache_key(&self) -> Option<(Language, &str)> {
+        self.offered.then(|| (self.language, self.path()))
+    }
+
+    /// What the page's loader may carry for the visitor.
+    pub fn visitor(&self) -> Visitor {
+        Visitor {
+            // Several Cookie fields are one list (RFC 6265 §5.4 sends one; HTTP/2 may split it).
+            cookie: cookies::all_but_the_choice(self.cookie_fields()),
+            authorization: self.headers.get(header::AUTHORIZATION).cloned(),
+            language: self.language,
+            peer: self.peer.map(|PeerAddr(address)| address),
+        }
+    }
+
+    fn cookie_fields(&self) -> impl Iterator<Item = &[u8]> {
+        self.headers
+            .get_all(header::COOKIE)
+            .iter()
+            .map(HeaderValue::as_bytes)
+    }
 }
 
-/// What a page's loader may carry for the visitor, on a page in `language`.
-pub fn visitor(headers: &HeaderMap, language: Language, peer: Option<PeerAddr>) -> Visitor {
-    Visitor {
-        // Several Cookie fields are one list (RFC 6265 §5.4 sends one; HTTP/2 may split it).
-        cookie: lang::cookies_but_the_choice(
-            headers
-                .get_all(header::COOKIE)
-                .iter()
-                .map(HeaderValue::as_bytes),
-        ),
-        authorization: headers.get(header::AUTHORIZATION).cloned(),
-        language,
-        peer: peer.map(|PeerAddr(address)| address),
+/// Reads `request` (taken whole, so that nothing of it is copied).
+pub fn read(request: Request, routes: &AppRoutes, freshness: &Freshness) -> Read {
+    let (parts, _) = request.into_parts();
+    if parts.method != Method::GET && parts.method != Method::HEAD {
+        return Read::Answer(
+            (
+                StatusCode::METHOD_NOT_ALLOWED,
+                [(header::ALLOW, "GET, HEAD")],
+                "method not allowed",
+            )
+                .into_response(),
+        );
     }
+    let full = parts.uri.path();
+    let (language, offered, unprefixed_from) = match split_path(full, routes) {
+        PathLanguage::Prefixed { language, .. } => (language, true, 1 + language.code().len()),
+        PathLanguage::Unsupported => (Language::default_language(), false, 0),
+        PathLanguage::Unprefixed { path } => {
+            let saved = cookies::saved_language(
+                parts
+                    .headers
+                    .get_all(header::COOKIE)
+                    .iter()
+                    .map(HeaderValue::as_bytes),
+            );
+            let language = saved.unwrap_or_else(Language::default_language);
+            let has_cookie = parts.headers.contains_key(header::COOKIE);
+            return Read::Answer(redirect::to_the_prefixed_page(
+                language,
+                path,
+                parts.uri.query(),
+                redirect::cache_control(has_cookie, freshness),
+            ));
+        }
+    };
+    Read::Page(Asked {
+        language,
+        offered,
+        head_only: parts.method == Method::HEAD,
+        peer: parts.extensions.get::<PeerAddr>().copied(),
+        headers: parts.headers,
+        uri: parts.uri,
+        unprefixed_from,
+    })
 }

@@ -3,44 +3,47 @@
 //! writes it, then the boot state with the data that came. Such a page is its visitor's
 //! (its data is fresh at each request) and its inline scripts carry its nonce, so it is
 //! kept by no one. A client that takes gzip gets each part compressed and flushed as it
-//! comes, with no compressor held while the page waits (see `gzip`). When the client goes away, the response is dropped, and with it the stream,
-//! which stops the render.
+//! comes, with no compressor held while the page waits (see `gzip`). When the client goes
+//! away, the response is dropped, and with it the stream, which stops the render.
 
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use super::answer::{PageHeaders, write_headers};
 use super::document::{self, Content, Frame};
-use super::error::HostError;
+use super::error::PageError;
 use super::gzip::GzipParts;
-use super::{Build, Pages};
-use crate::encoding::{Encoding, negotiate};
-use crate::lang::Language;
+use super::request::Asked;
+use super::{PageBuild, Pages};
+use crate::encoding::takes_gzip;
 use crate::links::PageLinks;
 use crate::render::{BootState, RenderError, Stream, StreamEvent};
 
 /// What a streamed page is, besides its stream.
-pub struct Streamed {
-    pub status: StatusCode,
-    pub language: Language,
-    pub links: Option<PageLinks>,
-    pub nonce: String,
+struct Streamed {
+    links: Option<PageLinks>,
     /// The boot state without data: the data comes at the end.
-    pub boot: BootState,
+    boot: BootState,
 }
 
 /// The response that sends `stream` as it comes; to HEAD, its head only (the render stops).
 pub fn respond(
     pages: Arc<Pages>,
-    build: Arc<Build>,
-    page: Streamed,
+    build: Arc<PageBuild>,
+    asked: &Asked,
+    boot: BootState,
     stream: Stream,
-    request: &HeaderMap,
-    head_only: bool,
-) -> Result<Response, HostError> {
+    nonce: String,
+) -> Result<Response, PageError> {
+    let rendered_status = StatusCode::from_u16(stream.head.status).unwrap_or(StatusCode::OK);
+    let status = asked.status(rendered_status);
+    let page = Streamed {
+        links: asked.links(&pages.site.origin, status),
+        boot,
+    };
     let content = Content {
         title: &stream.head.title,
         description: &stream.head.description,
@@ -49,17 +52,16 @@ pub fn respond(
         dev_problem: None,
     };
     let frame = Frame::new(&build.document, &page.boot, &content)?;
-    let gzip = negotiate(request, false, true) == Encoding::Gzip;
-    let mut response = (page.status, ()).into_response();
+    let gzip = takes_gzip(&asked.headers);
+    let mut response = (status, ()).into_response();
     let headers = PageHeaders {
-        language: page.language,
+        language: asked.language,
         cache_control: HeaderValue::from_static("private, no-store"),
-        vary_cookie: false,
         link: page.links.as_ref().and_then(PageLinks::link_header),
-        policy: build.document.streamed_policy(&page.nonce),
+        policy: build.document.streamed_policy(&nonce),
     };
     write_headers(&mut response, headers, gzip.then_some("gzip"));
-    if head_only {
+    if asked.head_only {
         stream.discard();
         // No length: the GET it stands for has none either.
         let (parts, _) = response.into_parts();
@@ -97,7 +99,7 @@ struct Sending {
     frame: Frame,
     stream: Stream,
     pages: Arc<Pages>,
-    build: Arc<Build>,
+    build: Arc<PageBuild>,
     page: Streamed,
     gzip: Option<GzipParts>,
 }

@@ -65,6 +65,16 @@ impl Stream {
         }
     }
 
+    /// A stream fed by a test, with no render thread behind it.
+    #[cfg(test)]
+    pub fn scripted(head: StreamHead, events: mpsc::UnboundedReceiver<StreamEvent>) -> Self {
+        Self {
+            head,
+            events,
+            abandon: None,
+        }
+    }
+
     /// Stops the render: the answer has its head and needs no body (HEAD).
     pub fn discard(mut self) {
         if let Some((_, abandoned)) = self.abandon.as_mut() {
