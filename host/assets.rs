@@ -10,7 +10,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::encoding::{Encoding, brotli_or_gzip};
+use crate::accept_encoding::{Encoding, brotli_or_gzip};
 
 /// The URL prefix every asset is served under.
 pub const PREFIX: &str = "/assets/";

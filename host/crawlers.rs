@@ -16,7 +16,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::encoding::takes_gzip;
+use crate::accept_encoding::takes_gzip;
 use crate::lang::Language;
 use crate::links::page_links;
 use crate::manifest::CrawlerList;

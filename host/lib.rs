@@ -1,18 +1,19 @@
 //! Bilingue's host. `main.rs` reads the configuration, starts V8 and serves; the tests do
 //! the same through [`Host`]. A page request goes: `server` (accept loop, connection watch,
-//! wire limits) → the layers composed here (`security`, `metrics`) → `pages` (language,
-//! page cache) → `render` (V8) → `pages::document` (the HTML). Each family of routes owns
+//! wire limits) → the layers composed here (`security`, `metrics`) → `pages`, in six steps
+//! (the request, the cache's turn, the render in `render` (V8), who may keep it, the
+//! document, the answer). Each family of routes owns
 //! its room and takes only the state it uses: `pages`, `api` (built in, or `api::proxy`),
 //! `assets`, `crawlers`, `health`, `dev`, and `metrics` on a listener of its own. This file
 //! is the one place that composes them; `startup` makes their state from the options.
 
+mod accept_encoding;
 mod api;
 mod assets;
 pub mod config;
 mod content_type;
 mod crawlers;
 mod dev;
-mod encoding;
 mod health;
 mod lang;
 mod links;
@@ -80,7 +81,7 @@ fn app(parts: Parts) -> Router {
         Some(dev) => dev::routes(dev.clone()),
         None => assets::routes(),
     };
-    // Pages choose their own coding (pages/encoding.rs); nothing compresses per request.
+    // Pages choose their own coding (pages/encoding.rs); nothing else compresses per request.
     let router = Router::new()
         .merge(assets)
         .merge(health::routes(parts.readiness, parts.lifecycle.clone()))

@@ -122,12 +122,8 @@ fn a_page_whose_data_is_fresh_at_each_request_is_kept_by_its_visitor_alone() {
 
 #[test]
 fn a_loader_that_declares_its_data_public_caps_every_lifetime() {
-    let bundle = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/loader-bundle.js"
-    );
-    let host = Host::start(&["--server-bundle", bundle]);
-    host.wait_ready(Duration::from_secs(20));
+    let bundle = support::LOADER_BUNDLE;
+    let host = Host::started(&["--server-bundle", bundle]);
     let response = client()
         .get(host.url("/fr/public/%2Fapi%2Fstatus"))
         .send()
@@ -150,7 +146,7 @@ fn a_loader_that_declares_its_data_public_caps_every_lifetime() {
         "",
         "a page of the build has no age"
     );
-    let short = Host::start(&[
+    let short = Host::started(&[
         "--server-bundle",
         bundle,
         "--page-max-age",
@@ -160,7 +156,6 @@ fn a_loader_that_declares_its_data_public_caps_every_lifetime() {
         "--page-stale-while-revalidate",
         "0s",
     ]);
-    short.wait_ready(Duration::from_secs(20));
     let response = client()
         .get(short.url("/fr/public/%2Fapi%2Fstatus"))
         .send()

@@ -7,6 +7,7 @@ use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::support;
 use crate::support::binary::Host;
 use crate::support::header;
 
@@ -77,8 +78,7 @@ fn is_hit(response: &reqwest::blocking::Response) -> bool {
 
 #[test]
 fn after_one_request_per_page_public_pages_are_hits_under_load() {
-    let host = Host::start(&["--render-threads", "1"]);
-    host.wait_ready(Duration::from_secs(20));
+    let host = Host::started(&["--render-threads", "1"]);
     let varnish = Varnish::start(&host.base);
     let pages = ["/fr/", "/en/", "/fr/nowhere", "/en/nowhere"];
     for page in pages {
@@ -119,8 +119,7 @@ fn after_one_request_per_page_public_pages_are_hits_under_load() {
 
 #[test]
 fn a_kept_pages_age_grows_and_its_revalidation_is_a_304() {
-    let host = Host::start(&["--render-threads", "1"]);
-    host.wait_ready(Duration::from_secs(20));
+    let host = Host::started(&["--render-threads", "1"]);
     let varnish = Varnish::start(&host.base);
     let first = varnish.get("/fr/", &[("accept-encoding", BROWSERS)]);
     let etag = header(&first, "etag");
@@ -158,12 +157,8 @@ fn a_page_holding_a_visitors_data_never_reaches_another_visitor() {
             )
         }),
     ));
-    let bundle = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/loader-bundle.js"
-    );
-    let host = Host::start(&["--server-bundle", bundle, "--api-upstream", &upstream]);
-    host.wait_ready(Duration::from_secs(20));
+    let bundle = support::LOADER_BUNDLE;
+    let host = Host::started(&["--server-bundle", bundle, "--api-upstream", &upstream]);
     let varnish = Varnish::start(&host.base);
     // The loader declares its data public, and calls the API with what the visitor sent.
     let page = "/fr/public/%2Fapi%2Fwhoami";
@@ -219,8 +214,7 @@ fn a_new_builds_pages_replace_the_old_once_their_time_is_up() {
         "--page-stale-while-revalidate",
         "0s",
     ];
-    let old = Host::start(&short);
-    old.wait_ready(Duration::from_secs(20));
+    let old = Host::started(&short);
     let varnish = Varnish::start(&old.base);
     let before = varnish.get("/fr/", &[("accept-encoding", BROWSERS)]);
     let old_etag = header(&before, "etag");
@@ -228,14 +222,10 @@ fn a_new_builds_pages_replace_the_old_once_their_time_is_up() {
     old.terminate();
     old.wait_exit(Duration::from_secs(10));
     // Another build: the faulty fixture's bundle, on the same address.
-    let bundle = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/faulty-bundle.js"
-    );
+    let bundle = support::FAULTY_BUNDLE;
     let mut args = short.to_vec();
     args.extend(["--server-bundle", bundle]);
-    let new = Host::start(&args);
-    new.wait_ready(Duration::from_secs(20));
+    let _new = Host::started(&args);
     std::thread::sleep(Duration::from_millis(1500));
     let after = varnish.get("/fr/", &[]);
     assert_ne!(header(&after, "etag").trim_start_matches("W/"), old_etag);
@@ -247,8 +237,7 @@ fn a_new_builds_pages_replace_the_old_once_their_time_is_up() {
 
 #[test]
 fn the_way_from_an_unprefixed_url_is_kept_for_those_without_a_cookie_only() {
-    let host = Host::start(&["--render-threads", "1"]);
-    host.wait_ready(Duration::from_secs(20));
+    let host = Host::started(&["--render-threads", "1"]);
     let varnish = Varnish::start(&host.base);
     for _ in 0..2 {
         let anonymous = varnish.get("/status", &[]);

@@ -4,7 +4,6 @@
 //! told to come back rather than given an empty page.
 
 use std::sync::OnceLock;
-use std::time::Duration;
 
 use crate::support::binary::Host;
 use crate::support::{self, client, header};
@@ -261,26 +260,20 @@ fn a_malformed_public_url_stops_start_up_with_a_valid_example() {
 
 #[test]
 fn listening_beyond_this_machine_without_a_public_url_is_warned_about() {
-    let host = Host::start(&["--bind", "0.0.0.0"]);
-    host.wait_ready(Duration::from_secs(10));
+    let host = Host::started(&["--bind", "0.0.0.0"]);
     assert!(
         host.logs().contains("without --public-url"),
         "{}",
         host.logs()
     );
-    let quiet = Host::start(&["--public-url", ORIGIN]);
-    quiet.wait_ready(Duration::from_secs(10));
+    let quiet = Host::started(&["--public-url", ORIGIN]);
     assert!(!quiet.logs().contains("without --public-url"));
 }
 
 #[test]
 fn a_crawler_is_told_to_come_back_when_the_page_cannot_be_rendered() {
-    let bundle = format!(
-        "{}/tests/fixtures/faulty-bundle.js",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let host = Host::start(&["--server-bundle", &bundle, "--public-url", ORIGIN]);
-    host.wait_ready(Duration::from_secs(20));
+    let bundle = support::FAULTY_BUNDLE.to_string();
+    let host = Host::started(&["--server-bundle", &bundle, "--public-url", ORIGIN]);
     let googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
     let firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0";
     let crawler = client()

@@ -3,8 +3,7 @@
 //! the first round trip goes plain, a bigger one in gzip, a cached one in spliced gzip,
 //! and nothing is brotli-compressed per request.
 
-use std::time::Duration;
-
+use crate::support;
 use crate::support::binary::Host;
 use crate::support::{client, gunzip, header, start};
 
@@ -48,12 +47,8 @@ fn a_cached_page_goes_in_gzip_to_browsers_and_plain_to_a_brotli_only_client() {
 
 #[test]
 fn a_big_page_goes_in_gzip_and_is_never_brotli_compressed_per_request() {
-    let bundle = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/faulty-bundle.js"
-    );
-    let host = Host::start(&["--server-bundle", bundle, "--render-threads", "1"]);
-    host.wait_ready(Duration::from_secs(20));
+    let bundle = support::FAULTY_BUNDLE;
+    let host = Host::started(&["--server-bundle", bundle, "--render-threads", "1"]);
     let url = host.url("/fr/big");
     let plain = get(&url, None).text().unwrap();
     assert!(plain.len() > 60_000, "{}", plain.len());

@@ -4,35 +4,22 @@
 
 use std::time::{Duration, Instant};
 
+use crate::support;
 use crate::support::binary::Host;
 use crate::support::{client, header};
 
-/// The binary with the faulty bundle: a child process, since a bundle other than the
-/// built-in snapshot cannot share a process with it (see `support::start`).
+/// The faulty bundle on one thread with a small heap, stopped after 300 ms unless told.
 fn faulty_host(extra: &[&str]) -> Host {
-    let bundle = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/faulty-bundle.js"
-    );
-    let mut args = vec![
-        "--server-bundle",
-        bundle,
-        "--render-threads",
-        "1",
-        "--render-heap-mb",
-        "64",
-    ];
+    let mut args = vec!["--render-heap-mb", "64"];
     args.extend_from_slice(extra);
     if !extra.contains(&"--render-timeout") {
         args.extend_from_slice(&["--render-timeout", "300ms"]);
     }
-    let host = Host::start(&args);
-    host.wait_ready(Duration::from_secs(20));
-    host
+    support::faulty_host(&args)
 }
 
 fn is_shell(html: &str, lang: &str) -> bool {
-    html.contains(r#"<div id="app"></div>"#)
+    support::is_client_rendered(html)
         && html.contains(&format!(r#"<html lang="{lang}">"#))
         && !crate::support::module_scripts(html).is_empty()
 }

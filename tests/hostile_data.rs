@@ -11,7 +11,6 @@ use axum::http::{HeaderMap, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 
-use crate::support::binary::Host;
 use crate::support::{self, client, metric};
 
 const FRENCH_HOME: &str = "<h1>Bienvenue sur Bilingue</h1>";
@@ -28,10 +27,6 @@ fn deeply_nested_status(depth: usize) -> String {
 
 fn json(body: String) -> axum::response::Response {
     ([(header::CONTENT_TYPE, "application/json")], body).into_response()
-}
-
-fn is_client_rendered(html: &str) -> bool {
-    html.contains(r#"<div id="app"></div>"#)
 }
 
 #[test]
@@ -52,14 +47,14 @@ fn an_answer_nested_100_000_deep_fails_no_other_page_and_every_thread_keeps_rend
         let html = support::text(format!("{host}/fr/status"));
         // The screen keeps only what it shows: the page is rendered by the server.
         assert!(
-            html.contains("<dd>1.0.0</dd>") && !is_client_rendered(&html),
+            html.contains("<dd>1.0.0</dd>") && !support::is_client_rendered(&html),
             "{html:.2000}"
         );
     }
     for _ in 0..20 {
         let html = support::text(format!("{host}/fr/"));
         assert!(
-            html.contains(FRENCH_HOME) && !is_client_rendered(&html),
+            html.contains(FRENCH_HOME) && !support::is_client_rendered(&html),
             "every later page is rendered on the server: {html:.2000}"
         );
     }
@@ -153,30 +148,19 @@ fn data_the_status_screen_cannot_use_shows_its_translated_message() {
     for _ in 0..6 {
         let html = support::text(format!("{host}/fr/status"));
         assert!(
-            html.contains(FRENCH_UNAVAILABLE) && !is_client_rendered(&html),
+            html.contains(FRENCH_UNAVAILABLE) && !support::is_client_rendered(&html),
             "{html:.3000}"
         );
     }
 }
 
-/// The faulty fixture bundle, in a child process.
-fn faulty_host() -> Host {
-    let bundle = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/faulty-bundle.js"
-    );
-    let host = Host::start(&["--server-bundle", bundle, "--render-threads", "1"]);
-    host.wait_ready(Duration::from_secs(20));
-    host
-}
-
 #[test]
 fn an_exception_in_the_exchange_itself_replaces_the_runtime_and_is_counted() {
-    let host = faulty_host();
+    let host = support::faulty_host(&[]);
     // From this call on, every call into the bundle throws: its exchange is broken.
     let poisoned = client().get(host.url("/fr/poison")).send().unwrap();
     assert_eq!(poisoned.status(), 200);
-    assert!(is_client_rendered(&poisoned.text().unwrap()));
+    assert!(support::is_client_rendered(&poisoned.text().unwrap()));
     let started = std::time::Instant::now();
     while metric(&host.base, "bilingue_runtime_restarts_total") < 1.0 {
         assert!(
@@ -194,10 +178,10 @@ fn an_exception_in_the_exchange_itself_replaces_the_runtime_and_is_counted() {
 
 #[test]
 fn a_page_whose_own_render_throws_fails_alone_without_a_restart() {
-    let host = faulty_host();
+    let host = support::faulty_host(&[]);
     for _ in 0..3 {
         let thrown = client().get(host.url("/en/throw")).send().unwrap();
-        assert!(is_client_rendered(&thrown.text().unwrap()));
+        assert!(support::is_client_rendered(&thrown.text().unwrap()));
     }
     let page = support::text(host.url("/fr/"));
     assert!(page.contains("<p>rendered /</p>"), "{page}");

@@ -185,8 +185,9 @@ fn an_upstream_that_is_down_still_gives_a_page_with_the_translated_error() {
     assert_eq!(error["detail"], "the API server cannot be reached");
 }
 
+/// The page itself is `streaming.rs`'s; here, what the boot state and the log say.
 #[test]
-fn an_upstream_that_answers_500_gives_a_page_with_the_error_and_a_log_line() {
+fn an_upstream_500_reaches_the_boot_state_whole_and_is_logged_with_the_calls_configuration() {
     let (upstream, _) = start_upstream(Behaviour::Fails);
     let host = Host::start(&["--api-upstream", &upstream]);
     let response = client().get(host.url("/fr/status")).send().unwrap();
@@ -215,35 +216,6 @@ fn an_upstream_that_answers_500_gives_a_page_with_the_error_and_a_log_line() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-#[test]
-fn an_upstream_slower_than_the_load_time_out_gives_the_page_with_the_time_out_error() {
-    let (upstream, _) = start_upstream(Behaviour::Slow);
-    let host = support::start(&[
-        "--render-threads",
-        "1",
-        "--api-upstream",
-        &upstream,
-        "--load-timeout",
-        "500ms",
-    ]);
-    let started = Instant::now();
-    let response = client().get(format!("{host}/en/status")).send().unwrap();
-    assert_eq!(response.status(), 200);
-    let html = response.text().unwrap();
-    let took = started.elapsed();
-    assert!(
-        took >= Duration::from_millis(450) && took < Duration::from_secs(3),
-        "ended at the load time-out: {took:?}"
-    );
-    assert!(
-        html.contains("The server’s status could not be obtained."),
-        "{html}"
-    );
-    let error = &boot_state(&html)["data"]["error"];
-    assert_eq!(error["status"], 400, "no response: {error}");
-    assert_eq!(error["message"], "timeout of 500ms exceeded");
 }
 
 #[test]
@@ -289,14 +261,10 @@ fn other_pages_keep_rendering_while_a_page_waits_for_its_data() {
 
 /// A host with the loader fixture (a bundle whose pages ask for any URL given to them).
 fn loader_host(extra: &[&str]) -> Host {
-    let bundle = format!(
-        "{}/tests/fixtures/loader-bundle.js",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let bundle = support::LOADER_BUNDLE.to_string();
     let mut args = vec!["--server-bundle", &bundle];
     args.extend_from_slice(extra);
-    let host = Host::start(&args);
-    host.wait_ready(Duration::from_secs(20));
+    let host = Host::started(&args);
     host
 }
 

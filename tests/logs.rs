@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::support;
 use crate::support::binary::Host;
 
 /// The leading part of a text log record: `2026-11-23T10:00:00.000000Z  INFO `.
@@ -18,12 +19,8 @@ fn starts_a_record(line: &str) -> bool {
 
 #[test]
 fn text_logs_hold_one_record_per_line_stack_traces_included() {
-    let bundle = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/faulty-bundle.js"
-    );
-    let host = Host::start(&["--server-bundle", bundle, "--access-log"]);
-    host.wait_ready(Duration::from_secs(20));
+    let bundle = support::FAULTY_BUNDLE;
+    let host = Host::started(&["--server-bundle", bundle, "--access-log"]);
     let client = crate::support::client();
     // A render that fails logs the bundle's stack trace, several lines long.
     client.get(host.url("/fr/throw")).send().unwrap();

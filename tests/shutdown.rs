@@ -4,14 +4,12 @@
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use crate::support;
 use crate::support::binary::Host;
 use crate::support::client;
 
 fn faulty_bundle() -> &'static str {
-    concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/faulty-bundle.js"
-    )
+    support::FAULTY_BUNDLE
 }
 
 #[test]
@@ -48,8 +46,7 @@ fn sigterm_answers_the_request_in_flight_then_exits_zero() {
 
 #[test]
 fn the_drain_delay_fails_readiness_and_closes_connections_while_still_serving() {
-    let host = Host::start(&["--drain-delay", "1500ms"]);
-    host.wait_ready(Duration::from_secs(10));
+    let host = Host::started(&["--drain-delay", "1500ms"]);
     let client = client();
     assert_eq!(
         client

@@ -9,14 +9,9 @@ use std::time::{Duration, Instant};
 use crate::support::binary::Host;
 use crate::support::{self, client, metric};
 
-fn fixture(name: &str) -> String {
-    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
 #[test]
 fn a_render_time_out_shorter_than_the_warm_up_does_not_stop_start_up() {
-    let host = Host::start(&["--render-threads", "4", "--render-timeout", "1ms"]);
-    host.wait_ready(Duration::from_secs(30));
+    let host = Host::started(&["--render-threads", "4", "--render-timeout", "1ms"]);
     let page = client().get(host.url("/fr/")).send().unwrap();
     assert_eq!(page.status(), 200, "a page is still answered");
 }
@@ -72,7 +67,7 @@ fn render_threads_start_on_a_small_share_of_a_busy_core() {
 fn readiness_is_false_until_the_warm_up_ends() {
     let host = Host::start(&[
         "--server-bundle",
-        &fixture("slow-start-bundle.js"),
+        &support::fixture("slow-start-bundle.js"),
         "--render-threads",
         "2",
         "--render-timeout",
@@ -92,7 +87,7 @@ fn readiness_is_false_until_the_warm_up_ends() {
 #[test]
 fn a_bundle_that_cannot_render_still_stops_start_up_with_its_message() {
     let exit = Host::run(
-        &["--server-bundle", &fixture("broken-bundle.js")],
+        &["--server-bundle", &support::fixture("broken-bundle.js")],
         Duration::from_secs(20),
     );
     assert_eq!(exit.status.code(), Some(1), "{}", exit.logs);
@@ -106,7 +101,7 @@ fn a_bundle_that_cannot_render_still_stops_start_up_with_its_message() {
 
 #[test]
 fn sigterm_during_the_warm_up_exits_zero() {
-    let host = Host::start(&["--server-bundle", &fixture("slow-start-bundle.js")]);
+    let host = Host::start(&["--server-bundle", &support::fixture("slow-start-bundle.js")]);
     host.terminate();
     let exit = host.wait_exit_status(Duration::from_secs(10));
     assert!(exit.status.success(), "{}; {}", exit.status, exit.logs);
@@ -129,13 +124,12 @@ fn sigterm_right_after_start_up_always_drains_and_exits_zero() {
 
 #[test]
 fn sighup_drains_like_sigterm() {
-    let host = Host::start(&[
+    let host = Host::started(&[
         "--server-bundle",
-        &fixture("faulty-bundle.js"),
+        &support::fixture("faulty-bundle.js"),
         "--render-timeout",
         "1500ms",
     ]);
-    host.wait_ready(Duration::from_secs(10));
     let url = host.url("/fr/loop");
     let in_flight = std::thread::spawn(move || client().get(url).send());
     std::thread::sleep(Duration::from_millis(300));
@@ -149,15 +143,14 @@ fn sighup_drains_like_sigterm() {
 #[test]
 fn the_heap_limit_holds_and_the_runtime_is_replaced() {
     // A time-out long enough that only the heap limit can stop this render.
-    let host = Host::start(&[
+    let host = Host::started(&[
         "--server-bundle",
-        &fixture("faulty-bundle.js"),
+        &support::fixture("faulty-bundle.js"),
         "--render-heap-mb",
         "64",
         "--render-timeout",
         "20s",
     ]);
-    host.wait_ready(Duration::from_secs(10));
     let idle = host.peak_rss_mib();
     let started = Instant::now();
     let answer = reqwest::blocking::Client::builder()
@@ -197,15 +190,14 @@ fn the_heap_limit_holds_and_the_runtime_is_replaced() {
 
 #[test]
 fn array_buffer_memory_has_a_budget_and_webassembly_is_not_there() {
-    let host = Host::start(&[
+    let host = Host::started(&[
         "--server-bundle",
-        &fixture("faulty-bundle.js"),
+        &support::fixture("faulty-bundle.js"),
         "--render-heap-mb",
         "64",
         "--render-timeout",
         "5s",
     ]);
-    host.wait_ready(Duration::from_secs(10));
     for attempt in 0..4 {
         let started = Instant::now();
         let answer = client().get(host.url("/fr/xab")).send().expect("answered");

@@ -218,8 +218,7 @@ fn a_client_that_pipelines_and_never_reads_is_let_go_after_the_send_time_out() {
 
 #[test]
 fn connections_past_the_cap_wait_to_be_accepted() {
-    let host = Host::start(&["--max-connections", "3"]);
-    host.wait_ready(Duration::from_secs(10));
+    let host = Host::started(&["--max-connections", "3"]);
     // Three silent connections take every place.
     let mut silent: Vec<TcpStream> = (0..3)
         .map(|_| TcpStream::connect(host.address()).unwrap())

@@ -17,7 +17,7 @@ use axum::http::HeaderMap;
 use super::answer::{Representation, etag};
 use super::cache::KeptPage;
 use super::gzip;
-use crate::encoding::takes_gzip;
+use crate::accept_encoding::takes_gzip;
 
 /// The largest page sent plain: 10 segments of 1,460 bytes, less room for the headers.
 pub const FIRST_FLIGHT_BYTES: usize = 12 * 1024;

@@ -18,7 +18,7 @@ use super::error::PageError;
 use super::gzip::GzipParts;
 use super::request::Asked;
 use super::{PageBuild, Pages};
-use crate::encoding::takes_gzip;
+use crate::accept_encoding::takes_gzip;
 use crate::links::PageLinks;
 use crate::render::{BootState, RenderError, Stream, StreamEvent};
 

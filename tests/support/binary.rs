@@ -26,6 +26,13 @@ impl Host {
         Self::start_with(args, &[])
     }
 
+    /// Starts it as `start` does, then waits until its render threads are warm (`/readyz`).
+    pub fn started(args: &[&str]) -> Self {
+        let host = Self::start(args);
+        host.wait_ready(Duration::from_secs(60));
+        host
+    }
+
     /// The same, with environment variables set for the child only.
     pub fn start_with(args: &[&str], env: &[(&str, &str)]) -> Self {
         Self::spawn(Command::new(env!("CARGO_BIN_EXE_bilingue")), args, env)

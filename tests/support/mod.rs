@@ -285,3 +285,32 @@ pub fn get_following(path: &str) -> reqwest::blocking::Response {
         .send()
         .unwrap()
 }
+
+/// The server bundle that misbehaves on demand (loops, throws, eats the heap, …).
+pub const FAULTY_BUNDLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/faulty-bundle.js"
+);
+/// The server bundle whose pages load any URL given to them.
+pub const LOADER_BUNDLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/loader-bundle.js"
+);
+
+/// A file of `tests/fixtures/`.
+pub fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The client-rendered page: the document with no markup in its root.
+pub fn is_client_rendered(html: &str) -> bool {
+    html.contains(r#"<div id="app"></div>"#)
+}
+
+/// The binary with the faulty bundle on one render thread, warmed up: a child process,
+/// since a bundle other than the built-in snapshot cannot share a process with it.
+pub fn faulty_host(extra: &[&str]) -> binary::Host {
+    let mut args = vec!["--server-bundle", FAULTY_BUNDLE, "--render-threads", "1"];
+    args.extend_from_slice(extra);
+    binary::Host::started(&args)
+}
