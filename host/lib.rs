@@ -28,6 +28,7 @@ pub mod server;
 mod startup;
 #[cfg(test)]
 mod test_support;
+mod trace;
 
 use std::sync::Arc;
 
@@ -52,6 +53,7 @@ impl Host {
             readiness: self.pool.readiness(),
             lifecycle: self.lifecycle.clone(),
             observe: self.observe(),
+            tracing: self.tracing.clone(),
             dev: self.dev.clone(),
             no_index: self.no_index,
         })
@@ -72,6 +74,7 @@ struct Parts {
     readiness: Arc<render::Readiness>,
     lifecycle: Arc<server::Lifecycle>,
     observe: metrics::Observe,
+    tracing: trace::Tracing,
     dev: Option<Arc<dev::Dev>>,
     no_index: bool,
 }
@@ -102,6 +105,10 @@ fn app(parts: Parts) -> Router {
         .layer(middleware::from_fn_with_state(
             parts.observe,
             metrics::observe,
+        ))
+        .layer(middleware::from_fn_with_state(
+            parts.tracing,
+            trace::trace_request,
         ))
         .layer(middleware::from_fn(security::add_headers));
     match parts.no_index {
@@ -150,6 +157,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
             metrics: metrics::Metrics::new(),
             access_log: false,
         },
+        tracing: trace::Tracing::default(),
         dev: None,
         no_index: false,
     }
