@@ -106,7 +106,7 @@ impl TracedCall {
         }
         let mut span = Span {
             id: self.span,
-            parent: Some(trace.render_span),
+            parent: Some(trace.render_span()),
             kind: Kind::Client,
             failed: answer.status.is_none_or(|status| status >= 500),
             ..Span::internal("api call", self.started, Instant::now())
@@ -145,7 +145,7 @@ async fn make(api: Router, call: ApiCall, visitor: &Visitor, traced: &TracedCall
         .any(|name| request.headers().contains_key(name));
     visitor
         .trace
-        .context
+        .context()
         .propagate(traced.span, request.headers_mut());
     request.extensions_mut().insert(Propagated);
     request.extensions_mut().insert(visitor.trace.clone());

@@ -54,7 +54,7 @@ impl RenderTimes {
             trace.record(Span::internal("render queue", self.asked, taken));
         }
         trace.record(Span {
-            id: trace.render_span,
+            id: trace.render_span(),
             kind: Kind::Internal,
             failed,
             ..Span::internal("render", self.started(), until)

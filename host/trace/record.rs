@@ -43,12 +43,15 @@ pub struct SpanRecord {
 /// A request's trace; clones share it (the page handler, the render thread, the loader's
 /// calls, the body that streams).
 #[derive(Clone, Debug)]
-pub struct Trace {
-    pub context: TraceContext,
+pub struct Trace(Arc<Shared>);
+
+#[derive(Debug)]
+struct Shared {
+    context: TraceContext,
     /// The span the page's render is: its loader's calls are its children.
-    pub render_span: SpanId,
-    spans: Option<Arc<Spans>>,
-    moments: Arc<Moments>,
+    render_span: SpanId,
+    spans: Option<Spans>,
+    moments: Moments,
 }
 
 /// When the page's render left the queue, and when its API calls ran (from the first
@@ -64,13 +67,13 @@ impl Trace {
     pub fn new(context: TraceContext, exporter: Option<&Arc<Exporter>>) -> Self {
         let spans = exporter
             .filter(|_| context.sampled)
-            .map(|exporter| Arc::new(Spans::new(exporter.clone())));
-        Self {
+            .map(|exporter| Spans::new(exporter.clone()));
+        Self(Arc::new(Shared {
             context,
             render_span: SpanId::random(),
             spans,
-            moments: Arc::default(),
-        }
+            moments: Moments::default(),
+        }))
     }
 
     /// A trace that records nothing (tests, work done outside any request).
@@ -79,26 +82,35 @@ impl Trace {
     }
 
     pub fn id(&self) -> TraceId {
-        self.context.trace_id
+        self.0.context.trace_id
+    }
+
+    pub fn context(&self) -> &TraceContext {
+        &self.0.context
+    }
+
+    /// The span the page's render is: its loader's calls are its children.
+    pub fn render_span(&self) -> SpanId {
+        self.0.render_span
     }
 
     /// Whether spans are recorded.
     pub fn recording(&self) -> bool {
-        self.spans.is_some()
+        self.0.spans.is_some()
     }
 
     /// The render thread took the page off the queue (the first time counts).
     pub fn mark_taken(&self) {
-        let _ = self.moments.taken.set(Instant::now());
+        let _ = self.0.moments.taken.set(Instant::now());
     }
 
     pub fn taken(&self) -> Option<Instant> {
-        self.moments.taken.get().copied()
+        self.0.moments.taken.get().copied()
     }
 
     /// An API call of the page's loader ran from `start` to `end`.
     pub fn add_call(&self, start: Instant, end: Instant) {
-        let mut calls = self.moments.calls.lock().expect("calls lock");
+        let mut calls = self.0.moments.calls.lock().expect("calls lock");
         *calls = Some(match *calls {
             Some((first, last)) => (first.min(start), last.max(end)),
             None => (start, end),
@@ -107,13 +119,13 @@ impl Trace {
 
     /// From the first API call's start to the last one's end, if any was made.
     pub fn calls(&self) -> Option<(Instant, Instant)> {
-        *self.moments.calls.lock().expect("calls lock")
+        *self.0.moments.calls.lock().expect("calls lock")
     }
 
     /// Records `span` (a child of the request's span unless it names its parent).
     pub fn record(&self, span: Span) {
-        if let Some(spans) = &self.spans {
-            spans.record(span.parent.unwrap_or(self.context.span_id), span);
+        if let Some(spans) = &self.0.spans {
+            spans.record(span.parent.unwrap_or(self.0.context.span_id), span);
         }
     }
 
@@ -124,8 +136,8 @@ impl Trace {
         attributes: Vec<(&'static str, Value)>,
         failed: bool,
     ) {
-        if let Some(spans) = &self.spans {
-            spans.finish(&self.context, name, attributes, failed);
+        if let Some(spans) = &self.0.spans {
+            spans.finish(&self.0.context, name, attributes, failed);
         }
     }
 }

@@ -30,7 +30,7 @@ impl UpstreamCall {
             Some(Propagated) => None,
             None => {
                 let span = SpanId::random();
-                trace.context.propagate(span, headers);
+                trace.context().propagate(span, headers);
                 Some(span)
             }
         };
