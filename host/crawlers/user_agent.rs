@@ -1,26 +1,9 @@
-//! What crawlers read, and how they are told apart from people. `/robots.txt` and
-//! `/sitemap.xml` (every indexable page the app declares, in every language, with its
-//! alternates) are written once at start-up from the public origin and served from
-//! memory. `--no-index` (staging) disallows everything and marks every answer `noindex`.
-//! A crawler is recognised by its user agent (isbot's list, read at build time), so that
-//! when a render fails it is told to come back (503) instead of indexing an empty page.
+//! Tells a crawler's user agent from a person's, by isbot's list as the build read it: when
+//! a render fails, a crawler is told to come back (503) instead of indexing an empty page.
 
-use std::io::Write as _;
-use std::sync::Arc;
+use axum::http::{HeaderMap, header};
 
-use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-
-use crate::accept_encoding::takes_gzip;
-use crate::lang::Language;
-use crate::links::page_links;
 use crate::manifest::CrawlerList;
-use crate::origin::Origin;
 
 /// Tells a crawler's user agent from a browser's, on every page a person asks for (it
 /// decides whether the page may stream), so it must cost next to nothing. Most of isbot's
@@ -163,130 +146,11 @@ fn group_length(text: &str) -> usize {
     bytes.len()
 }
 
-/// `/robots.txt` and `/sitemap.xml`, served from what [`SearchFiles`] wrote.
-pub fn routes(files: Arc<SearchFiles>) -> Router {
-    Router::new()
-        .route("/robots.txt", get(robots_txt))
-        .route("/sitemap.xml", get(sitemap_xml))
-        .with_state(files)
-}
-
-/// `/robots.txt` and `/sitemap.xml`, written once.
-pub struct SearchFiles {
-    robots: Bytes,
-    sitemap: Bytes,
-    sitemap_gzip: Bytes,
-}
-
-impl SearchFiles {
-    pub fn new(origin: &Origin, indexable: &[String], built_at: &str, no_index: bool) -> Self {
-        let robots = if no_index {
-            "User-agent: *\nDisallow: /\n".to_string()
-        } else {
-            format!(
-                "User-agent: *\nAllow: /\n\nSitemap: {}\n",
-                origin.url("/sitemap.xml")
-            )
-        };
-        let sitemap = sitemap(origin, indexable, built_at);
-        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        gzip.write_all(sitemap.as_bytes()).expect("in-memory gzip");
-        Self {
-            robots: robots.into(),
-            sitemap: sitemap.into(),
-            sitemap_gzip: gzip.finish().expect("in-memory gzip").into(),
-        }
-    }
-}
-
-/// One `<url>` per page and language, each naming every language's version and
-/// x-default, as the pages' own alternates do.
-fn sitemap(origin: &Origin, indexable: &[String], built_at: &str) -> String {
-    let mut xml = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
-         xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
-    );
-    for path in indexable {
-        for language in Language::all() {
-            let links = page_links(origin, language, path);
-            xml.push_str("  <url>\n");
-            xml.push_str(&format!(
-                "    <loc>{}</loc>\n",
-                escape_xml(links.canonical())
-            ));
-            xml.push_str(&format!(
-                "    <lastmod>{}</lastmod>\n",
-                escape_xml(built_at)
-            ));
-            for (hreflang, href) in links.alternates() {
-                xml.push_str(&format!(
-                    "    <xhtml:link rel=\"alternate\" hreflang=\"{hreflang}\" href=\"{}\"/>\n",
-                    escape_xml(href)
-                ));
-            }
-            xml.push_str("  </url>\n");
-        }
-    }
-    xml.push_str("</urlset>\n");
-    xml
-}
-
-fn escape_xml(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-async fn robots_txt(State(files): State<Arc<SearchFiles>>) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
-            (header::CACHE_CONTROL, "public, max-age=3600"),
-        ],
-        files.robots.clone(),
-    )
-        .into_response()
-}
-
-async fn sitemap_xml(State(files): State<Arc<SearchFiles>>, headers: HeaderMap) -> Response {
-    let mut response = match takes_gzip(&headers) {
-        true => {
-            let mut response = files.sitemap_gzip.clone().into_response();
-            response
-                .headers_mut()
-                .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-            response
-        }
-        false => files.sitemap.clone().into_response(),
-    };
-    let answer = response.headers_mut();
-    answer.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/xml; charset=utf-8"),
-    );
-    answer.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=3600"),
-    );
-    answer.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-    response
-}
-
-/// `--no-index`: every answer tells search engines not to index it.
-pub async fn no_index(request: Request, next: Next) -> Response {
-    let mut response = next.run(request).await;
-    response.headers_mut().insert(
-        header::HeaderName::from_static("x-robots-tag"),
-        HeaderValue::from_static("noindex"),
-    );
-    response
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::HeaderValue;
+
     use crate::manifest::EMBEDDED;
 
     #[test]
@@ -373,21 +237,5 @@ mod tests {
             each < std::time::Duration::from_millis(5),
             "{each:?} per match"
         );
-    }
-
-    #[test]
-    fn the_sitemap_names_each_page_in_each_language_with_its_alternates() {
-        let origin = Origin::parse("https://www.example.org").unwrap();
-        let xml = sitemap(
-            &origin,
-            &["/".into(), "/a&b".into()],
-            "2026-11-22T00:00:00.000Z",
-        );
-        assert_eq!(xml.matches("<url>").count(), 2 * Language::count());
-        assert!(xml.contains("<loc>https://www.example.org/fr/a&amp;b</loc>"));
-        assert!(xml.contains(
-            r#"<xhtml:link rel="alternate" hreflang="x-default" href="https://www.example.org/"/>"#
-        ));
-        assert!(xml.contains("<lastmod>2026-11-22T00:00:00.000Z</lastmod>"));
     }
 }
