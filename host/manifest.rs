@@ -35,13 +35,25 @@ pub struct Manifest {
     pub dev_client: Option<String>,
 }
 
-/// The crawler user agents the build read: isbot's patterns, rewritten for this regex
-/// engine, and user agents with isbot's own verdict on each.
+/// isbot's crawler user agents, as `app/bundling/crawlers.mjs` made them ready for the
+/// host's engines: the host compiles them as they are.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CrawlerList {
-    pub patterns: Vec<String>,
+    /// The patterns without lookarounds, in the syntax of the `regex` crate.
+    pub plain: Vec<String>,
+    pub lookarounds: Vec<LookaroundPattern>,
+    /// User agents, each with isbot's own verdict.
     pub samples: Vec<(String, bool)>,
+}
+
+/// A pattern with lookarounds (for fancy-regex), and the same without them (for `regex`),
+/// which matches wherever it does, and more.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LookaroundPattern {
+    pub pattern: String,
+    pub relaxed: String,
 }
 
 /// The first path segments the app routes: a path starting with one is the app's, never a
