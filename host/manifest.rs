@@ -31,7 +31,9 @@ pub struct Manifest {
     pub crawlers: CrawlerList,
     /// `languages.json`, as the build read it.
     pub declared: serde_json::Value,
-    /// Development builds: the script that reloads the page and shows problems.
+    /// Development builds: the script that reloads the page and shows problems. Written
+    /// by every build (`null` but in development), so that a rename cannot pass unseen.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub dev_client: Option<String>,
 }
 
@@ -102,11 +104,17 @@ mod tests {
 
     #[test]
     fn a_field_renamed_by_the_build_is_refused() {
-        let mut value: serde_json::Value = serde_json::from_str(MANIFEST).unwrap();
-        let object = value.as_object_mut().unwrap();
-        let sitemap = object.remove("sitemap").unwrap();
-        object.insert("siteMap".into(), sitemap);
-        let error = serde_json::from_value::<Manifest>(value).unwrap_err();
-        assert!(error.to_string().contains("siteMap"), "{error}");
+        for (field, renamed) in [("sitemap", "siteMap"), ("devClient", "devScript")] {
+            let mut value: serde_json::Value = serde_json::from_str(MANIFEST).unwrap();
+            let object = value.as_object_mut().unwrap();
+            let kept = object.remove(field).unwrap();
+            object.insert(renamed.into(), kept);
+            let error = serde_json::from_value::<Manifest>(value).unwrap_err();
+            assert!(error.to_string().contains(renamed), "{error}");
+            let mut value: serde_json::Value = serde_json::from_str(MANIFEST).unwrap();
+            value.as_object_mut().unwrap().remove(field);
+            let error = serde_json::from_value::<Manifest>(value).unwrap_err();
+            assert!(error.to_string().contains("missing field"), "{error}");
+        }
     }
 }

@@ -95,6 +95,7 @@ mod tests {
     use axum::http::HeaderValue;
 
     use crate::manifest::EMBEDDED;
+    use crate::test_support::node;
 
     #[test]
     fn the_crawler_test_agrees_with_isbot_on_its_samples() {
@@ -121,22 +122,6 @@ mod tests {
             !test.is_crawler(&HeaderMap::new()),
             "no user agent: a person"
         );
-    }
-
-    /// Runs `script`, an ES module, with Node in the repository (as the build runs); its output.
-    fn node(script: &str, args: &[&str]) -> String {
-        let output = std::process::Command::new("node")
-            .args(["--input-type=module", "-e", script])
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .expect("node runs (the build needs it too)");
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8(output.stdout).unwrap()
     }
 
     /// isbot's own corpus, one user agent a line: its fixtures `crawlers.yml` and
