@@ -307,7 +307,7 @@ impl Renderer {
         for argument in arguments {
             let value: v8::Local<v8::Value> = match argument {
                 Argument::Text(Some(text)) => v8::String::new(scope, text)
-                    .ok_or_else(|| RenderError::Answer("an argument too large for V8".into()))?
+                    .ok_or_else(|| RenderError::Unreadable("an argument too large for V8".into()))?
                     .into(),
                 Argument::Text(None) => v8::null(scope).into(),
                 Argument::Number(n) => v8::Number::new(scope, *n as f64).into(),

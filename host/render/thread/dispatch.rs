@@ -52,7 +52,7 @@ impl Dispatch<'_> {
             match Finished::read(&entry) {
                 Some(finished) => self.loading.finish(finished),
                 None => {
-                    unreadable = Some(RenderError::Answer(format!(
+                    unreadable = Some(RenderError::Unreadable(format!(
                         "a finished page that names no page: {:.200}",
                         entry.get()
                     )));
@@ -70,7 +70,7 @@ impl Dispatch<'_> {
                 ),
                 Some(Err((job, error))) => self.loading.fail(job, error),
                 None => {
-                    unreadable = Some(RenderError::Answer(format!(
+                    unreadable = Some(RenderError::Unreadable(format!(
                         "a part of a stream that names no page: {:.200}",
                         entry.get()
                     )));
@@ -229,7 +229,7 @@ mod tests {
         assert!(outcome.is_ok(), "the exchange holds");
         assert!(matches!(
             reply.try_recv().unwrap(),
-            Err(RenderError::Answer(_))
+            Err(RenderError::Unreadable(_))
         ));
         assert!(pages.caller(other).is_some());
     }
@@ -249,7 +249,7 @@ mod tests {
                 .join(",");
             let (outcome, _) = dispatch(&mut pages, &api, &outbox(&done, parts, &fetch(1, job)));
             assert!(
-                matches!(&outcome, Err(RenderError::Answer(why)) if why.contains("names no page")),
+                matches!(&outcome, Err(RenderError::Unreadable(why)) if why.contains("names no page")),
                 "{outcome:?}"
             );
             assert!(matches!(

@@ -180,8 +180,9 @@ impl LoadingPages {
                 }
             }
             (part, _) => {
-                let error =
-                    RenderError::Answer(format!("a part of a stream out of its order: {part:?}"));
+                let error = RenderError::Unreadable(format!(
+                    "a part of a stream out of its order: {part:?}"
+                ));
                 self.fail(job, error);
             }
         }
@@ -278,7 +279,7 @@ mod tests {
         ));
         assert!(matches!(
             not_modified_reply.try_recv().unwrap(),
-            Err(RenderError::Answer(_))
+            Err(RenderError::Unreadable(_))
         ));
         assert_eq!(failures(&pages), 2);
         pages.finish(finished(failed, Ok(rendered(200))));
@@ -345,7 +346,7 @@ mod tests {
             source,
         );
         assert!(
-            matches!(reply.try_recv().unwrap(), Err(RenderError::Answer(why)) if why.contains("out of its order"))
+            matches!(reply.try_recv().unwrap(), Err(RenderError::Unreadable(why)) if why.contains("out of its order"))
         );
         assert_eq!(failures(&pages), 1);
     }
