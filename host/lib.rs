@@ -71,7 +71,7 @@ impl Host {
 struct Parts {
     pages: Arc<pages::Pages>,
     api: Router,
-    search: Arc<crawlers::SearchFiles>,
+    search: Arc<crawlers::RobotsAndSitemap>,
     readiness: Arc<render::Readiness>,
     lifecycle: Arc<server::Lifecycle>,
     observe: metrics::Observe,
@@ -146,7 +146,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
             },
         )),
         api: api::router(None),
-        search: Arc::new(crawlers::SearchFiles::new(
+        search: Arc::new(crawlers::RobotsAndSitemap::new(
             &origin,
             &["/".into()],
             "2026",

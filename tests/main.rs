@@ -15,7 +15,8 @@
 //! - `startup`, `shutdown`, `logs`: the real binary as a child process (warm-up, signals, logs).
 //! - `deploy`: the Dockerfile and the Kubernetes manifests.
 //! - `development`: development mode never switches itself on (the loop itself: `e2e/dev.test.mjs`).
-//! - `app_checks`: the app's own checks (type check, unit tests, Chromium, bench and soak smokes).
+//! - `app_checks`: the app's own checks (type check, unit tests, the browser tests in
+//!   Chromium, Firefox and WebKit, bench and soak smokes).
 //!
 //! `support` holds what they share: starting a host in-process or as a child process.
 
