@@ -192,8 +192,9 @@ async function routesOf(root, languages) {
   const file = path.join(root, "app/routes.ts");
   const source = await readFile(file, "utf8");
   if (source !== declaredRoutes.source) {
-    const routes = await importAlone(file);
-    declaredRoutes.routes = { sitemap: routes.indexablePaths(), patterns: routes.routePatterns() };
+    // The checks refuse a route the host could not serve as declared (app/data/routeCheck.ts).
+    const [routes, { checkRoutes }] = await Promise.all([importAlone(file), importAlone(path.join(root, "app/data/routeCheck.ts"))]);
+    declaredRoutes.routes = checkRoutes(routes.ROUTES, routes.NOT_FOUND);
     declaredRoutes.source = source;
   }
   const { sitemap, patterns } = declaredRoutes.routes;
