@@ -128,9 +128,12 @@ export async function readLanguages(root) {
   return JSON.parse(await readFile(path.join(root, "app/i18n/languages.json"), "utf8"));
 }
 
-/** Every listed language needs its table (with its date locale), found by name. */
+/** Every listed language needs its direction, and its table (with its date locale), found by name. */
 export async function checkLanguages(root, languages) {
-  for (const { code } of languages.languages) {
+  for (const { code, direction } of languages.languages) {
+    if (direction !== "ltr" && direction !== "rtl") {
+      throw new Error(`app/i18n/languages.json: "${code}" needs "direction": "ltr" or "rtl" (which way its text runs), not ${JSON.stringify(direction)}`);
+    }
     const file = `app/i18n/tables/${code}.ts`;
     try {
       await readFile(path.join(root, file));
