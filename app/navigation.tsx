@@ -5,7 +5,7 @@
 // top for a new one). A newer navigation supersedes an older one: its calls are aborted
 // and whatever it still brings is dropped. A reload, or a change of language, runs the
 // loader of the screen on show again, the data on show staying until the new comes.
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { createContext, type ReactNode, use, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { LoadOutcome } from "./data/outcome";
 import type { Match, ScreenData } from "./data/route";
 import { useLanguage } from "./i18n/LanguageProvider";
@@ -194,7 +194,14 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
   const value = useMemo<Navigation>(
     () => ({
       shown,
-      data: { outcome: shown.outcome, pending: shown.pending, loading: reloading || stale, reload },
+      data: {
+        // Read during a render: on a streamed page's server render, it suspends until the data comes.
+        get outcome() {
+          return shown.pending ? use(shown.pending) : shown.outcome;
+        },
+        loading: reloading || stale,
+        reload,
+      },
       navigating,
       navigate,
       prefetch,

@@ -215,7 +215,11 @@ mod tests {
         assert!(read_declared(empty).unwrap_err().contains("no language"));
         assert!(read_declared("{").is_err());
         let no_direction = r#"{"default":"fr","cookie":"c","languages":[{"code":"fr","locale":"fr-FR","name":"F"}]}"#;
-        assert!(read_declared(no_direction).unwrap_err().contains("direction"));
+        assert!(
+            read_declared(no_direction)
+                .unwrap_err()
+                .contains("direction")
+        );
         let sideways = no_direction.replace(r#""name":"F""#, r#""name":"F","direction":"ttb""#);
         assert!(read_declared(&sideways).unwrap_err().contains("ttb"));
     }

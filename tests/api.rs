@@ -62,13 +62,20 @@ fn each_language_is_described_by_its_own_endpoint() {
 
 #[test]
 fn an_unknown_language_is_a_json_404() {
-    for path in ["/api/languages/zz", "/api/languages/%3Cb%3E", "/api/languages/FR"] {
+    for path in [
+        "/api/languages/zz",
+        "/api/languages/%3Cb%3E",
+        "/api/languages/FR",
+    ] {
         let response = fetch(path);
         assert_eq!(response.status(), 404, "{path}");
         assert_eq!(header(&response, "cache-control"), "no-store", "{path}");
         let body: Value = response.json().unwrap();
         assert!(
-            body["error"].as_str().unwrap().starts_with("no such language: "),
+            body["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("no such language: "),
             "{path}: {body}"
         );
     }

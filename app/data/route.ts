@@ -24,10 +24,13 @@ export interface LoaderContext {
 
 /** The data of the screen on show, as its screen receives it. */
 export interface ScreenData<Data> {
-  /** The last outcome of the screen's loader; null for a screen without one. */
-  outcome: LoadOutcome<Data> | null;
-  /** On the server, for a streamed page: the outcome still to come (`useScreenOutcome`). */
-  pending?: Promise<LoadOutcome<Data>>;
+  /**
+   * The last outcome of the screen's loader; null for a screen without one. On a streamed
+   * page's server render, reading it waits for the data: the nearest `<Suspense>` boundary
+   * around the part that reads it shows its fallback meanwhile, and the rest of the page
+   * is sent at once (with no boundary, the whole screen waits).
+   */
+  readonly outcome: LoadOutcome<Data> | null;
   /** The loader runs again (a reload, a change of language); the outcome on show stays. */
   loading: boolean;
   reload: () => void;

@@ -3,7 +3,6 @@
 // the details go), then reloaded in place on demand, or when the language changes.
 import { Suspense } from "react";
 import type { ScreenData, ScreenProps } from "../data/route";
-import { useScreenOutcome } from "../data/ScreenData";
 import { type Checked, list, object, string, time } from "../data/shape";
 import { formatInZone } from "../i18n/dates";
 import { useLanguage } from "../i18n/LanguageProvider";
@@ -43,7 +42,7 @@ function Loading() {
 /** The part that shows the data: it waits for it on a streamed page. */
 function StatusDetails({ data, timeZone }: { data: ScreenData<ServerStatus>; timeZone: string }) {
   const { t, dateLocale } = useLanguage();
-  const outcome = useScreenOutcome(data);
+  const { outcome } = data;
   if (!outcome) return <Loading />;
   if (!outcome.ok) {
     return (

@@ -16,8 +16,8 @@ use tower::ServiceExt as _;
 
 use crate::lang::Language;
 use crate::render::{
-    BootState, Page, PageRenderer, PageSharing, RenderError, Rendered, Rendering, Stream, StreamEvent,
-    StreamHead, Visitor,
+    BootState, Page, PageRenderer, PageSharing, RenderError, Rendered, Rendering, Stream,
+    StreamEvent, StreamHead, Visitor,
 };
 
 /// What the scripted renderer does for the `n`th render (from 0) of a path.
