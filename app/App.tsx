@@ -1,22 +1,19 @@
 // The application: the language provider around the screen the path names, with that
-// screen's data. While a new language's resources load, a spinner stands instead of the
-// screen; if they fail, an error with a retry does.
-import { useEffect } from "react";
+// screen's data (app/navigation.tsx moves between screens). While a new language's
+// resources load, a spinner stands instead of the screen; if they fail, an error with a
+// retry does.
+import { useEffect, useState } from "react";
 import type { BootState } from "./boot";
-import type { LoadOutcome } from "./data/loader";
-import { ScreenDataProvider } from "./data/ScreenData";
+import type { LoadOutcome } from "./data/outcome";
+import type { ScreenProps } from "./data/route";
 import { LanguageProvider, useLanguage } from "./i18n/LanguageProvider";
-import type { Language } from "./i18n/languages";
 import type { LoadResources, Resources } from "./i18n/resources";
-import { NavigationProvider, useNavigation } from "./navigation";
-import { resolveRoute, type Screen as ScreenName } from "./routes";
-import { Home } from "./ui/Home";
-import { LanguageLoadFailed } from "./ui/LanguageLoadFailed";
-import { NotFound } from "./ui/NotFound";
-import { ScreenFailed } from "./ui/ScreenFailed";
+import { NavigationPending, NavigationProvider, type Shown, useNavigation } from "./navigation";
+import { resolveRoute } from "./routes";
 import { Notifications } from "./ui/notifications";
+import { ScreenFailed } from "./ui/ScreenFailed";
 import { Spinner } from "./ui/Spinner";
-import { Status } from "./ui/Status";
+import LanguageLoadFailed from "./ui/LanguageLoadFailed";
 
 interface Props {
   boot: BootState;
@@ -27,48 +24,53 @@ interface Props {
 }
 
 export function App({ boot, pendingData, initialResources, load }: Props) {
+  // What the first render shows: the page the host rendered, with its data.
+  const [initial] = useState<Shown>(() => ({
+    path: boot.path,
+    match: resolveRoute(boot.path),
+    outcome: boot.data ?? null,
+    pending: pendingData,
+    language: boot.language,
+  }));
   return (
     <LanguageProvider initialLanguage={boot.language} initialResources={initialResources} load={load}>
-      <NavigationProvider initialPath={boot.path}>
-        <Screen boot={boot} pendingData={pendingData} />
+      <NavigationProvider resolve={resolveRoute} initial={initial}>
+        <Screen timeZone={boot.timeZone} />
+        <Pending />
       </NavigationProvider>
       <Notifications />
     </LanguageProvider>
   );
 }
 
-/** What a loader's outcome is kept under: it holds for one language and one path. */
-const dataKey = (language: Language, path: string) => `${language} ${path}`;
+function Pending() {
+  const { t } = useLanguage();
+  return <NavigationPending label={t("navigation.pending")} />;
+}
 
-function Screen({ boot, pendingData }: { boot: BootState; pendingData?: Promise<LoadOutcome<unknown>> }) {
+function Screen({ timeZone }: { timeZone: string }) {
   const { t, language, pending, retryLanguage } = useLanguage();
-  const { path } = useNavigation();
-  const { route, params } = resolveRoute(path);
+  const { shown, data } = useNavigation();
+  const { route, params } = shown.match;
   const title = t(route.titleKey);
   useEffect(() => {
     document.title = title;
   }, [title]);
   if (pending?.status === "loading") return <Spinner />;
   if (pending?.status === "failed") return <LanguageLoadFailed onRetry={() => retryLanguage(pending.language)} />;
-  const key = dataKey(boot.language, boot.path);
-  const initial = boot.data ? { key, outcome: boot.data } : pendingData ? { key, pending: pendingData } : null;
   return (
-    <ScreenDataProvider route={route} params={params} language={language} initial={initial} dataKey={dataKey(language, path)}>
-      {/* A new path or language is a new chance for the screen. */}
-      <ScreenFailed key={dataKey(language, path)} message={t("screen.failed")}>
-        <ScreenFor screen={route.screen} timeZone={boot.timeZone} />
-      </ScreenFailed>
-    </ScreenDataProvider>
+    // A new path or language is a new chance for the screen.
+    <ScreenFailed key={`${language} ${shown.path}`} message={t("screen.failed")}>
+      <RouteScreen shown={shown} data={data} params={params} timeZone={timeZone} />
+    </ScreenFailed>
   );
 }
 
-function ScreenFor({ screen, timeZone }: { screen: ScreenName; timeZone: string }) {
-  switch (screen) {
-    case "home":
-      return <Home timeZone={timeZone} />;
-    case "status":
-      return <Status timeZone={timeZone} />;
-    case "notFound":
-      return <NotFound />;
-  }
+/** The route's screen: its module is there before the route is shown (the router, the
+ * client entry and the server wait for it). */
+function RouteScreen({ shown, ...props }: { shown: Shown } & ScreenProps<unknown>) {
+  const module = shown.match.route.screen.loaded;
+  if (!module) throw new Error(`the screen of ${shown.match.route.path || "the not-found page"} is not loaded`);
+  const Component = module.default;
+  return <Component {...props} />;
 }

@@ -128,9 +128,12 @@ export async function readLanguages(root) {
   return JSON.parse(await readFile(path.join(root, "app/i18n/languages.json"), "utf8"));
 }
 
-/** Every listed language needs its table (with its date locale), found by name. */
+/** Every listed language needs its direction, and its table (with its date locale), found by name. */
 export async function checkLanguages(root, languages) {
-  for (const { code } of languages.languages) {
+  for (const { code, direction } of languages.languages) {
+    if (direction !== "ltr" && direction !== "rtl") {
+      throw new Error(`app/i18n/languages.json: "${code}" needs "direction": "ltr" or "rtl" (which way its text runs), not ${JSON.stringify(direction)}`);
+    }
     const file = `app/i18n/tables/${code}.ts`;
     try {
       await readFile(path.join(root, file));
@@ -192,8 +195,9 @@ async function routesOf(root, languages) {
   const file = path.join(root, "app/routes.ts");
   const source = await readFile(file, "utf8");
   if (source !== declaredRoutes.source) {
-    const routes = await importAlone(file);
-    declaredRoutes.routes = { sitemap: routes.indexablePaths(), patterns: routes.routePatterns() };
+    // The checks refuse a route the host could not serve as declared (app/data/routeCheck.ts).
+    const [routes, { checkRoutes }] = await Promise.all([importAlone(file), importAlone(path.join(root, "app/data/routeCheck.ts"))]);
+    declaredRoutes.routes = checkRoutes(routes.ROUTES, routes.NOT_FOUND);
     declaredRoutes.source = source;
   }
   const { sitemap, patterns } = declaredRoutes.routes;

@@ -1,9 +1,11 @@
-// The browser entry: load the active language's resources (already preloaded), then hydrate.
+// The browser entry: load the active language's resources (already preloaded) and the
+// screen's module (in the first load, or its own chunk), then hydrate.
 import "./ui/styles.css";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./App";
 import { BOOT_STATE_ID, type BootState, ROOT_ID } from "./boot";
 import { loadResources } from "./i18n/resources";
+import { resolveRoute } from "./routes";
 
 // The host starts this module from the document's head: the rest of the document (the
 // markup, the boot state) is there once it is parsed.
@@ -11,7 +13,8 @@ if (document.readyState === "loading") {
   await new Promise((parsed) => document.addEventListener("DOMContentLoaded", parsed, { once: true }));
 }
 const boot = JSON.parse(document.getElementById(BOOT_STATE_ID)!.textContent!) as BootState;
-const initialResources = await loadResources(boot.language);
+// A screen whose module will not load shows the screen's failure message instead.
+const [initialResources] = await Promise.all([loadResources(boot.language), resolveRoute(boot.path).route.screen().catch(() => {})]);
 const root = document.getElementById(ROOT_ID)!;
 const app = <App boot={boot} initialResources={initialResources} load={loadResources} />;
 // An empty root is the host's client-rendered shell (its server render failed): render here.

@@ -2,7 +2,7 @@
 // between them, the server bundle's entry points and the document's ids. GENERATED from
 // host/render/contract.rs and host/dev/mod.rs: do not edit; after a change there, run
 // `BILINGUE_WRITE_CONTRACT=1 cargo test --lib contract`.
-import type { LoadOutcome } from "./data/loader";
+import type { LoadOutcome } from "./data/outcome";
 import type { Language } from "./i18n/languages";
 
 export const ENTRY_POINTS = {"render":"bilingueRender","deliver":"bilingueDeliver","outbox":"bilingueOutbox","cancel":"bilingueCancel"} as const;
@@ -33,18 +33,15 @@ export type RenderResult = { status: number, title: string,
  */
 description: string, html: string, 
 /**
- * The render depends only on (path, language, build): the host may cache the page.
+ * Who may keep the page: its route's declaration, unless its data failed to load.
  */
-cacheable: boolean, 
+sharing: PageSharing, 
 /**
  * The loader's outcome, for the boot state (absent for a screen without a loader).
  */
-data?: LoadOutcome<unknown>, 
-/**
- * The loader's data is the same for everyone for this many seconds
- * (`Loader.publicForSeconds`).
- */
-publicForSeconds?: number, };
+data?: LoadOutcome<unknown>, };
+
+export type PageSharing = { "kind": "public", maxSeconds?: number, } | { "kind": "private" };
 
 export type Done = { job: number, result: RenderResult, } | { job: number, failed: string, };
 

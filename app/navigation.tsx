@@ -1,13 +1,36 @@
-// Moving between screens without a new page: a link changes the path in the URL and in
-// this state, the back and forward buttons change it back, and the screen follows.
-import { createContext, type MouseEvent, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
+// Moving between screens without a new page, as people expect of an app: a link (or the
+// back and forward buttons) starts a navigation, which fetches the screen's module and
+// runs its loader while the current screen stays on show, marked pending; then the new
+// screen comes with its data, in one step, and the scroll position is that entry's (the
+// top for a new one). A newer navigation supersedes an older one: its calls are aborted
+// and whatever it still brings is dropped. A reload, or a change of language, runs the
+// loader of the screen on show again, the data on show staying until the new comes.
+import { createContext, type ReactNode, use, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { LoadOutcome } from "./data/outcome";
+import type { Match, ScreenData } from "./data/route";
 import { useLanguage } from "./i18n/LanguageProvider";
-import { localizedPath, stripLanguagePrefix } from "./i18n/languages";
+import { type Language, localizedPath, stripLanguagePrefix } from "./i18n/languages";
+
+/** The screen on show: its path (without the language prefix), its route, its data. */
+export interface Shown {
+  path: string;
+  match: Match;
+  outcome: LoadOutcome<unknown> | null;
+  /** On the server, for a streamed page: the outcome still to come. */
+  pending?: Promise<LoadOutcome<unknown>>;
+  /** The language the outcome was loaded in. */
+  language: Language;
+}
 
 interface Navigation {
-  /** The path without its language prefix. */
-  path: string;
+  shown: Shown;
+  /** The data the screen on show receives. */
+  data: ScreenData<unknown>;
+  /** The path a navigation is on its way to, until its screen and data are there; else null. */
+  navigating: string | null;
   navigate: (path: string) => void;
+  /** Fetches the module of the screen `path` names, so that following a link to it waits less. */
+  prefetch: (path: string) => void;
 }
 
 const NavigationContext = createContext<Navigation | null>(null);
@@ -18,38 +41,213 @@ export function useNavigation(): Navigation {
   return value;
 }
 
-export function NavigationProvider({ initialPath, children }: { initialPath: string; children: ReactNode }) {
-  const [path, setPath] = useState(initialPath);
+/** The navigation's waiting, loaded when first needed: it is not part of the first-load JavaScript. */
+const arriving = () => import("./data/arrive");
+
+/** Scroll positions by history entry, kept for the tab's life (a reload keeps them). */
+const SCROLL_STORE = "bilingue-scroll";
+type Position = [number, number];
+const newEntryKey = () => Math.random().toString(36).slice(2, 10);
+const entryKey = (): string | undefined => (window.history.state as { key?: string } | null)?.key;
+
+/** Where the screen being shown scrolls to once it is painted: an entry's saved position, or the top. */
+type ScrollTo = Position | null;
+
+interface Props {
+  resolve: (path: string) => Match;
+  initial: Shown;
+  children: ReactNode;
+}
+
+export function NavigationProvider({ resolve, initial, children }: Props) {
   const { language } = useLanguage();
-  useEffect(() => {
-    const follow = () => setPath(stripLanguagePrefix(window.location.pathname));
-    window.addEventListener("popstate", follow);
-    return () => window.removeEventListener("popstate", follow);
+  const [shown, setShown] = useState(initial);
+  const [navigating, setNavigating] = useState<string | null>(null);
+  const [reloading, setReloading] = useState(false);
+  const latest = useRef<AbortController | null>(null);
+  const scrollTo = useRef<ScrollTo>(null);
+  const positions = useRef(new Map<string, Position>());
+  const currentKey = useRef<string | undefined>(undefined);
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
+
+  /** A new attempt, which supersedes (aborts) the one under way. */
+  const begin = useCallback(() => {
+    latest.current?.abort();
+    const controller = new AbortController();
+    latest.current = controller;
+    return controller;
   }, []);
-  const navigate = useCallback(
-    (to: string) => {
-      window.history.pushState(null, "", localizedPath(language, to));
-      setPath(to);
-      window.scrollTo(0, 0);
-    },
+
+  const load = useCallback(
+    async (match: Match, signal: AbortSignal) => (await arriving()).arrive(match, language, signal),
     [language],
   );
-  const value = useMemo(() => ({ path, navigate }), [path, navigate]);
+
+  const go = useCallback(
+    (to: string, entry: { push: true } | { push: false; key: string | undefined }) => {
+      const attempt = begin();
+      const match = resolve(to);
+      setNavigating(to);
+      load(match, attempt.signal).then(
+        (outcome) => {
+          if (attempt.signal.aborted) return;
+          latest.current = null;
+          remember(positions.current, currentKey.current);
+          if (entry.push) {
+            currentKey.current = newEntryKey();
+            window.history.pushState({ key: currentKey.current }, "", localizedPath(language, to));
+            scrollTo.current = [0, 0];
+          } else {
+            currentKey.current = entry.key;
+            scrollTo.current = (entry.key && positions.current.get(entry.key)) || [0, 0];
+          }
+          setShown({ path: to, match, outcome, language });
+          setNavigating(null);
+          setReloading(false);
+        },
+        () => {
+          // The screen's module would not load: the page itself, from the host, will.
+          if (!attempt.signal.aborted) window.location.assign(localizedPath(language, to));
+        },
+      );
+    },
+    [begin, resolve, load, language],
+  );
+
+  const reload = useCallback(() => {
+    const { match, path } = shownRef.current;
+    if (!match.route.loader) return;
+    const attempt = begin();
+    setNavigating(null);
+    setReloading(true);
+    load(match, attempt.signal).then((outcome) => {
+      // A navigation, or a later reload, supersedes this one.
+      if (attempt.signal.aborted || shownRef.current.path !== path) return;
+      latest.current = null;
+      setShown((now) => ({ ...now, outcome, pending: undefined, language }));
+      setReloading(false);
+    });
+  }, [begin, load, language]);
+
+  // The back and forward buttons: the URL has changed already; the screen follows.
+  useEffect(() => {
+    const follow = () => {
+      remember(positions.current, currentKey.current);
+      const key = entryKey();
+      // The entry being left keeps its position; the one shown takes its own once painted.
+      go(stripLanguagePrefix(window.location.pathname), { push: false, key });
+    };
+    window.addEventListener("popstate", follow);
+    return () => window.removeEventListener("popstate", follow);
+  }, [go]);
+
+  // The scroll position is the app's to restore, per entry: the browser's would come
+  // before the screen and its data do.
+  useEffect(() => {
+    window.history.scrollRestoration = "manual";
+    try {
+      for (const [key, position] of JSON.parse(sessionStorage.getItem(SCROLL_STORE) ?? "[]") as [string, Position][]) {
+        positions.current.set(key, position);
+      }
+    } catch {
+      // Storage refused, or not ours: positions start afresh.
+    }
+    currentKey.current = entryKey();
+    if (!currentKey.current) {
+      currentKey.current = newEntryKey();
+      window.history.replaceState({ ...(window.history.state as object | null), key: currentKey.current }, "");
+    } else {
+      const saved = positions.current.get(currentKey.current);
+      if (saved) window.scrollTo(...saved);
+    }
+    const keep = () => {
+      remember(positions.current, currentKey.current);
+      try {
+        sessionStorage.setItem(SCROLL_STORE, JSON.stringify([...positions.current].slice(-50)));
+      } catch {
+        // Full or refused: positions are then kept for this document only.
+      }
+    };
+    window.addEventListener("pagehide", keep);
+    return () => window.removeEventListener("pagehide", keep);
+  }, []);
+
+  useLayoutEffect(() => {
+    if (!scrollTo.current) return;
+    window.scrollTo(...scrollTo.current);
+    scrollTo.current = null;
+  }, [shown]);
+
+  // Data loaded in another language, or none yet (a page the browser renders itself):
+  // the loader runs again.
+  const stale = shown.match.route.loader !== undefined && !shown.pending && (shown.outcome === null || shown.language !== language);
+  useEffect(() => {
+    if (stale) reload();
+  }, [stale, reload]);
+
+  const navigate = useCallback((to: string) => go(to, { push: true }), [go]);
+  const prefetch = useCallback(
+    (to: string) => void Promise.all([resolve(to).route.screen(), arriving()]).catch(() => {}),
+    [resolve],
+  );
+  const value = useMemo<Navigation>(
+    () => ({
+      shown,
+      data: {
+        // Read during a render: on a streamed page's server render, it suspends until the data comes.
+        get outcome() {
+          return shown.pending ? use(shown.pending) : shown.outcome;
+        },
+        loading: reloading || stale,
+        reload,
+      },
+      navigating,
+      navigate,
+      prefetch,
+    }),
+    [shown, reloading, stale, reload, navigating, navigate, prefetch],
+  );
   return <NavigationContext.Provider value={value}>{children}</NavigationContext.Provider>;
 }
 
-/** A link to another screen, in the active language; a plain click navigates in place. */
+function remember(positions: Map<string, Position>, key: string | undefined): void {
+  if (key) positions.set(key, [window.scrollX, window.scrollY]);
+}
+
+/** A link to another screen, in the active language: a plain click navigates in place, and
+ * pointing at it (or focusing it) fetches the screen's module beforehand. */
 export function Link({ to, children }: { to: string; children: ReactNode }) {
-  const { navigate } = useNavigation();
+  const { navigate, prefetch } = useNavigation();
   const { language } = useLanguage();
-  const follow = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    navigate(to);
-  };
   return (
-    <a href={localizedPath(language, to)} onClick={follow}>
+    <a
+      href={localizedPath(language, to)}
+      onClick={(event) => {
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        navigate(to);
+      }}
+      onMouseEnter={() => prefetch(to)}
+      onFocus={() => prefetch(to)}
+    >
       {children}
     </a>
+  );
+}
+
+/**
+ * What a navigation under way looks like: a bar at the top, and, for screen readers, a
+ * polite announcement (the region is always there, empty, so that its change is heard).
+ */
+export function NavigationPending({ label }: { label: string }) {
+  const { navigating } = useNavigation();
+  return (
+    <>
+      <div className="navigation-pending" hidden={navigating === null} aria-hidden="true" />
+      <p className="visually-hidden navigation-announcement" aria-live="polite" aria-atomic="true">
+        {navigating === null ? "" : label}
+      </p>
+    </>
   );
 }

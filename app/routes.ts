@@ -1,101 +1,54 @@
-// The screens of the app by path (without the language prefix), shared by the server and
-// the browser. A route may declare a loader: the data its screen needs, fetched with the
-// shared HTTP client, on the server for the first paint and in the browser after.
-import type { Loader } from "./data/loader";
+// The screens of the app by path (without the language prefix), shared by the server, the
+// browser and the build. Each route is one object (app/data/route.ts): its path, its
+// screen (its module is fetched when first needed unless it is eager), its loader (the
+// screen's module checks the data and types it), its title and description, and who may
+// keep its page. "Add a screen" in docs/pages-and-languages.md says how to add one.
+import { defineRoute, eager, lazy, type Match, matchRoute, type Route } from "./data/route";
+import { LANGUAGES } from "./i18n/languages";
+import * as home from "./ui/Home";
+import * as notFoundScreen from "./ui/NotFound";
 
-/** What the host's GET /api/status answers. */
-export interface ServerStatus {
-  version: string;
-  languages: string[];
-  /** RFC 3339, UTC. */
-  serverTime: string;
-}
-
-/**
- * The status screen's data: the server's own, fresh at each request, so never cached. Its
- * shape is checked (`app/data/serverStatus.ts`, loaded with the data, not with the page).
- */
-const statusLoader: Loader<ServerStatus> = {
-  load: async ({ http }) => {
-    const [answer, { serverStatus }] = await Promise.all([http.get<unknown>("/status"), import("./data/serverStatus")]);
-    return serverStatus(answer);
-  },
-};
-
-export type Screen = "home" | "status" | "notFound";
-
-export interface Route {
-  screen: Screen;
-  status: 200 | 404;
-  titleKey: string;
-  /** The page's description, for search engines and link previews. */
-  descriptionKey: string;
-  /** Listed in the sitemap, in every language (a pattern with parameters cannot be). */
-  indexable: boolean;
-  /** The render depends only on (path, language, build): the host may cache the page. */
-  cacheable: boolean;
-  loader?: Loader<unknown>;
-}
-
-/** Paths by pattern: a segment `:name` matches any one segment, given as `params.name`. */
-const routes: Record<string, Route> = {
-  "/": { screen: "home", status: 200, titleKey: "home.title", descriptionKey: "home.description", indexable: true, cacheable: true },
-  "/status": {
-    screen: "status",
-    status: 200,
+export const ROUTES: readonly Route[] = [
+  defineRoute({
+    path: "/",
+    screen: eager(home),
+    titleKey: "home.title",
+    descriptionKey: "home.description",
+    indexable: true,
+    sharing: { kind: "public" },
+  }),
+  defineRoute({
+    path: "/status",
+    screen: lazy(() => import("./ui/Status")),
+    // The server's own status, fresh at each request.
+    loader: { load: ({ http }) => http.get("/status") },
     titleKey: "status.title",
     descriptionKey: "status.description",
     indexable: true,
-    cacheable: false,
-    loader: statusLoader,
-  },
-};
+    sharing: { kind: "private" },
+  }),
+  defineRoute({
+    path: "/languages/:code",
+    screen: lazy(() => import("./ui/Language")),
+    loader: { load: ({ http, params }) => http.get(`/languages/${encodeURIComponent(params.code)}`), notFoundOn404: true },
+    titleKey: "languages.title",
+    descriptionKey: "languages.description",
+    indexable: () => LANGUAGES.map(({ code }) => `/languages/${code}`),
+    sharing: { kind: "public", maxSeconds: 3600 },
+  }),
+];
 
-const notFound: Route = {
-  screen: "notFound",
+export const NOT_FOUND: Route = defineRoute({
+  path: "",
   status: 404,
+  screen: eager(notFoundScreen),
   titleKey: "notFound.title",
   descriptionKey: "notFound.description",
   indexable: false,
-  cacheable: true,
-};
-
-/** Every route's pattern (the build gives the host their first segments). */
-export function routePatterns(): string[] {
-  return Object.keys(routes);
-}
-
-/** The paths a crawler may index: the sitemap's pages, in every language. */
-export function indexablePaths(): string[] {
-  return Object.entries(routes)
-    .filter(([pattern, route]) => route.indexable && !pattern.includes(":"))
-    .map(([pattern]) => pattern);
-}
-
-export interface Match {
-  route: Route;
-  params: Record<string, string>;
-}
+  sharing: { kind: "public" },
+});
 
 /** The route a path names, and its parameters; the not-found route when none does. */
 export function resolveRoute(pathWithoutPrefix: string): Match {
-  const segments = pathWithoutPrefix.split("/");
-  for (const [pattern, route] of Object.entries(routes)) {
-    const parts = pattern.split("/");
-    if (parts.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    const matches = parts.every((part, i) => {
-      if (part.startsWith(":") && segments[i] !== "") {
-        try {
-          params[part.slice(1)] = decodeURIComponent(segments[i]);
-          return true;
-        } catch {
-          return false;
-        }
-      }
-      return part === segments[i];
-    });
-    if (matches) return { route, params };
-  }
-  return { route: notFound, params: {} };
+  return matchRoute(ROUTES, NOT_FOUND, pathWithoutPrefix);
 }

@@ -1,21 +1,22 @@
 // The server entry: the host renders pages through four functions (below). A page
 // without a loader is rendered at once; a page with one loads its data through the host
 // (see server/exchange.ts) while the host renders others. When the host allows it (a
-// person's page) and the loader's data is fresh at each request, the page is streamed
-// (server/streaming.ts): its frame at once, the parts that wait for data as it comes;
-// otherwise it is rendered whole once the data is there (a crawler's page, a page whose
-// data is public and may be cached, a page whose status depends on its data).
+// person's page) and the route declares its page private (data fresh at each request),
+// the page is streamed (server/streaming.ts): its frame at once, the parts that wait for
+// data as it comes; otherwise it is rendered whole once the data is there (a crawler's
+// page, a public page that caches may keep, a page whose status depends on its data).
 import "./server/polyfills";
 import { renderToString } from "react-dom/server";
 import { App } from "./App";
 import type { BootState, RenderResult } from "./boot";
 import { ENTRY_POINTS } from "./contract";
-import { type Loader, type LoadOutcome, runLoader, statusFor } from "./data/loader";
-import http, { type HttpClient, type RequestConfig } from "./http/client";
+import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
+import type { Match, PageSharing, Route } from "./data/route";
+import http, { type HttpClient, type RequestConfig, withConfig } from "./http/client";
 import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES, localeOf } from "./i18n/languages";
 import { type LanguageModule, type LoadResources, type Resources, resourcesOf } from "./i18n/resources";
 import { createTranslator } from "./i18n/translate";
-import { type Match, type Route, resolveRoute } from "./routes";
+import { resolveRoute } from "./routes";
 import { type Answer, cancel, deliver, fail, finishLater, finishNow, routeConsoleToHost, takeOutbox } from "./server/exchange";
 import { streamPage } from "./server/streaming";
 import { JOB } from "./server/transport";
@@ -48,17 +49,17 @@ function checkTimeZone(timeZone: string): void {
 function renderPage(boot: BootState, { route }: Match, data?: LoadOutcome<unknown>): RenderResult {
   const html = renderToString(<App boot={{ ...boot, data }} initialResources={resourcesFor(boot.language)} load={loadResources} />);
   const { title, description } = textOf(boot, route);
-  const status = route.loader && data ? statusFor(route.loader, data, route.status) : route.status;
-  const publicForSeconds = data?.ok ? route.loader?.publicForSeconds : undefined;
-  return {
-    status,
-    title,
-    description,
-    html,
-    cacheable: route.cacheable && !route.loader,
-    data,
-    publicForSeconds,
-  };
+  const status = data ? statusFor(route, data) : route.status;
+  return { status, title, description, html, sharing: sharingOf(route, status, data), data };
+}
+
+/**
+ * Who may keep the page: as its route declares, unless its data failed to load (a page
+ * not found for want of its resource excepted): a failure is its visitor's alone to see.
+ */
+function sharingOf(route: Route, status: 200 | 404, data?: LoadOutcome<unknown>): PageSharing {
+  if (data && !data.ok && status !== 404) return { kind: "private" };
+  return route.sharing;
 }
 
 /** A page's title and description, in its language. */
@@ -68,26 +69,17 @@ function textOf(boot: BootState, route: Route): { title: string; description: st
 }
 
 /**
- * Whether a page may be streamed: its data is fresh at each request (a page whose loader
- * declared its data public is rendered whole, so that caches may keep it) and its status
- * is known before the data comes.
+ * Whether a page may be streamed: its route declares it private (its data is fresh at
+ * each request; a public page is rendered whole, so that caches may keep it) and its
+ * status is known before the data comes.
  */
-function mayStream(loader: Loader<unknown>): boolean {
-  return loader.publicForSeconds === undefined && !loader.notFoundOn404;
+function mayStream(route: Route): boolean {
+  return route.sharing.kind === "private" && !route.loader?.notFoundOn404;
 }
 
 /** The shared client, its calls marked as this page's, so the host knows whose they are. */
 function clientFor(job: number): HttpClient {
-  const mark = (config?: RequestConfig): RequestConfig => ({ ...config, [JOB]: job }) as RequestConfig;
-  return {
-    ...http,
-    request: (config) => http.request(mark(config)),
-    get: (url, config) => http.get(url, mark(config)),
-    delete: (url, config) => http.delete(url, mark(config)),
-    post: (url, data, config) => http.post(url, data, mark(config)),
-    put: (url, data, config) => http.put(url, data, mark(config)),
-    patch: (url, data, config) => http.patch(url, data, mark(config)),
-  };
+  return withConfig(http, (config?: RequestConfig) => ({ ...config, [JOB]: job }) as RequestConfig);
 }
 
 /**
@@ -107,20 +99,23 @@ function start(boot: BootState, job: number, streamNonce: string | null): void {
   checkTimeZone(boot.timeZone);
   const page = { ...boot, language: isLanguage(boot.language) ? boot.language : DEFAULT_LANGUAGE };
   const match = resolveRoute(page.path);
-  const loader = match.route.loader;
-  if (!loader) {
-    finishNow(job, renderPage(page, match));
+  const { route } = match;
+  if (!route.loader) {
+    if (route.screen.loaded) finishNow(job, renderPage(page, match));
+    else finishLater(job, route.screen().then(() => renderPage(page, match)));
     return;
   }
   const context = { language: page.language, params: match.params, http: clientFor(job) };
-  if (streamNonce !== null && mayStream(loader)) {
-    const data = runLoader(loader, context);
-    const head = { status: match.route.status, ...textOf(page, match.route) };
+  if (streamNonce !== null && mayStream(route)) {
+    const data = runLoader(route, context);
+    const head = { status: route.status, ...textOf(page, route) };
     const app = <App boot={page} pendingData={data} initialResources={resourcesFor(page.language)} load={loadResources} />;
-    streamPage(job, head, app, streamNonce, data);
+    streamPage(job, head, app, streamNonce, data, route.screen());
     return;
   }
-  finishLater(job, runLoader(loader, context).then((data) => renderPage(page, match, data)));
+  // The screen's module is in this bundle, there after a microtask; the first render of
+  // each waits for it (not earlier: a promise made while the snapshot is taken never settles).
+  finishLater(job, Promise.all([runLoader(route, context), route.screen()]).then(([data]) => renderPage(page, match, data)));
 }
 
 // In the host, the bundle's console goes to the host's log; a bundle run by Node (the

@@ -7,12 +7,12 @@ import { spawnSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import { copyOfTheApp, startDevLoop } from "./devloop.mjs";
 
-/** Adds `pattern`, showing the home screen, to the copy's routes. */
-async function addRoute(copy, pattern) {
+/** Adds `pattern`, showing the home screen (unless `declaration` says otherwise), to the copy's routes. */
+async function addRoute(copy, pattern, declaration = "") {
   const routes = await copy.read("app/routes.ts");
   const added = routes.replace(
-    "const routes: Record<string, Route> = {",
-    `const routes: Record<string, Route> = {\n  "${pattern}": { screen: "home", status: 200, titleKey: "home.title", descriptionKey: "home.description", indexable: true, cacheable: true },`,
+    "export const ROUTES: readonly Route[] = [",
+    `export const ROUTES: readonly Route[] = [\n  defineRoute({ path: "${pattern}", screen: eager(home), titleKey: "home.title", descriptionKey: "home.description", indexable: true, sharing: { kind: "public" }${declaration ? `, ${declaration}` : ""} }),`,
   );
   assert.notEqual(added, routes, "the routes table was found");
   await copy.write("app/routes.ts", added);
@@ -52,14 +52,20 @@ test("its alternates and the sitemap name it, x-default included", async () => {
   assert.match(sitemap, new RegExp(`<xhtml:link rel="alternate" hreflang="x-default" href="${origin}/xyz"/>`));
 });
 
-test("the build refuses a route the language list would shadow, naming it", async () => {
-  for (const [pattern, reason] of [
+test("the build refuses a route the language list would shadow, or one the host cannot share as declared, naming it", async () => {
+  for (const [pattern, reason, declaration] of [
     ["/en/about", /the route "\/en\/about" starts with "en", a language of app\/i18n\/languages\.json/],
-    ["/:slug", /the route "\/:slug" starts with a parameter/],
+    ["/:slug", /the route "\/:slug" starts with a parameter/, "indexable: false"],
+    ["/about/:id", /the route "\/about\/:id" has parameters, so the sitemap cannot list it by its pattern/],
+    [
+      "/about",
+      /the route "\/about" has a loader and declares its page public with no "maxSeconds"/,
+      'loader: { load: ({ http }) => http.get("/status") }, screen: lazy(() => import("./ui/Status"))',
+    ],
   ]) {
     const shadowed = await copyOfTheApp();
     try {
-      await addRoute(shadowed, pattern);
+      await addRoute(shadowed, pattern, declaration);
       const built = spawnSync(process.execPath, [shadowed.file("app/build.mjs"), shadowed.file("out")], { encoding: "utf8" });
       assert.notEqual(built.status, 0, pattern);
       assert.match(built.stderr, reason);

@@ -107,8 +107,8 @@ test("a part that fails in the server render shows over the page with its file a
   const status = "app/ui/Status.tsx";
   const good = await copy.read(status);
   const broken = good.replace(
-    "  const outcome = useScreenOutcome<ServerStatus>();",
-    '  const outcome = useScreenOutcome<ServerStatus>();\n  if (outcome && typeof window === "undefined") throw new Error("boom in StatusDetails");',
+    "  const { outcome } = data;",
+    '  const { outcome } = data;\n  if (outcome && typeof window === "undefined") throw new Error("boom in StatusDetails");',
   );
   assert.notEqual(broken, good, "the part was found");
   await copy.write(status, broken);

@@ -11,7 +11,7 @@ import { inEachEngine } from "./engines/index.mjs";
 function copyWithSpanish() {
   return copyOfTheApp(async (dir) => {
     const list = JSON.parse(await readOf(dir, "app/i18n/languages.json"));
-    list.languages.push({ code: "es", locale: "es-ES", name: "Español" });
+    list.languages.push({ code: "es", locale: "es-ES", name: "Español", direction: "ltr" });
     await writeOf(dir, "app/i18n/languages.json", JSON.stringify(list, null, 2));
     const english = await readOf(dir, "app/i18n/tables/en.ts");
     const spanish = Object.entries({

@@ -12,12 +12,24 @@ pub struct LanguageInfo {
     code: String,
     /// The BCP 47 locale (fr-FR).
     locale: String,
+    /// The language's own name for itself (Français).
+    name: String,
+    /// Which way its text runs.
+    direction: Direction,
     /// Its place in the declared list, set once the list is read.
     #[serde(skip)]
     index: usize,
     /// `fr-FR, fr;q=0.9`: what an API is asked in for a page in this language.
     #[serde(skip, default = "no_accept_language")]
     accept_language: axum::http::HeaderValue,
+}
+
+/// Which way a language's text runs: `<html dir>`, and the app's logical styles, follow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Ltr,
+    Rtl,
 }
 
 fn no_accept_language() -> axum::http::HeaderValue {
@@ -133,6 +145,20 @@ impl Language {
         &self.0.code
     }
 
+    /// The BCP 47 locale: `fr-FR`.
+    pub fn locale(self) -> &'static str {
+        &self.0.locale
+    }
+
+    /// Its own name for itself: `Français`.
+    pub fn name(self) -> &'static str {
+        &self.0.name
+    }
+
+    pub fn direction(self) -> Direction {
+        self.0.direction
+    }
+
     /// The locale as Open Graph writes it: `fr_FR`.
     pub fn og_locale(self) -> String {
         self.0.locale.replace('-', "_")
@@ -169,6 +195,13 @@ mod tests {
     }
 
     #[test]
+    fn each_language_says_its_name_and_direction() {
+        assert_eq!(lang("fr").name(), "Français");
+        assert_eq!(lang("en").locale(), "en-US");
+        assert_eq!(lang("en").direction(), Direction::Ltr);
+    }
+
+    #[test]
     fn french_is_the_default() {
         assert_eq!(Language::default_language().code(), "fr");
         assert_eq!(cookie_name(), "bilingue_lang");
@@ -176,10 +209,18 @@ mod tests {
 
     #[test]
     fn a_list_that_cannot_be_served_is_refused_with_its_reason() {
-        let no_default = r#"{"default":"de","cookie":"c","languages":[{"code":"fr","locale":"fr-FR","name":"F"}]}"#;
+        let no_default = r#"{"default":"de","cookie":"c","languages":[{"code":"fr","locale":"fr-FR","name":"F","direction":"ltr"}]}"#;
         assert!(read_declared(no_default).unwrap_err().contains("\"de\""));
         let empty = r#"{"default":"fr","cookie":"c","languages":[]}"#;
         assert!(read_declared(empty).unwrap_err().contains("no language"));
         assert!(read_declared("{").is_err());
+        let no_direction = r#"{"default":"fr","cookie":"c","languages":[{"code":"fr","locale":"fr-FR","name":"F"}]}"#;
+        assert!(
+            read_declared(no_direction)
+                .unwrap_err()
+                .contains("direction")
+        );
+        let sideways = no_direction.replace(r#""name":"F""#, r#""name":"F","direction":"ttb""#);
+        assert!(read_declared(&sideways).unwrap_err().contains("ttb"));
     }
 }

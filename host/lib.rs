@@ -197,9 +197,8 @@ mod tests {
                 title: "Echo".into(),
                 description: String::new(),
                 html: format!("<p>{} {}</p>", boot.language.code(), boot.path),
-                cacheable: true,
+                sharing: crate::render::PageSharing::Public { max_seconds: None },
                 data: None,
-                public_for_seconds: None,
             };
             Box::pin(async move {
                 Ok(Rendering::Complete(Page {

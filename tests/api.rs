@@ -45,3 +45,44 @@ fn a_wrong_method_on_an_api_endpoint_is_a_json_error() {
     let body: Value = response.json().unwrap();
     assert_eq!(body["error"], "POST is not allowed on /api/status");
 }
+
+#[test]
+fn each_language_is_described_by_its_own_endpoint() {
+    let response = fetch("/api/languages/fr");
+    assert_eq!(response.status(), 200);
+    assert_eq!(header(&response, "cache-control"), "public, max-age=3600");
+    let body: Value = response.json().unwrap();
+    assert_eq!(
+        body,
+        json!({ "code": "fr", "locale": "fr-FR", "name": "Français", "direction": "ltr" })
+    );
+    let english: Value = fetch("/api/languages/en").json().unwrap();
+    assert_eq!(english["name"], "English");
+}
+
+#[test]
+fn an_unknown_language_is_a_json_404() {
+    for path in [
+        "/api/languages/zz",
+        "/api/languages/%3Cb%3E",
+        "/api/languages/FR",
+    ] {
+        let response = fetch(path);
+        assert_eq!(response.status(), 404, "{path}");
+        assert_eq!(header(&response, "cache-control"), "no-store", "{path}");
+        let body: Value = response.json().unwrap();
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("no such language: "),
+            "{path}: {body}"
+        );
+    }
+    assert_eq!(fetch("/api/languages/fr/extra").status(), 404);
+    let post = client()
+        .post(format!("{}/api/languages/fr", crate::support::base_url()))
+        .send()
+        .unwrap();
+    assert_eq!(post.status(), 405);
+}

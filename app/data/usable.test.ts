@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { checkDepth, MAX_DATA_DEPTH, objectWithStrings } from "./usable";
+import { checkDepth, MAX_DATA_DEPTH } from "./usable";
 
 const nested = (depth: number): unknown => {
   let value: unknown = 1;
@@ -15,11 +15,4 @@ test("data nested up to the limit is kept; one level more is refused", () => {
 
 test("data nested 100,000 deep is refused without overflowing the stack", () => {
   assert.throws(() => checkDepth(nested(100_000)), /nested more than 64 levels deep/);
-});
-
-test("an object's string fields are checked one by one", () => {
-  assert.deepEqual(objectWithStrings({ a: "x", b: "y", c: 1 }, ["a", "b"], "t"), { a: "x", b: "y", c: 1 });
-  assert.throws(() => objectWithStrings([], ["a"], "the status"), /the status: not an object/);
-  assert.throws(() => objectWithStrings(null, ["a"], "t"), /not an object/);
-  assert.throws(() => objectWithStrings({ a: 1 }, ["a"], "t"), /"a" is not a string/);
 });

@@ -1,7 +1,7 @@
 // What a loader's data must be before a screen uses it: data from an API is never trusted.
 // Nesting is bounded here, once, for every loader (JSON that deep is no data a screen shows,
 // and it would break whatever walks it recursively: JSON.stringify, a renderer); each
-// loader checks the shape its screen reads.
+// screen's module checks the shape it reads (app/data/shape.ts).
 
 /** Objects and arrays nested deeper than this are refused. */
 export const MAX_DATA_DEPTH = 64;
@@ -17,14 +17,4 @@ export function checkDepth(data: unknown): void {
     seen.add(value);
     for (const child of Object.values(value)) stack.push([child, depth + 1]);
   }
-}
-
-/** `value` as an object whose listed fields are strings, or an error that says what is wrong. */
-export function objectWithStrings<Key extends string>(value: unknown, keys: readonly Key[], what: string): Record<Key, string> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`${what}: not an object`);
-  const record = value as Record<string, unknown>;
-  for (const key of keys) {
-    if (typeof record[key] !== "string") throw new Error(`${what}: "${key}" is not a string`);
-  }
-  return record as Record<Key, string>;
 }

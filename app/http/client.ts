@@ -86,6 +86,19 @@ export function createHttpClient(options: CreateAxiosDefaults = {}): HttpClient 
   };
 }
 
+/** `client`, each of its calls' configuration passed through `extra` first. */
+export function withConfig(client: HttpClient, extra: (config?: RequestConfig) => RequestConfig): HttpClient {
+  return {
+    ...client,
+    request: (config) => client.request(extra(config)),
+    get: (url, config) => client.get(url, extra(config)),
+    delete: (url, config) => client.delete(url, extra(config)),
+    post: (url, data, config) => client.post(url, data, extra(config)),
+    put: (url, data, config) => client.put(url, data, extra(config)),
+    patch: (url, data, config) => client.patch(url, data, extra(config)),
+  };
+}
+
 /** The application's shared client. */
 const http = createHttpClient();
 export default http;

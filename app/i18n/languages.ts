@@ -12,6 +12,8 @@ export interface LanguageInfo {
   locale: string;
   /** The language's own name for itself, as the language control shows it. */
   name: string;
+  /** Which way its text runs: `<html dir>` follows it, and the styles use logical properties. */
+  direction: "ltr" | "rtl";
 }
 
 export const LANGUAGES: readonly LanguageInfo[] = declared.languages as LanguageInfo[];
@@ -27,6 +29,10 @@ export function isLanguage(value: unknown): value is Language {
 export function languageOf(code: string): Language {
   if (!isLanguage(code)) throw new Error(`unsupported language: ${JSON.stringify(code)}`);
   return code;
+}
+
+export function directionOf(language: Language): "ltr" | "rtl" {
+  return LANGUAGES.find((l) => l.code === language)?.direction ?? "ltr";
 }
 
 export function localeOf(language: Language): string {

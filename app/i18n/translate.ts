@@ -1,8 +1,8 @@
-// Translation lookup, over intl-messageformat: a missing key yields "" (and a warning in
-// development builds); a function entry is called with the parameters; a string entry is
-// an ICU message, parsed at build time and formatted for the language's locale.
-import type { MessageFormatElement } from "@formatjs/icu-messageformat-parser";
-import { IntlMessageFormat } from "intl-messageformat";
+// Translation lookup: a missing key yields "" (and a warning in development builds); a
+// function entry is called with the parameters; a string entry is an ICU message, parsed
+// at build time and formatted for the language's locale (./icu.ts).
+import { type MessageFormatElement, parse } from "@formatjs/icu-messageformat-parser";
+import { formatMessage } from "./icu";
 import type { Params, Table } from "./table";
 
 export type Translate = (key: string, params?: Params) => string;
@@ -51,7 +51,7 @@ export function createTranslator(table: Table, locale: string): Translate {
   const existing = byLocale.get(locale);
   if (existing) return existing;
 
-  const formatters = new Map<string, IntlMessageFormat>();
+  const messages = new Map<string, MessageFormatElement[]>();
   const compiled = compiledTables.get(table);
   const t: Translate = (key, params = {}) => {
     const entry = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
@@ -61,12 +61,13 @@ export function createTranslator(table: Table, locale: string): Translate {
     }
     if (typeof entry === "function") return entry(params);
     if (compiled && !Object.prototype.hasOwnProperty.call(compiled, key)) return entry;
-    let formatter = formatters.get(key);
-    if (!formatter) {
-      formatter = new IntlMessageFormat(compiled?.[key] ?? entry, locale);
-      formatters.set(key, formatter);
+    let message = messages.get(key);
+    if (!message) {
+      // Parsed here only outside the bundles (the unit tests): the build parses every table.
+      message = compiled?.[key] ?? parse(entry);
+      messages.set(key, message);
     }
-    return String(formatter.format(params));
+    return formatMessage(message, locale, params);
   };
   byLocale.set(locale, t);
   return t;

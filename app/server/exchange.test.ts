@@ -4,7 +4,7 @@ import type { RenderResult } from "../boot";
 import { finishNow, takeOutbox } from "./exchange";
 
 const page = (data?: unknown): RenderResult =>
-  ({ status: 200, title: "t", description: "d", html: "<p>x</p>", cacheable: false, data }) as RenderResult;
+  ({ status: 200, title: "t", description: "d", html: "<p>x</p>", sharing: { kind: "private" }, data }) as RenderResult;
 
 const nested = (depth: number): unknown => {
   let value: unknown = 1;

@@ -5,7 +5,7 @@
 import type { ReactElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import type { StreamHead } from "../contract";
-import type { LoadOutcome } from "../data/loader";
+import type { LoadOutcome } from "../data/outcome";
 import { finishStream, onCancel, streamHead, streamHtml } from "./exchange";
 
 /** deno_core's UTF-8 decoding, in Rust; Node's own elsewhere. */
@@ -59,12 +59,20 @@ function describe(error: unknown): string {
 
 /**
  * Streams `element` as the page `job`: `head` at once; its scripts carry `nonce`; `data`
- * is what the loader gives, for the end.
+ * is what the loader gives, for the end; the markup once `ready` (the screen's module).
  */
-export function streamPage(job: number, head: StreamHead, element: ReactElement, nonce: string, data: Promise<LoadOutcome<unknown>>): void {
+export function streamPage(
+  job: number,
+  head: StreamHead,
+  element: ReactElement,
+  nonce: string,
+  data: Promise<LoadOutcome<unknown>>,
+  ready: Promise<unknown> = Promise.resolve(),
+): void {
   streamHead(job, head);
   const errors: string[] = [];
   const work = (async () => {
+    await ready;
     const stream = await renderToReadableStream(element, {
       nonce,
       // A part that fails is rendered by the browser instead; the page goes on.

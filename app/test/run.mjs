@@ -28,7 +28,7 @@ try {
     target: "node20",
     jsx: "automatic",
     outExtension: { ".js": ".mjs" },
-    define: { BILINGUE_VERSION: '"test"', BILINGUE_BUILD_TIME: "0" },
+    define: { BILINGUE_VERSION: '"test"', BILINGUE_BUILD_TIME: "0", BILINGUE_TEST_ROOT: JSON.stringify(root) },
     logLevel: "warning",
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   });

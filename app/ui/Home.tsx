@@ -1,4 +1,5 @@
 import { useState } from "react";
+import type { ScreenProps } from "../data/route";
 import { formatInZone } from "../i18n/dates";
 import { useLanguage } from "../i18n/LanguageProvider";
 import { LANGUAGES } from "../i18n/languages";
@@ -6,7 +7,7 @@ import { Link } from "../navigation";
 import { LanguageSelect } from "./LanguageSelect";
 import { StatusCheck } from "./StatusCheck";
 
-export function Home({ timeZone }: { timeZone: string }) {
+export default function Home({ timeZone }: ScreenProps) {
   const { t, dateLocale } = useLanguage();
   const [clicks, setClicks] = useState(0);
   return (
@@ -25,6 +26,15 @@ export function Home({ timeZone }: { timeZone: string }) {
       <p>
         <Link to="/status">{t("home.statusLink")}</Link>
       </p>
+      <nav aria-label={t("home.languagePages")}>
+        <ul className="language-pages">
+          {LANGUAGES.map(({ code, name }) => (
+            <li key={code} lang={code}>
+              <Link to={`/languages/${code}`}>{name}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <p className="build">
         {t("home.builtOn", {
           version: BILINGUE_VERSION,

@@ -2,7 +2,7 @@ import { useLanguage } from "../i18n/LanguageProvider";
 import { LanguageSelect } from "./LanguageSelect";
 
 /** A language whose resources failed to load: say so, in the language being left, and offer a retry. */
-export function LanguageLoadFailed({ onRetry }: { onRetry: () => void }) {
+export default function LanguageLoadFailed({ onRetry }: { onRetry: () => void }) {
   const { t } = useLanguage();
   return (
     <main className="screen">

@@ -2,7 +2,7 @@ import { useLanguage } from "../i18n/LanguageProvider";
 import { localizedPath } from "../i18n/languages";
 import { LanguageSelect } from "./LanguageSelect";
 
-export function NotFound() {
+export default function NotFound() {
   const { t, language } = useLanguage();
   return (
     <main className="screen">

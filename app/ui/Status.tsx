@@ -2,25 +2,28 @@
 // on a streamed page, sends it as soon as it comes: until then its fallback stands where
 // the details go), then reloaded in place on demand, or when the language changes.
 import { Suspense } from "react";
+import type { ScreenData, ScreenProps } from "../data/route";
+import { type Checked, list, object, string, time } from "../data/shape";
 import { formatInZone } from "../i18n/dates";
-import type { ServerStatus } from "../routes";
-import { useScreenData, useScreenOutcome } from "../data/ScreenData";
 import { useLanguage } from "../i18n/LanguageProvider";
 import { Link } from "../navigation";
 import { LanguageSelect } from "./LanguageSelect";
 
-export function Status({ timeZone }: { timeZone: string }) {
+/** What the host's GET /api/status answers, as this screen reads it. */
+export const data = object({ version: string, languages: list(string), serverTime: time });
+export type ServerStatus = Checked<typeof data>;
+
+export default function Status({ data, timeZone }: ScreenProps<ServerStatus>) {
   const { t } = useLanguage();
-  const { loading, reload } = useScreenData<ServerStatus>();
   return (
     <main className="screen">
       <LanguageSelect />
       <h1>{t("status.heading")}</h1>
       <Suspense fallback={<Loading />}>
-        <StatusDetails timeZone={timeZone} />
+        <StatusDetails data={data} timeZone={timeZone} />
       </Suspense>
       <p>
-        <button type="button" onClick={reload} disabled={loading}>
+        <button type="button" onClick={data.reload} disabled={data.loading}>
           {t("status.reload")}
         </button>
       </p>
@@ -37,10 +40,9 @@ function Loading() {
 }
 
 /** The part that shows the data: it waits for it on a streamed page. */
-function StatusDetails({ timeZone }: { timeZone: string }) {
+function StatusDetails({ data, timeZone }: { data: ScreenData<ServerStatus>; timeZone: string }) {
   const { t, dateLocale } = useLanguage();
-  const { loading } = useScreenData<ServerStatus>();
-  const outcome = useScreenOutcome<ServerStatus>();
+  const { outcome } = data;
   if (!outcome) return <Loading />;
   if (!outcome.ok) {
     return (
@@ -50,7 +52,7 @@ function StatusDetails({ timeZone }: { timeZone: string }) {
     );
   }
   return (
-    <dl className="status" aria-busy={loading}>
+    <dl className="status" aria-busy={data.loading}>
       <dt>{t("status.version")}</dt>
       <dd>{outcome.data.version}</dd>
       <dt>{t("status.languages")}</dt>

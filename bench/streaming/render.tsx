@@ -45,12 +45,15 @@ export function streamPage(
   const { route, params } = resolveRoute(boot.path);
   if (!route.loader) throw new Error(`${boot.path}: a screen without a loader is not streamed`);
   const http = createHttpClient({ baseURL: apiBase });
-  const data = runLoader(route.loader, { language: boot.language, params, http });
+  const data = runLoader(route, { language: boot.language, params, http });
   const app = <App boot={boot} pendingData={data} initialResources={resources.get(boot.language)!} load={load} />;
-  const stream = renderToPipeableStream(app, {
-    nonce,
-    onShellReady: () => onShellReady({ pipe: (destination) => void stream.pipe(destination), abort: () => stream.abort(), data }),
-    onShellError: onError,
-    onError,
-  });
+  // The screen's module first (a microtask: it is in this bundle), as app/server.tsx waits for it.
+  route.screen().then(() => {
+    const stream = renderToPipeableStream(app, {
+      nonce,
+      onShellReady: () => onShellReady({ pipe: (destination) => void stream.pipe(destination), abort: () => stream.abort(), data }),
+      onShellError: onError,
+      onError,
+    });
+  }, onError);
 }

@@ -23,6 +23,7 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "up
  *   forward: (options?: { rewrite?: (html: string) => string }) => Promise<void>,
  *   fail: () => void,
  *   fulfill: (answer: Answer) => void,
+ *   clientGone: Promise<void>,
  * }} Exchange
  */
 
@@ -147,6 +148,8 @@ export async function startProxy(upstream) {
         record.status = status;
         response.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) }).end(body);
       },
+      // Settles when the client gives up on the request (an aborted call) before its answer ends.
+      clientGone: new Promise((resolve) => response.on("close", () => !response.writableFinished && resolve(undefined))),
     };
     try {
       const interceptor = interceptors.find(({ pattern }) => pattern.test(record.path));

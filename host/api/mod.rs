@@ -1,6 +1,7 @@
-//! The host's `/api`: built-in endpoints (`GET /api/status`), JSON errors for everything
-//! else, or, with `--api-upstream`, every `/api/…` request forwarded (see `proxy.rs`).
+//! The host's `/api`: built-in endpoints (`GET /api/status`, `GET /api/languages/:code`),
+//! JSON errors for everything else, or, with `--api-upstream`, every `/api/…` request forwarded (see `proxy.rs`).
 
+mod languages;
 mod loader_calls;
 pub mod proxy;
 
@@ -36,6 +37,10 @@ pub fn router(upstream: Option<proxy::Upstream>) -> Router {
             .with_state(upstream),
         None => Router::new()
             .route("/api/status", get(status).fallback(method_not_allowed))
+            .route(
+                "/api/languages/{code}",
+                get(languages::language).fallback(method_not_allowed),
+            )
             .route("/api", any(not_found))
             .route("/api/", any(not_found))
             .route("/api/{*rest}", any(not_found)),

@@ -1,5 +1,5 @@
-//! The HTML document around the rendered markup: language signals (`<html lang>`, the
-//! content-language meta), what crawlers read (the description, the canonical URL and
+//! The HTML document around the rendered markup: language signals (`<html lang>`, and
+//! `dir="rtl"` for a language written right to left; the content-language meta), what crawlers read (the description, the canonical URL and
 //! each language's version, absolute, Open Graph), the title, the preloads of the active
 //! language's chunks, the boot state, and the one inline script that starts the app.
 //!
@@ -20,7 +20,7 @@ use super::escape::json_for_script;
 use super::nonce::Nonce;
 use super::request::Asked;
 use crate::assets::PREFIX;
-use crate::lang::Language;
+use crate::lang::{Direction, Language};
 use crate::links::PageLinks;
 use crate::manifest::Manifest;
 use crate::origin::Origin;
@@ -102,6 +102,8 @@ impl DocumentAssets {
 #[template(path = "page.html", config = "host/askama.toml")]
 struct Document<'a> {
     lang: &'a str,
+    /// The language is written right to left (left to right is HTML's default).
+    rtl: bool,
     title: &'a str,
     description: &'a str,
     links: Option<&'a PageLinks>,
@@ -191,6 +193,7 @@ fn render(
     let (og_locale, og_alternates) = &assets.og_locales[language.index()];
     Document {
         lang: language.code(),
+        rtl: language.direction() == Direction::Rtl,
         title: content.title,
         description: content.description,
         links: content.links,

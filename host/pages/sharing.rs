@@ -1,11 +1,10 @@
-//! Who may keep a page, and for how long: decided from what the app declared and what its
-//! data carried, never from the request alone.
+//! Who may keep a page, and for how long: decided from what its route declared (one field,
+//! `sharing`, in `app/routes.ts`) and what its data carried, never from the request alone.
 //!
-//! - A public page (a screen without a loader, or whose loader declared its data public,
-//!   fetched with nothing of the visitor's) is the same bytes for everyone: any cache may
-//!   keep it, browsers for `--page-max-age`, shared caches (a CDN, Varnish) for
+//! - A public page (its route declared it public, and its data, if any, loaded with
+//!   nothing of the visitor's) is the same bytes for everyone: any cache may keep it, browsers for `--page-max-age`, shared caches (a CDN, Varnish) for
 //!   `--page-s-maxage`, and serve it stale for `--page-stale-while-revalidate` while they
-//!   fetch it again. A loader's declaration caps all three, and a page kept for it says its
+//!   fetch it again. A route's `maxSeconds` caps all three, and a page kept for it says its
 //!   `Age`, so that no cache keeps its data longer than declared; a page not found is kept
 //!   a minute at most, so a page a deploy adds is not hidden for long.
 //! - A page whose data is fresh at each request is its visitor's to keep, revalidated
@@ -19,7 +18,7 @@ use std::time::Duration;
 
 use axum::http::{HeaderValue, StatusCode};
 
-use crate::render::Rendered;
+use crate::render::{PageSharing, Rendered};
 
 /// Who may keep a page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,19 +32,17 @@ pub enum Sharing {
 }
 
 impl Sharing {
-    /// From a render: what the app declared, and whether the visitor's own data is in it.
+    /// From a render: what its route declared, and whether the visitor's own data is in it.
     pub fn of(rendered: &Rendered, per_visitor: bool) -> Self {
-        if per_visitor {
-            return Sharing::NoOne;
-        }
-        if rendered.cacheable {
-            return Sharing::Public { limit: None };
-        }
-        match rendered.public_for_seconds {
-            Some(seconds) if seconds > 0 => Sharing::Public {
+        match rendered.sharing {
+            _ if per_visitor => Sharing::NoOne,
+            PageSharing::Public { max_seconds: None } => Sharing::Public { limit: None },
+            PageSharing::Public {
+                max_seconds: Some(seconds),
+            } if seconds > 0 => Sharing::Public {
                 limit: Some(Duration::from_secs(seconds)),
             },
-            _ => Sharing::Private,
+            PageSharing::Public { .. } | PageSharing::Private => Sharing::Private,
         }
     }
 }
@@ -91,17 +88,21 @@ impl Freshness {
 mod tests {
     use super::*;
 
-    fn rendered(cacheable: bool, public_for_seconds: Option<u64>) -> Rendered {
+    fn rendered(sharing: PageSharing) -> Rendered {
         Rendered {
             status: 200,
             title: String::new(),
             description: String::new(),
             html: String::new(),
-            cacheable,
+            sharing,
             data: None,
-            public_for_seconds,
         }
     }
+
+    const PUBLIC: PageSharing = PageSharing::Public { max_seconds: None };
+    const FOR_20_S: PageSharing = PageSharing::Public {
+        max_seconds: Some(20),
+    };
 
     const OPTIONS: Freshness = Freshness {
         max_age: Duration::from_secs(60),
@@ -112,25 +113,25 @@ mod tests {
     #[test]
     fn a_page_is_shared_as_far_as_the_app_and_its_data_allow() {
         assert_eq!(
-            Sharing::of(&rendered(true, None), false),
+            Sharing::of(&rendered(PUBLIC), false),
             Sharing::Public { limit: None }
         );
         assert_eq!(
-            Sharing::of(&rendered(false, Some(20)), false),
+            Sharing::of(&rendered(FOR_20_S), false),
             Sharing::Public {
                 limit: Some(Duration::from_secs(20))
             }
         );
-        assert_eq!(Sharing::of(&rendered(false, None), false), Sharing::Private);
         assert_eq!(
-            Sharing::of(&rendered(false, Some(0)), false),
+            Sharing::of(&rendered(PageSharing::Private), false),
             Sharing::Private
         );
-        assert_eq!(Sharing::of(&rendered(true, None), true), Sharing::NoOne);
-        assert_eq!(
-            Sharing::of(&rendered(false, Some(20)), true),
-            Sharing::NoOne
-        );
+        let zero = PageSharing::Public {
+            max_seconds: Some(0),
+        };
+        assert_eq!(Sharing::of(&rendered(zero), false), Sharing::Private);
+        assert_eq!(Sharing::of(&rendered(PUBLIC), true), Sharing::NoOne);
+        assert_eq!(Sharing::of(&rendered(FOR_20_S), true), Sharing::NoOne);
     }
 
     #[test]

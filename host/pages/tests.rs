@@ -16,8 +16,8 @@ use tower::ServiceExt as _;
 
 use crate::lang::Language;
 use crate::render::{
-    BootState, Page, PageRenderer, RenderError, Rendered, Rendering, Stream, StreamEvent,
-    StreamHead, Visitor,
+    BootState, Page, PageRenderer, PageSharing, RenderError, Rendered, Rendering, Stream,
+    StreamEvent, StreamHead, Visitor,
 };
 
 /// What the scripted renderer does for the `n`th render (from 0) of a path.
@@ -85,7 +85,7 @@ impl PageRenderer for Scripted {
     }
 }
 
-/// A page of `boot`'s path, shared as `cacheable` says.
+/// A page of `boot`'s path, public when `cacheable`, else its visitor's.
 fn page(boot: &BootState, cacheable: bool, per_visitor: bool) -> Result<Rendering, RenderError> {
     Ok(Rendering::Complete(Page {
         rendered: Rendered {
@@ -93,9 +93,11 @@ fn page(boot: &BootState, cacheable: bool, per_visitor: bool) -> Result<Renderin
             title: "Page".into(),
             description: String::new(),
             html: format!("<p>{} {}</p>", boot.language.code(), boot.path),
-            cacheable,
+            sharing: match cacheable {
+                true => PageSharing::Public { max_seconds: None },
+                false => PageSharing::Private,
+            },
             data: None,
-            public_for_seconds: None,
         },
         per_visitor,
     }))

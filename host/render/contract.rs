@@ -69,15 +69,29 @@ pub struct Rendered {
     /// The page's description, for search engines and link previews.
     pub description: String,
     pub html: String,
-    /// The render depends only on (path, language, build): the host may cache the page.
-    pub cacheable: bool,
+    /// Who may keep the page: its route's declaration, unless its data failed to load.
+    pub sharing: PageSharing,
     /// The loader's outcome, for the boot state (absent for a screen without a loader).
     #[cfg_attr(test, ts(type = "LoadOutcome<unknown>", optional))]
     pub data: Option<Box<RawValue>>,
-    /// The loader's data is the same for everyone for this many seconds
-    /// (`Loader.publicForSeconds`).
-    #[cfg_attr(test, ts(optional))]
-    pub public_for_seconds: Option<u64>,
+}
+
+/// Who may keep a page, as its route declares it (`sharing` in `app/routes.ts`): one
+/// decision, which `pages::sharing` turns into the answer's `Cache-Control` (a visitor's
+/// own data in the page overrides it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
+pub enum PageSharing {
+    /// The same for everyone: any cache may keep it, for at most `maxSeconds` when given
+    /// (a route with a loader must give it: its data changes).
+    Public {
+        #[serde(rename = "maxSeconds")]
+        #[cfg_attr(test, ts(optional))]
+        max_seconds: Option<u64>,
+    },
+    /// Fresh at each request: its visitor keeps it, revalidated each time.
+    Private,
 }
 
 /// A page finished: its render, or why it failed. Read by hand (`exchange.rs`): serde's
@@ -218,6 +232,7 @@ mod tests {
         let declarations = [
             BootState::decl(&config),
             Rendered::decl(&config),
+            PageSharing::decl(&config),
             Done::decl(&config),
             StreamPart::decl(&config),
             StreamHead::decl(&config),
@@ -251,7 +266,7 @@ mod tests {
              ids. GENERATED from\n// host/render/contract.rs and host/dev/mod.rs: do not \
              edit; after a change there, run\n// `BILINGUE_WRITE_CONTRACT=1 cargo test --lib \
              contract`.\n\
-             import type { LoadOutcome } from \"./data/loader\";\n\
+             import type { LoadOutcome } from \"./data/outcome\";\n\
              import type { Language } from \"./i18n/languages\";\n",
         );
         for (name, value) in constants {

@@ -214,7 +214,7 @@ mod tests {
     #[test]
     fn a_finished_page_is_its_render_or_its_failure() {
         let rendered = Finished::read(&entry(
-            r#"{"job":3,"result":{"status":200,"title":"t","description":"d","html":"<p>x</p>","cacheable":true}}"#,
+            r#"{"job":3,"result":{"status":200,"title":"t","description":"d","html":"<p>x</p>","sharing":{"kind":"public"}}}"#,
         ))
         .unwrap();
         assert_eq!(rendered.job, 3);
@@ -227,7 +227,7 @@ mod tests {
     fn an_entry_that_cannot_be_read_fails_its_own_page() {
         // A lone surrogate's escape: V8 writes it, serde refuses it.
         let broken = Finished::read(&entry(
-            r#"{"job":7,"result":{"status":200,"title":"a\ud800b","description":"","html":"","cacheable":false}}"#,
+            r#"{"job":7,"result":{"status":200,"title":"a\ud800b","description":"","html":"","sharing":{"kind":"private"}}}"#,
         ))
         .unwrap();
         assert_eq!(broken.job, 7);
@@ -240,7 +240,7 @@ mod tests {
     #[test]
     fn a_render_result_missing_a_field_the_bundle_always_writes_is_refused() {
         let missing = Finished::read(&entry(
-            r#"{"job":1,"result":{"status":200,"title":"t","html":"","cacheable":true}}"#,
+            r#"{"job":1,"result":{"status":200,"title":"t","html":"","sharing":{"kind":"public"}}}"#,
         ))
         .unwrap();
         assert!(missing.result.is_err(), "no description");

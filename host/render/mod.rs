@@ -17,7 +17,7 @@ mod thread;
 mod warm_up;
 mod watchdog;
 
-pub use contract::{ApiAnswer, ApiCall, BootState, Rendered};
+pub use contract::{ApiAnswer, ApiCall, BootState, PageSharing, Rendered};
 pub use pool::{PoolOptions, RenderPool};
 pub use readiness::Readiness;
 pub use runtime::Limits;

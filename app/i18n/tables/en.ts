@@ -35,6 +35,20 @@ const en: Record<keyof typeof fr, (typeof fr)[keyof typeof fr]> = {
   "notFound.heading": "Page not found",
   "notFound.text": "This address matches no page.",
   "notFound.home": "Back to the home page",
+  "home.languagePages": "The languages’ pages",
+  "navigation.pending": "Loading the page…",
+  "languages.title": "A language of Bilingue · Bilingue",
+  "languages.description": "The name of a language of Bilingue, its locale, its direction, and a date and a plural written in it.",
+  "languages.code": "Code",
+  "languages.locale": "Locale",
+  "languages.direction": "Direction",
+  "languages.ltr": "Left to right",
+  "languages.rtl": "Right to left",
+  "languages.sampleDate": "A date",
+  "languages.samplePluralLabel": "A plural",
+  "languages.samplePlural": "{count, plural, one {# language spoken} other {# languages spoken}}",
+  "languages.unknown": "Unknown language",
+  "languages.unavailable": "This language could not be obtained.",
 };
 
 export default en;

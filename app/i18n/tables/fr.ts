@@ -33,6 +33,20 @@ const fr = {
   "notFound.heading": "Page introuvable",
   "notFound.text": "Cette adresse ne correspond à aucune page.",
   "notFound.home": "Retour à l’accueil",
+  "home.languagePages": "Les pages des langues",
+  "navigation.pending": "Chargement de la page…",
+  "languages.title": "Une langue de Bilingue · Bilingue",
+  "languages.description": "Le nom d’une langue de Bilingue, sa locale, son sens d’écriture, une date et un pluriel écrits dans cette langue.",
+  "languages.code": "Code",
+  "languages.locale": "Locale",
+  "languages.direction": "Sens d’écriture",
+  "languages.ltr": "De gauche à droite",
+  "languages.rtl": "De droite à gauche",
+  "languages.sampleDate": "Une date",
+  "languages.samplePluralLabel": "Un pluriel",
+  "languages.samplePlural": "{count, plural, one {# langue parlée} other {# langues parlées}}",
+  "languages.unknown": "Langue inconnue",
+  "languages.unavailable": "Cette langue n’a pas pu être obtenue.",
 };
 
 export default fr;

@@ -1,0 +1,161 @@
+// What a route is: one object (see app/routes.ts) with its path pattern, its screen (a
+// module, loaded when first needed unless the route is eager), its loader and the check
+// of the loader's data (exported by the screen's module beside the screen, so both stay
+// out of the first load), its title and description keys, and who may keep its page. The
+// screen's data type is the check's: `defineRoute` makes the loader, the check and the
+// screen agree, and no screen casts.
+import type { ComponentType } from "react";
+import type { PageSharing } from "../contract";
+import type { HttpClient } from "../http/client";
+import type { Language } from "../i18n/languages";
+import type { LoadOutcome } from "./outcome";
+
+export type { PageSharing };
+
+export interface LoaderContext {
+  language: Language;
+  /** The route's parameters (`:id` in its pattern). */
+  params: Record<string, string>;
+  /** The shared client: same base path, headers, interceptors and error catalogue
+   * everywhere. In the browser its calls are aborted when a newer navigation supersedes
+   * this one. */
+  http: HttpClient;
+}
+
+/** The data of the screen on show, as its screen receives it. */
+export interface ScreenData<Data> {
+  /**
+   * The last outcome of the screen's loader; null for a screen without one. On a streamed
+   * page's server render, reading it waits for the data: the nearest `<Suspense>` boundary
+   * around the part that reads it shows its fallback meanwhile, and the rest of the page
+   * is sent at once (with no boundary, the whole screen waits).
+   */
+  readonly outcome: LoadOutcome<Data> | null;
+  /** The loader runs again (a reload, a change of language); the outcome on show stays. */
+  loading: boolean;
+  reload: () => void;
+}
+
+export interface ScreenProps<Data = never> {
+  data: ScreenData<Data>;
+  /** The route's parameters (`:code` in its pattern), decoded. */
+  params: Record<string, string>;
+  /** The IANA time zone dates are shown in. */
+  timeZone: string;
+}
+
+/** What a screen's loader gives the check: the API's answer, not trusted yet. */
+export interface Loader {
+  load(context: LoaderContext): Promise<unknown>;
+  /** A 404 from the API for the screen's main resource makes the page a 404. */
+  notFoundOn404?: boolean;
+}
+
+/** A screen's module: the screen, and for a screen with a loader the check of its data. */
+export interface ScreenModule<Data> {
+  default: ComponentType<ScreenProps<Data>>;
+  /** The loader's answer, checked (it throws when the answer is not of the shape). */
+  data?: (answer: unknown) => Data | Promise<Data>;
+}
+
+interface Declared {
+  /** `/languages/:code`: a segment `:name` matches any one segment, given as `params.name`. */
+  path: string;
+  status?: 200 | 404;
+  titleKey: string;
+  /** The page's description, for search engines and link previews. */
+  descriptionKey: string;
+  /**
+   * Listed in the sitemap, in every language: `true` for a path without parameters, or
+   * the pages of a pattern with parameters.
+   */
+  indexable: boolean | (() => readonly string[]);
+  /**
+   * Who may keep the page: anyone (every cache, for at most `maxSeconds` when given: a
+   * route with a loader must say how long its data may be shared), or its visitor alone,
+   * revalidated each time (data fresh at each request; such a page is streamed to a
+   * person). The build refuses a declaration the host cannot honour.
+   */
+  sharing: PageSharing;
+}
+
+type Lazy<Module> = (() => Promise<Module>) & { loaded?: Module };
+
+/** A route with a loader: its screen's module checks the data the screen receives. */
+export interface RouteWithData<Data> extends Declared {
+  screen: Lazy<ScreenModule<Data> & { data: NonNullable<ScreenModule<Data>["data"]> }>;
+  loader: Loader;
+}
+
+export interface RouteWithoutData extends Declared {
+  screen: Lazy<{ default: ComponentType<ScreenProps> }>;
+  loader?: undefined;
+}
+
+/** A route as the router holds it: its data type is its own business (see `defineRoute`). */
+export interface Route extends Declared {
+  status: 200 | 404;
+  screen: Lazy<ScreenModule<unknown>>;
+  loader?: Loader;
+}
+
+/**
+ * A route, its loader, data check and screen agreeing on one data type. The router hands
+ * each screen the outcome of its own route's loader and check, so the type is forgotten
+ * here, once.
+ */
+export function defineRoute<Data>(route: RouteWithData<Data>): Route;
+export function defineRoute(route: RouteWithoutData): Route;
+export function defineRoute(route: RouteWithData<unknown> | RouteWithoutData): Route {
+  return { ...route, status: route.status ?? 200 } as Route;
+}
+
+/** A screen in the first load: its module is there before anything renders. */
+export function eager<Module>(module: Module): Lazy<Module> {
+  return Object.assign(() => Promise.resolve(module), { loaded: module });
+}
+
+/** A screen loaded when first needed (its module's chunk is fetched once). */
+export function lazy<Module>(load: () => Promise<Module>): Lazy<Module> {
+  let loading: Promise<Module> | undefined;
+  const screen: Lazy<Module> = () => {
+    loading ??= load().then(
+      (module) => (screen.loaded = module),
+      (error) => {
+        // A chunk that failed to load may be asked for again.
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  return screen;
+}
+
+export interface Match {
+  route: Route;
+  params: Record<string, string>;
+}
+
+/** The route of `routes` a path names, and its parameters; `notFound` when none does. */
+export function matchRoute(routes: readonly Route[], notFound: Route, pathWithoutPrefix: string): Match {
+  const segments = pathWithoutPrefix.split("/");
+  for (const route of routes) {
+    const parts = route.path.split("/");
+    if (parts.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const matches = parts.every((part, i) => {
+      if (part.startsWith(":") && segments[i] !== "") {
+        try {
+          params[part.slice(1)] = decodeURIComponent(segments[i]);
+          return true;
+        } catch {
+          return false;
+        }
+      }
+      return part === segments[i];
+    });
+    if (matches) return { route, params };
+  }
+  return { route: notFound, params: {} };
+}

@@ -1,0 +1,3 @@
+// Imports a, outside the cycle.
+import type { A } from "./a";
+export const none: A = [];

@@ -1,0 +1,86 @@
+// One supported language, from GET /api/languages/:code: its name, its locale, its
+// direction, and a date and a plural written in it (with its own table and date locale,
+// fetched with the data: on the server for the first paint, in the browser after). An
+// unknown code is the API's 404, and the page's.
+import type { ScreenProps } from "../data/route";
+import { object, oneOf, string } from "../data/shape";
+import { formatInZone } from "../i18n/dates";
+import { useLanguage } from "../i18n/LanguageProvider";
+import { isLanguage, LANGUAGES } from "../i18n/languages";
+import { loadResources } from "../i18n/resources";
+import { createTranslator } from "../i18n/translate";
+import { Link } from "../navigation";
+import { LanguageSelect } from "./LanguageSelect";
+
+/** The sample date (15 January 2026, in UTC) and count each language writes. */
+const SAMPLE_DATE = Date.UTC(2026, 0, 15, 12);
+const SAMPLE_COUNT = 2;
+
+const answer = object({ code: string, name: string, locale: string, direction: oneOf("ltr", "rtl") });
+
+/** The API's answer, checked, with the samples written in that language. */
+export async function data(value: unknown) {
+  const language = answer(value, "the language");
+  if (!isLanguage(language.code)) throw new Error(`the language: "${language.code}" is not one of the app's`);
+  const { table, dateLocale } = await loadResources(language.code);
+  const t = createTranslator(table, language.locale);
+  return {
+    ...language,
+    sampleDate: formatInZone(SAMPLE_DATE, "UTC", "PPPP", dateLocale),
+    samplePlural: t("languages.samplePlural", { count: SAMPLE_COUNT }),
+  };
+}
+export type LanguageSample = Awaited<ReturnType<typeof data>>;
+
+export default function LanguageScreen({ data: { outcome } }: ScreenProps<LanguageSample>) {
+  const { t } = useLanguage();
+  return (
+    <main className="screen">
+      <LanguageSelect />
+      {!outcome ? (
+        <p aria-busy="true">{t("loading.label")}</p>
+      ) : !outcome.ok ? (
+        <>
+          <h1>{t(outcome.error.status === 404 ? "languages.unknown" : "languages.unavailable")}</h1>
+          <p className="load-failed" role="alert">
+            <small>{outcome.error.detail || outcome.error.message}</small>
+          </p>
+        </>
+      ) : (
+        <>
+          <h1 lang={outcome.data.code} dir={outcome.data.direction}>
+            {outcome.data.name}
+          </h1>
+          <dl className="status">
+            <dt>{t("languages.code")}</dt>
+            <dd>{outcome.data.code}</dd>
+            <dt>{t("languages.locale")}</dt>
+            <dd>{outcome.data.locale}</dd>
+            <dt>{t("languages.direction")}</dt>
+            <dd>{t(outcome.data.direction === "rtl" ? "languages.rtl" : "languages.ltr")}</dd>
+            <dt>{t("languages.sampleDate")}</dt>
+            <dd className="sample-date" lang={outcome.data.code} dir={outcome.data.direction}>
+              {outcome.data.sampleDate}
+            </dd>
+            <dt>{t("languages.samplePluralLabel")}</dt>
+            <dd className="sample-plural" lang={outcome.data.code} dir={outcome.data.direction}>
+              {outcome.data.samplePlural}
+            </dd>
+          </dl>
+        </>
+      )}
+      <nav aria-label={t("home.languagePages")}>
+        <ul className="language-pages">
+          {LANGUAGES.map(({ code, name }) => (
+            <li key={code} lang={code}>
+              <Link to={`/languages/${code}`}>{name}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <p>
+        <Link to="/">{t("status.home")}</Link>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,171 @@
+// Moving between screens as people expect, in every engine: the languages screen (its data
+// in the first paint, then loaded on navigation), a navigation shown as pending (and said
+// so to screen readers) until its screen and data are there, a navigation superseded by a
+// newer one (its call aborted, its data dropped), the scroll position restored per history
+// entry once the data is there, and links that fetch their screen's module beforehand.
+import assert from "node:assert/strict";
+import { inEachEngine } from "./engines/index.mjs";
+import { startHost } from "./support.mjs";
+
+/** The page's requests to /api. */
+const apiCalls = (page) => page.requests().filter((r) => r.path.startsWith("/api/")).map((r) => r.path);
+
+/**
+ * Holds the page's calls to `pattern` until `release()`; `held` settles with the first
+ * one's exchange (and fails if none comes within 10 s: a scenario never hangs on it).
+ */
+function hold(page, pattern) {
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  let arrived;
+  const arrival = new Promise((resolve) => (arrived = resolve));
+  const remove = page.intercept(pattern, async (exchange) => {
+    arrived(exchange);
+    await released;
+    await exchange.forward();
+  });
+  const held = Promise.race([
+    arrival,
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`no call to ${pattern} came`)), 10_000)),
+  ]);
+  return { held, release: () => (remove(), release()) };
+}
+
+/** Follows a link the way a click does, without the driver scrolling it into view first. */
+const follow = (page, name) => page.evaluateOn({ role: "link", name }, (link) => link.click());
+
+const announced = (page) => page.text({ css: ".navigation-announcement" });
+const scrollY = (page) => page.evaluate("Math.round(window.scrollY)");
+
+inEachEngine({ site: () => startHost() }, ({ scenario }) => {
+  // First in the file: a fresh browser has none of the screens' chunks in its cache yet.
+  scenario("pointing at a link, or focusing it, fetches its screen's module before the click", async ({ page }) => {
+    await page.goto("/en/");
+    await page.idle();
+    await page.hydrated();
+    // As the page saw its fetches (a browser may keep a chunk in its cache from an earlier run).
+    const fetched = (name) =>
+      `performance.getEntriesByType("resource").filter((entry) => /^\\/assets\\/${name}-\\w+\\.js$/.test(new URL(entry.name).pathname)).length`;
+    const chunks = (name) => page.evaluate(fetched(name));
+    assert.equal(await chunks("Status"), 0, "not in the first load");
+    assert.equal(await chunks("Language"), 0, "not in the first load");
+    await page.evaluateOn({ role: "link", name: "The server’s status" }, (link) =>
+      link.dispatchEvent(new MouseEvent("mouseover", { bubbles: true, relatedTarget: document.body })),
+    );
+    await page.waitUntil(new Function(`return ${fetched("Status")} === 1`));
+    assert.equal(await chunks("Language"), 0, "pointing at one link fetched its screen alone");
+    await page.evaluateOn({ role: "link", name: "Français" }, (link) => link.focus());
+    await page.waitUntil(new Function(`return ${fetched("Language")} === 1`));
+    await follow(page, "Français");
+    await page.waitFor({ role: "heading", name: "Français" });
+    assert.equal(await chunks("Language"), 1, "the click fetched it no more");
+    assert.deepEqual(await page.problems(), []);
+  });
+
+  scenario("a language's page hydrates with its data, and another's loads on navigation", async ({ page }) => {
+    const served = await page.goto("/en/languages/en");
+    assert.equal(served?.status, 200);
+    assert.match(served.text, /<dd class="sample-plural" lang="en" dir="ltr">2 languages spoken<\/dd>/, "the data is in the server's HTML");
+    await page.idle();
+    await page.hydrated();
+    assert.deepEqual(apiCalls(page), [], "hydration called nothing");
+    await page.evaluate(() => (window.__samePage = true));
+    await follow(page, "Français");
+    await page.waitFor({ role: "heading", name: "Français" });
+    assert.equal(await page.text({ css: ".sample-date" }), "jeudi 15 janvier 2026");
+    assert.equal(await page.text({ css: ".sample-plural" }), "2 langues parlées");
+    assert.equal(await page.evaluate("location.pathname"), "/en/languages/fr");
+    assert.equal(await page.evaluate("document.title"), "A language of Bilingue · Bilingue");
+    assert.deepEqual(apiCalls(page), ["/api/languages/fr"]);
+    assert.equal(await page.evaluate("window.__samePage"), true, "no page load");
+    assert.deepEqual(await page.problems(), []);
+  });
+
+  scenario("an unknown language is a 404 page, linked back to the others", async ({ page }) => {
+    const served = await page.goto("/fr/languages/zz");
+    assert.equal(served?.status, 404);
+    await page.hydrated();
+    await page.waitFor({ role: "heading", name: "Langue inconnue" });
+    await follow(page, "English");
+    await page.waitFor({ role: "heading", name: "English" });
+    assert.equal(await page.text({ css: ".sample-plural" }), "2 languages spoken");
+    // Chromium reports the document's own 404 in the console; nothing else may appear.
+    assert.deepEqual((await page.problems()).filter((p) => !/Failed to load resource.*404/.test(p)), []);
+  });
+
+  scenario("a navigation shows as pending, and is announced, until its screen and data are there", async ({ page }) => {
+    await page.goto("/en/");
+    await page.hydrated();
+    assert.equal(await announced(page), "", "nothing to announce before");
+    const { held, release } = hold(page, /^\/api\/languages\/fr$/);
+    await follow(page, "Français");
+    await held;
+    await page.waitUntil(() => document.querySelector(".navigation-announcement")?.textContent === "Loading the page…");
+    assert.equal(await page.evaluate(() => document.querySelector(".navigation-pending").hidden), false, "the bar shows");
+    assert.equal(await page.count({ role: "heading", name: "Welcome to Bilingue" }), 1, "the screen on show stays until the next is ready");
+    assert.equal(await page.evaluate("location.pathname"), "/en/");
+    release();
+    await page.waitFor({ role: "heading", name: "Français" });
+    assert.equal(await announced(page), "");
+    assert.equal(await page.evaluate(() => document.querySelector(".navigation-pending").hidden), true);
+    assert.equal(await page.evaluate("location.pathname"), "/en/languages/fr");
+    assert.deepEqual(await page.problems(), []);
+  });
+
+  scenario("a navigation superseded by a newer one is cancelled: its call aborted, its data dropped", async ({ page }) => {
+    await page.goto("/en/");
+    await page.hydrated();
+    const { held, release } = hold(page, /^\/api\/languages\/fr$/);
+    // Clicks of the driver's: some engines skip, on back, entries no user gesture made.
+    await page.click({ role: "link", name: "Français" });
+    const first = await held;
+    await page.click({ role: "link", name: "English" });
+    await page.waitFor({ role: "heading", name: "English" });
+    assert.equal(await page.evaluate("location.pathname"), "/en/languages/en");
+    await Promise.race([
+      first.clientGone,
+      new Promise((_, reject) => setTimeout(() => reject(new Error("the superseded call was not aborted")), 5000)),
+    ]);
+    release();
+    await page.idle();
+    assert.equal(await page.count({ role: "heading", name: "English" }), 1, "the superseded data never lands");
+    assert.equal(await page.evaluate("location.pathname"), "/en/languages/en");
+    // One entry for the one arrival: back leads home, not to the cancelled page.
+    await page.back();
+    await page.waitFor({ role: "heading", name: "Welcome to Bilingue" });
+    assert.equal(await page.evaluate("location.pathname"), "/en/");
+    assert.deepEqual(await page.problems(), []);
+  });
+
+  scenario("back and forward restore each entry's scroll position once its data is there", async ({ page }) => {
+    await page.goto("/en/");
+    await page.hydrated();
+    await page.evaluate(() => (document.body.style.padding = "1500px 0 5000px"));
+    // The link in the middle of the view, where the driver's click needs no scrolling.
+    const at = await page.evaluateOn({ role: "link", name: "The server’s status" }, (link) => {
+      link.scrollIntoView({ block: "center" });
+      return Math.round(window.scrollY);
+    });
+    assert.ok(at > 1000, `scrolled down: ${at}`);
+    await page.click({ role: "link", name: "The server’s status" });
+    await page.waitFor({ css: "dl.status time" });
+    assert.equal(await scrollY(page), 0, "a new entry starts at the top");
+    await page.evaluate(() => window.scrollTo(0, 300));
+    await page.waitUntil(() => Math.round(window.scrollY) === 300);
+    await page.back();
+    await page.waitFor({ role: "heading", name: "Welcome to Bilingue" });
+    await page.waitUntil((y) => Math.round(window.scrollY) === y, at);
+    // Forward again, the data held back (the status is fresh at each request): the
+    // position waits for it.
+    const { held, release } = hold(page, /^\/api\/status$/);
+    await page.evaluate(() => history.forward());
+    await held;
+    assert.equal(await page.count({ role: "heading", name: "Welcome to Bilingue" }), 1);
+    assert.equal(await scrollY(page), at, "the screen on show keeps its place while the next one loads");
+    release();
+    await page.waitFor({ role: "heading", name: "Server status" });
+    await page.waitUntil(() => Math.round(window.scrollY) === 300);
+    assert.deepEqual(await page.problems(), []);
+  });
+
+});

@@ -1,0 +1,30 @@
+//! `GET /api/languages/:code`: one supported language as the app's list declares it (its
+//! code, locale, own name and direction); a code the list does not have is a JSON 404. The
+//! list is fixed for the build, so the answer may be kept an hour by anyone.
+
+use axum::Json;
+use axum::extract::Path;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use super::json_error;
+use crate::lang::Language;
+
+pub async fn language(Path(code): Path<String>) -> Response {
+    let Some(language) = Language::from_code(&code) else {
+        return json_error(StatusCode::NOT_FOUND, format!("no such language: {code}"));
+    };
+    let mut response = Json(json!({
+        "code": language.code(),
+        "locale": language.locale(),
+        "name": language.name(),
+        "direction": language.direction(),
+    }))
+    .into_response();
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
+    response
+}
