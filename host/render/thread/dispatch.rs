@@ -197,7 +197,7 @@ mod tests {
         let (whole, mut whole_reply) = page(&mut pages, Duration::from_secs(5));
         let (streamed, mut streamed_reply) = page(&mut pages, Duration::from_secs(5));
         let done = format!(
-            r#"{{"job":{whole},"result":{{"status":200,"title":"t","description":"d","html":"<p>x</p>","cacheable":true}}}}"#
+            r#"{{"job":{whole},"result":{{"status":200,"title":"t","description":"d","html":"<p>x</p>","sharing":{{"kind":"public"}}}}}}"#
         );
         let parts = format!(
             r#"{{"job":{streamed},"head":{{"status":200,"title":"s","description":""}}}},{{"job":{streamed},"html":"<p>"}}"#

@@ -44,7 +44,7 @@ pub(super) fn entry(json: &str) -> Box<RawValue> {
 
 pub(super) fn rendered(status: u16) -> Rendered {
     serde_json::from_str(&format!(
-        r#"{{"status":{status},"title":"t","description":"d","html":"<p>x</p>","cacheable":true}}"#
+        r#"{{"status":{status},"title":"t","description":"d","html":"<p>x</p>","sharing":{{"kind":"public"}}}}"#
     ))
     .unwrap()
 }
