@@ -215,6 +215,7 @@ impl RenderThread {
             self.context.stats.abandoned.fetch_add(1, Ordering::Relaxed);
             return Ok(());
         }
+        job.visitor.trace.mark_taken();
         let timeout = self.context.warm_up.limits.timeout;
         let id = self
             .loading
