@@ -15,6 +15,7 @@
 //! - `startup`, `shutdown`, `logs`: the real binary as a child process (warm-up, signals, logs).
 //! - `deploy`: the Dockerfile and the Kubernetes manifests.
 //! - `development`: development mode never switches itself on (the loop itself: `e2e/dev.test.mjs`).
+//! - `house`: the host's own rules (no import cycle, no file over 400 lines, one type a name).
 //! - `app_checks`: the app's own checks (type check, unit tests, the browser tests in
 //!   Chromium, Firefox and WebKit, bench and soak smokes).
 //!
@@ -30,6 +31,7 @@ mod development;
 mod encoding;
 mod faults;
 mod hostile_data;
+mod house;
 mod http;
 mod loaders;
 mod logs;

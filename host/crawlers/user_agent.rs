@@ -185,6 +185,21 @@ mod tests {
         }
     }
 
+    /// The time one check takes, in the fastest of five rounds of `checks`: a round the
+    /// scheduler interrupted (the tests share two cores with the rest) does not count.
+    fn fastest_of_five_rounds(checks: u32, check: impl Fn() -> bool) -> std::time::Duration {
+        (0..5)
+            .map(|_| {
+                let started = std::time::Instant::now();
+                for _ in 0..checks {
+                    std::hint::black_box(check());
+                }
+                started.elapsed() / checks
+            })
+            .min()
+            .expect("five rounds")
+    }
+
     #[test]
     fn a_browsers_user_agent_is_told_at_once() {
         let test = CrawlerTest::new(&EMBEDDED.crawlers).unwrap();
@@ -196,11 +211,7 @@ mod tests {
             ),
         );
         assert!(!test.is_crawler(&headers));
-        let started = std::time::Instant::now();
-        for _ in 0..1000 {
-            test.is_crawler(&headers);
-        }
-        let each = started.elapsed() / 1000;
+        let each = fastest_of_five_rounds(1000, || test.is_crawler(&headers));
         // ~0.2 µs in the test build; the backtracking engine took ~1 ms.
         assert!(
             each < std::time::Duration::from_micros(20),
@@ -215,12 +226,8 @@ mod tests {
         let hostile = format!("{}!", "a ".repeat(7000));
         headers.insert(header::USER_AGENT, HeaderValue::from_str(&hostile).unwrap());
         test.is_crawler(&headers);
-        let started = std::time::Instant::now();
-        for _ in 0..20 {
-            test.is_crawler(&headers);
-        }
         // 48 ms each with one backtracking alternation; here, well under a millisecond.
-        let each = started.elapsed() / 20;
+        let each = fastest_of_five_rounds(20, || test.is_crawler(&headers));
         assert!(
             each < std::time::Duration::from_millis(5),
             "{each:?} per match"

@@ -118,7 +118,7 @@ enum Phase {
 }
 
 /// Everything a connection task needs, shared.
-struct Shared {
+struct ConnectionContext {
     builder: auto::Builder<TokioExecutor>,
     router: Router,
     lifecycle: Arc<Lifecycle>,
@@ -133,7 +133,7 @@ pub async fn serve(
     signal: impl Future<Output = ()>,
     options: ServeOptions,
 ) -> DrainReport {
-    let shared = Arc::new(Shared {
+    let shared = Arc::new(ConnectionContext {
         builder: limits::builder(),
         router,
         lifecycle: lifecycle.clone(),
@@ -235,7 +235,7 @@ async fn on_accept_error(error: &io::Error) {
 async fn serve_connection(
     stream: TcpStream,
     peer: SocketAddr,
-    shared: Arc<Shared>,
+    shared: Arc<ConnectionContext>,
     mut phase: watch::Receiver<Phase>,
     _place: OwnedSemaphorePermit,
 ) {

@@ -12,6 +12,7 @@ use super::loading::LoadingPages;
 use crate::lang::Language;
 use crate::render::exchange::{Finished, StreamPart};
 use crate::render::{RenderError, Rendered, Rendering, Visitor};
+use crate::trace::Trace;
 
 pub(super) fn loading() -> LoadingPages {
     LoadingPages::new(Arc::new(PoolStats::default()))
@@ -23,7 +24,7 @@ pub(super) fn visitor() -> Arc<Visitor> {
         authorization: None,
         language: Language::default_language(),
         peer: None,
-        trace: crate::trace::Trace::untraced(),
+        trace: Trace::untraced(),
     })
 }
 
