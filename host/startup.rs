@@ -19,6 +19,7 @@ use crate::origin::Origin;
 use crate::pages::{Freshness, PageBuild, PageCache, Pages, Site};
 use crate::render::{BootState, Bundle, Limits, PoolOptions, RenderError, RenderPool};
 use crate::server::Lifecycle;
+use crate::trace::{self, Exporter, Tracing};
 
 /// The host, started: what its routes are made of.
 pub struct Host {
@@ -31,6 +32,7 @@ pub struct Host {
     pub(crate) dev: Option<Arc<Dev>>,
     pub(crate) no_index: bool,
     pub(crate) access_log: bool,
+    pub(crate) tracing: Tracing,
 }
 
 /// Why the host could not start; each message names the option or step to fix.
@@ -68,6 +70,13 @@ impl Host {
                 Upstream::new(base, config.api_timeout, config.api_idle_timeout, &origin)
                     .map_err(StartError::Option)?,
             ),
+            None => None,
+        };
+        let exporter = match &config.otlp_endpoint {
+            Some(endpoint) => {
+                let url = trace::traces_url(endpoint).map_err(StartError::Option)?;
+                Some(Exporter::start(&url, trace::EXPORT_TIMEOUT).map_err(StartError::Option)?)
+            }
             None => None,
         };
         let dev = config.dev.clone().map(|dir| Arc::new(Dev::new(dir)));
@@ -163,6 +172,7 @@ impl Host {
             dev,
             no_index: config.no_index,
             access_log: config.access_log,
+            tracing: Tracing { exporter },
         })
     }
 
@@ -205,6 +215,7 @@ impl Host {
             pool: self.pool.clone(),
             lifecycle: self.lifecycle.clone(),
             cache: self.pages.cache.clone(),
+            exporter: self.tracing.exporter.clone(),
         }
     }
 }
