@@ -180,11 +180,11 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
   }, [shown]);
 
   // Data loaded in another language, or none yet (a page the browser renders itself):
-  // the loader runs again.
+  // the loader runs again, once a navigation under way has landed (it is not cancelled).
   const stale = shown.match.route.loader !== undefined && !shown.pending && (shown.outcome === null || shown.language !== language);
   useEffect(() => {
-    if (stale) reload();
-  }, [stale, reload]);
+    if (stale && navigating === null) reload();
+  }, [stale, navigating, reload]);
 
   const navigate = useCallback((to: string) => go(to, { push: true }), [go]);
   const prefetch = useCallback(

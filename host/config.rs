@@ -42,7 +42,7 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_RENDER_QUEUE", default_value_t = 256)]
     pub render_queue: usize,
 
-    /// Finished pages kept in memory (those the app declares cacheable); 0 turns the cache off.
+    /// Finished pages kept in memory (those whose route declares them public); 0 turns the cache off.
     #[arg(long, env = "BILINGUE_PAGE_CACHE_ENTRIES", default_value_t = 1000)]
     pub page_cache_entries: usize,
 

@@ -170,10 +170,20 @@ fn the_sitemap_lists_every_page_in_every_language_with_its_alternates() {
         locations.push(location);
     }
     locations.sort();
-    let mut expected: Vec<String> = ["/fr/", "/en/", "/fr/status", "/en/status"]
-        .iter()
-        .map(|path| format!("{ORIGIN}{path}"))
-        .collect();
+    let mut expected: Vec<String> = [
+        "/fr/",
+        "/en/",
+        "/fr/status",
+        "/en/status",
+        // A pattern with parameters lists its pages: one per language.
+        "/fr/languages/fr",
+        "/en/languages/fr",
+        "/fr/languages/en",
+        "/en/languages/en",
+    ]
+    .iter()
+    .map(|path| format!("{ORIGIN}{path}"))
+    .collect();
     expected.sort();
     assert_eq!(locations, expected);
     let gzip = client()

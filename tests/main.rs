@@ -6,6 +6,7 @@
 //! - `encoding`: what pages are sent in, asked as browsers ask and as other clients do.
 //! - `loaders`: screens whose data is in the first paint, from the built-in API or an upstream.
 //! - `api`: the built-in /api; `proxy`: --api-upstream against a real upstream.
+//! - `screens`: the languages screen, its data from the built-in API, as pages and caches see it.
 //! - `crawlers`: canonical, alternates, Open Graph, sitemap, robots.txt, --no-index.
 //! - `faults`: a misbehaving server bundle (loops, throws, eats the heap, fills the queue).
 //! - `hostile_data`: data built to break rendering (deep nesting, lone surrogates, wrong shapes).
@@ -36,6 +37,7 @@ mod http;
 mod loaders;
 mod logs;
 mod proxy;
+mod screens;
 mod shutdown;
 mod startup;
 mod streaming;

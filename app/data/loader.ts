@@ -16,9 +16,12 @@ export async function runLoader(route: Route, context: LoaderContext): Promise<L
   try {
     // The checks load with the data, not with the page.
     const [answer, { checkDepth }, screen] = await Promise.all([route.loader!.load(context), import("./usable"), route.screen()]);
-    checkDepth(answer);
     if (!screen.data) throw new Error(`the screen of ${route.path} exports no \`data\` check`);
-    return { ok: true, data: await screen.data(answer) };
+    // The screen's check keeps what it reads (walking no deeper than its shape); what it
+    // keeps must still be usable as a whole (the boot state writes it).
+    const data = await screen.data(answer);
+    checkDepth(data);
+    return { ok: true, data };
   } catch (error) {
     // Only a failure needs the catalogue's mapping: it loads then, not with the first screen.
     const { toApiError } = await import("../http/errors");
