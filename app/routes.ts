@@ -2,6 +2,7 @@
 // the browser. A route may declare a loader: the data its screen needs, fetched with the
 // shared HTTP client, on the server for the first paint and in the browser after.
 import type { Loader } from "./data/loader";
+import type { PlainKey } from "./i18n/translate";
 
 /** What the host's GET /api/status answers. */
 export interface ServerStatus {
@@ -27,9 +28,9 @@ export type Screen = "home" | "status" | "notFound";
 export interface Route {
   screen: Screen;
   status: 200 | 404;
-  titleKey: string;
+  titleKey: PlainKey;
   /** The page's description, for search engines and link previews. */
-  descriptionKey: string;
+  descriptionKey: PlainKey;
   /** Listed in the sitemap, in every language (a pattern with parameters cannot be). */
   indexable: boolean;
   /** The render depends only on (path, language, build): the host may cache the page. */
