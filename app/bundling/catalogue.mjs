@@ -72,9 +72,13 @@ export async function checkCatalogue(root, options = {}) {
   const declarations = options.declarations === undefined ? path.join(root, DECLARATIONS) : options.declarations;
   const inputs = JSON.stringify([tables.map((t) => [t.file, t.locale, t.source]), sources, declarations]);
   if (last?.root === root && last.inputs === inputs) return { ...last.result, fresh: false };
+  const tableImport = declarations
+    ? `./${path.relative(path.dirname(declarations), path.join(root, tables[0].file)).split(path.sep).join("/").replace(/\.ts$/, "")}`.replace(/^\.\/\.\./, "..")
+    : undefined;
   const result = checker.checkCatalogue(
     tables.map(({ module, ...table }) => ({ ...table, table: module.default })),
     sources,
+    tableImport,
   );
   if (declarations) {
     const current = await readFile(declarations, "utf8").catch(() => null);

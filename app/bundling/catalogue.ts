@@ -58,9 +58,10 @@ const argumentsText = (args: Map<string, ArgumentType>) =>
 
 /**
  * Checks the tables (`tables[0]` is the default language's, the one others are compared
- * with) and the app's sources (for unused keys).
+ * with) and the app's sources (for unused keys). The declarations import the first table
+ * (for the parameters of its function entries) as `tableImport`.
  */
-export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[]): CheckedCatalogue {
+export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], tableImport = `./tables/${tables[0].language}`): CheckedCatalogue {
   const errors: Problem[] = [];
   const warnings: Problem[] = [];
   const reads = new Map<string, Map<string, Read>>();
@@ -122,7 +123,7 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[]):
   }
 
   reportUnused(first, sources, warnings);
-  return { errors, warnings, declarations: declarations(first, reference), compiled: compiledTables(tables, reads, errors) };
+  return { errors, warnings, declarations: declarations(first, reference, tableImport), compiled: compiledTables(tables, reads, errors) };
 }
 
 function sameArguments(a: Map<string, ArgumentType>, b: Map<string, ArgumentType>): boolean {
@@ -173,7 +174,7 @@ function reportUnused(first: CatalogueTable, sources: SourceFile[], warnings: Pr
 }
 
 /** app/i18n/messages.generated.ts: the keys and each key's arguments. */
-function declarations(first: CatalogueTable, reads: Map<string, Read>): string {
+function declarations(first: CatalogueTable, reads: Map<string, Read>, tableImport: string): string {
   const lines: string[] = [];
   const plain: string[] = [];
   let functions = false;
@@ -190,11 +191,10 @@ function declarations(first: CatalogueTable, reads: Map<string, Read>): string {
       lines.push(`  ${name}: { ${args.join("; ")} };`);
     }
   }
-  const tableModule = `./tables/${first.file.split("/").pop()?.replace(/\.ts$/, "")}`;
   return [
     `// GENERATED from ${first.file} by the build (app/bundling/catalogue.mjs), on every build and`,
     "// before the type check: do not edit, not committed. See docs/translations.md.",
-    ...(functions ? [`import type table from ${JSON.stringify(tableModule)};`] : []),
+    ...(functions ? [`import type table from ${JSON.stringify(tableImport)};`] : []),
     "",
     "/** Each message's arguments, by key (null: it takes none). */",
     "export interface Messages {",

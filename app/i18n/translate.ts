@@ -11,18 +11,26 @@ export type { Messages, PlainKey } from "./messages.generated";
 /** A key of the catalogue. */
 export type MessageKey = keyof Messages;
 
-/** What `t(key, …)` takes after the key: nothing, or the message's arguments. */
-export type ArgumentsOf<K extends MessageKey> = Messages[K] extends null ? [] : [params: Messages[K]];
+/**
+ * What `t(key, …)` takes after the key: nothing, or the message's arguments. Distributed
+ * over a union of keys, so that a key not in the catalogue is reported as such, not as a
+ * wrong number of arguments.
+ */
+export type ArgumentsOf<K extends keyof M, M = Messages> = K extends keyof M ? (M[K] extends null ? [] : [params: M[K]]) : never;
 
-export interface Translate {
+/** `t` for a catalogue's declarations `M` (the corpus checks its own with it). */
+export interface TranslateOf<M> {
   /** The message `key` with its arguments, checked by the type check. */
-  <K extends MessageKey>(key: K, ...params: ArgumentsOf<K>): string;
+  <K extends keyof M>(key: K, ...params: ArgumentsOf<K, M>): string;
   /**
    * The escape hatch for a key built at run time: no type check, and, as for every
    * lookup, a key the table lacks yields "". Grep for `t.dynamic(` to find them all.
    */
   dynamic(key: string, params?: Params): string;
 }
+
+/** `t` for the app's catalogue. */
+export type Translate = TranslateOf<Messages>;
 
 const warnedKeys = new Set<string>();
 
