@@ -33,13 +33,12 @@ async function appSources(root) {
 }
 
 /** A table's module, imported again only when its source changed; a problem if it is not one. */
-async function tableModule(root, file, source) {
+async function tableModule(root, file, source, code) {
   const loaded = loadedTables.get(file);
   if (loaded?.source === source) return loaded.module;
   if (!/^export default \w+;$/m.test(source)) throw problem(file, `${file} must end with \`export default <table>;\``);
   const module = await importAlone(root, file);
   if (!module.dateLocale?.formatLong || !module.dateLocale?.localize) {
-    const code = path.basename(file, ".ts");
     throw problem(file, `${file} must export its date locale beside the table, e.g. \`export { ${code} as dateLocale } from "date-fns/locale/${code}";\``);
   }
   loadedTables.set(file, { source, module });
@@ -61,7 +60,7 @@ export async function checkCatalogue(root, options = {}) {
   try {
     for (const { code, locale, file } of listed) {
       const source = await readFile(path.join(root, file), "utf8");
-      tables.push({ language: code, locale, file, source, module: await tableModule(root, file, source) });
+      tables.push({ language: code, locale, file, source, module: await tableModule(root, file, source, code) });
     }
   } catch (error) {
     const errors = error.problems ?? error.errors?.map((e) => ({ file: e.location?.file ?? "", line: e.location?.line ?? 0, text: e.text }));
