@@ -4,7 +4,7 @@
 // (app/i18n/messages.generated.ts, as the build writes them) and without them (t taking
 // any string, as before the catalogue was typed), in turns. Writes its section of
 // BENCHMARKS.md (run it under the heavy lock: it keeps a core busy).
-//   node bench/catalogue-tsc.mjs [--keys 5000] [--rounds 5] [--no-write]
+//   node bench/catalogue-tsc.mjs [--keys 5000] [--rounds 5] [--no-write]   (KEEP=1 keeps the copy)
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -136,5 +136,6 @@ try {
     writeFileSync(BENCHMARKS, `${at === -1 ? `${current.trimEnd()}\n\n` : current.slice(0, at)}${section}`);
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true });
+  else console.log(dir);
 }

@@ -53,7 +53,16 @@ const problem = (file, text) => Object.assign(new Error(text), { problems: [{ fi
  * The tests give other tables (`tables`: { code, locale, file }, the default first), other
  * sources, and `declarations`: where to write them (null: nowhere).
  */
-export async function checkCatalogue(root, options = {}) {
+export function checkCatalogue(root, options = {}) {
+  // One check at a time: the two bundles of a build ask together, and the second one
+  // finds the first one's result.
+  const run = queue.then(() => check(root, options));
+  queue = run.catch(() => {});
+  return run;
+}
+let queue = Promise.resolve();
+
+async function check(root, options) {
   checker ??= await importAlone(root, fileURLToPath(new URL("./catalogue.ts", import.meta.url)));
   const listed = options.tables ?? (await listedTables(root));
   const tables = [];

@@ -44,14 +44,31 @@ type Read = { kind: "function" } | { kind: "message"; message: ReadMessage };
 /** `problem` as people read it: `file:line: text`. */
 export const describe = ({ file, line, text }: Problem): string => `${file}${line ? `:${line}` : ""}: ${text}`;
 
-/** The line of a key in a table's source (0 if it cannot be found). */
-function lineOf(source: string, key: string): number {
-  const pattern = new RegExp(`^\\s*(?:"${escape(key)}"|'${escape(key)}'|${escape(key)})\\s*:`);
-  const index = source.split("\n").findIndex((line) => pattern.test(line));
-  return index + 1;
-}
+/** An entry of a table's source: its key (quoted or not), then, when it is one, its string literal. */
+const ENTRY = /^(\s*(?:"((?:[^"\\\n]|\\.)+)"|'((?:[^'\\\n]|\\.)+)'|([\w$]+))\s*:\s*)("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')?/gm;
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const keyOf = (match: RegExpMatchArray): string => match[4] ?? (new Function(`return ${match[2] !== undefined ? `"${match[2]}"` : `'${match[3]}'`}`)() as string);
+
+const lines = new WeakMap<CatalogueTable, Map<string, number>>();
+
+/** The line of a key in a table's source (0 if it cannot be found), from one pass over it. */
+function lineOf(table: CatalogueTable, key: string): number {
+  let byKey = lines.get(table);
+  if (!byKey) {
+    byKey = new Map();
+    let line = 1;
+    let last = 0;
+    for (const match of table.source.matchAll(ENTRY)) {
+      for (let i = last; i < (match.index ?? 0); i++) if (table.source.charCodeAt(i) === 10) line++;
+      last = match.index ?? 0;
+      const name = keyOf(match);
+      // A key spelled again (a nested object's) keeps its first line.
+      if (!byKey.has(name)) byKey.set(name, line + (match[1].match(/\n/g)?.length ?? 0));
+    }
+    lines.set(table, byKey);
+  }
+  return byKey.get(key) ?? 0;
+}
 
 const argumentsText = (args: Map<string, ArgumentType>) =>
   args.size === 0 ? "no argument" : [...args].map(([name, type]) => `${name}: ${typeOf(type)}`).join(", ");
@@ -70,7 +87,7 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], 
     const read = new Map<string, Read>();
     reads.set(table.language, read);
     for (const [key, entry] of Object.entries(table.table)) {
-      const at = { file: table.file, line: lineOf(table.source, key) };
+      const at = { file: table.file, line: lineOf(table, key) };
       const named = `message "${key}" (${table.language})`;
       if (typeof entry === "function") {
         read.set(key, { kind: "function" });
@@ -98,12 +115,12 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], 
         errors.push({
           file: table.file,
           line: 0,
-          text: `message "${key}" is missing in ${table.language} (it is in ${first.language}, ${first.file}:${lineOf(first.source, key)})`,
+          text: `message "${key}" is missing in ${table.language} (it is in ${first.language}, ${first.file}:${lineOf(first, key)})`,
         });
       }
     }
     for (const key of Object.keys(table.table)) {
-      const at = { file: table.file, line: lineOf(table.source, key) };
+      const at = { file: table.file, line: lineOf(table, key) };
       if (!Object.prototype.hasOwnProperty.call(first.table, key)) {
         errors.push({ ...at, text: `message "${key}" is only in ${table.language}: add it to ${first.language} (${first.file}), or remove it` });
         continue;
@@ -168,7 +185,7 @@ function reportUnused(first: CatalogueTable, sources: SourceFile[], warnings: Pr
   }
   for (const key of Object.keys(first.table)) {
     if (!quoted.has(key)) {
-      warnings.push({ file: first.file, line: lineOf(first.source, key), text: `message "${key}" is used nowhere in app/ (a key only built at run time, through t.dynamic(), cannot be seen)` });
+      warnings.push({ file: first.file, line: lineOf(first, key), text: `message "${key}" is used nowhere in app/ (a key only built at run time, through t.dynamic(), cannot be seen)` });
     }
   }
 }
@@ -215,21 +232,24 @@ function declarations(first: CatalogueTable, reads: Map<string, Read>, tableImpo
 function compiledTables(tables: CatalogueTable[], reads: Map<string, Map<string, Read>>, errors: Problem[]): Map<string, string> {
   const compiled = new Map<string, string>();
   for (const table of tables) {
-    let source = table.source;
-    for (const [key, read] of reads.get(table.language) ?? []) {
-      if (read.kind !== "message" || read.message.plain) continue;
-      const pattern = new RegExp(`((?:"${escape(key)}"|'${escape(key)}'|${escape(key)})\\s*:\\s*)("(?:[^"\\\\\\n]|\\\\.)*"|'(?:[^'\\\\\\n]|\\\\.)*')`, "g");
-      const found = [...source.matchAll(pattern)];
-      const literal = found.length === 1 ? (new Function(`return ${found[0][2]}`)() as unknown) : undefined;
-      if (literal !== table.table[key]) {
-        errors.push({
-          file: table.file,
-          line: lineOf(table.source, key),
-          text: `message "${key}" (${table.language}) must be written as one string literal after its key, for the build to compile it`,
-        });
-        continue;
-      }
-      source = source.replace(pattern, (_, head: string) => `${head}${read.message.code}`);
+    const read = reads.get(table.language) ?? new Map<string, Read>();
+    const replaced = new Map<string, number>();
+    const source = table.source.replace(ENTRY, (...match) => {
+      const [whole, head, , , , literal] = match as string[];
+      const key = keyOf(match as unknown as RegExpMatchArray);
+      const entry = read.get(key);
+      if (literal === undefined || entry?.kind !== "message" || entry.message.plain) return whole;
+      if ((new Function(`return ${literal}`)() as unknown) !== table.table[key]) return whole;
+      replaced.set(key, (replaced.get(key) ?? 0) + 1);
+      return `${head}${entry.message.code}`;
+    });
+    for (const [key, entry] of read) {
+      if (entry.kind !== "message" || entry.message.plain || replaced.get(key) === 1) continue;
+      errors.push({
+        file: table.file,
+        line: lineOf(table, key),
+        text: `message "${key}" (${table.language}) must be written as one string literal after its key, for the build to compile it`,
+      });
     }
     compiled.set(table.file, source);
   }

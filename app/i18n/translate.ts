@@ -12,11 +12,12 @@ export type { Messages, PlainKey } from "./messages.generated";
 export type MessageKey = keyof Messages;
 
 /**
- * What `t(key, …)` takes after the key: nothing, or the message's arguments. Distributed
- * over a union of keys, so that a key not in the catalogue is reported as such, not as a
- * wrong number of arguments.
+ * What `t(key, …)` takes after the key: nothing, or the message's arguments. A key not in
+ * the catalogue leaves K at every key, whose arguments are then optional, so the error is
+ * the key, not a number of arguments. Not distributed over K: that would cost the type
+ * check a union as large as the catalogue at each call (BENCHMARKS.md).
  */
-export type ArgumentsOf<K extends keyof M, M = Messages> = K extends keyof M ? (M[K] extends null ? [] : [params: M[K]]) : never;
+export type ArgumentsOf<K extends keyof M, M = Messages> = M[K] extends null ? [] : null extends M[K] ? [params?: unknown] : [params: M[K]];
 
 /** `t` for a catalogue's declarations `M` (the corpus checks its own with it). */
 export interface TranslateOf<M> {
