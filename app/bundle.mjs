@@ -7,83 +7,17 @@
 //                      sitemap's pages, the crawler list, the build time
 // In development the bundles are not minified, carry source maps, use React's development
 // build, and the client gets one more entry: the reload-and-overlay script.
-import { parse } from "@formatjs/icu-messageformat-parser";
 import { build } from "esbuild";
 import { crawlerRules } from "./bundling/crawlers.mjs";
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { catalogue } from "./bundling/catalogue.mjs";
 
 /** Imports a module of the app (TypeScript) in Node, bundled alone. */
 async function importAlone(file) {
   const alone = await build({ entryPoints: [file], bundle: true, write: false, format: "esm", platform: "node", logLevel: "silent" });
   return import(`data:text/javascript;base64,${Buffer.from(alone.outputFiles[0].text).toString("base64")}`);
-}
-
-/**
- * Parses each table's ICU messages at build time and registers the result with the
- * translator, so the browser needs no message parser: the client build aliases it to
- * FormatJS's `no-parser` entry. A message that does not parse fails the build here, with
- * its file and line.
- */
-function precompileMessages(root) {
-  // A table unchanged since the last build is not parsed again (the development loop
-  // rebuilds on every save).
-  const done = new Map();
-  return {
-    name: "precompile-messages",
-    setup(b) {
-      b.onLoad({ filter: /[\\/]app[\\/]i18n[\\/]tables[\\/]\w+\.ts$/ }, async (args) => {
-        const source = await readFile(args.path, "utf8");
-        const cached = done.get(args.path);
-        if (cached?.source === source) return cached.result;
-        const exported = source.match(/^export default (\w+);$/m);
-        if (!exported) throw new Error(`${args.path} must end with \`export default <table>;\``);
-        let table;
-        try {
-          const module = await importAlone(args.path);
-          table = module.default;
-          if (!module.dateLocale?.formatLong || !module.dateLocale?.localize) {
-            const code = path.basename(args.path, ".ts");
-            return {
-              errors: [
-                {
-                  text: `${path.relative(root, args.path)} must export its date locale beside the table, e.g. \`export { ${code} as dateLocale } from "date-fns/locale/${code}";\``,
-                },
-              ],
-            };
-          }
-        } catch (error) {
-          // esbuild's own errors, where they are (a syntax error in the table).
-          if (error.errors) return { errors: error.errors };
-          throw error;
-        }
-        const compiled = {};
-        const errors = [];
-        for (const [key, entry] of Object.entries(table)) {
-          if (typeof entry !== "string") continue;
-          try {
-            const elements = parse(entry);
-            // A message that is its own text needs no tree: the translator uses the entry.
-            const literal = elements.length === 0 || (elements.length === 1 && elements[0].type === 0 && elements[0].value === entry);
-            if (!literal) compiled[key] = elements;
-          } catch (error) {
-            const at = source.split("\n").findIndex((line) => line.includes(JSON.stringify(key)));
-            errors.push({
-              text: `message "${key}" is not valid ICU: ${error.message}`,
-              location: { file: path.relative(root, args.path), line: at + 1, column: 0, lineText: source.split("\n")[at] ?? "" },
-            });
-          }
-        }
-        if (errors.length > 0) return { errors };
-        // Exported beside the table, not registered from here: a table that imported the
-        // translator would make it a chunk of its own, one more first-load file.
-        const result = { contents: `${source}\nexport const compiledMessages = ${JSON.stringify(compiled)};\n`, loader: "ts" };
-        done.set(args.path, { source, result });
-        return result;
-      });
-    },
-  };
 }
 
 /** In the server bundle, the shared client's transport is the host (app/server/transport.ts). */
@@ -168,7 +102,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime }) {
     format: "iife",
     platform: "browser",
     loader: { ".css": "empty" },
-    plugins: [precompileMessages(root), hostTransport(root), formattingDateLocales()],
+    plugins: [catalogue(root), hostTransport(root), formattingDateLocales()],
   };
   const client = {
     ...shared,
@@ -183,8 +117,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime }) {
     chunkNames: "[name]-[hash]",
     assetNames: "[name]-[hash]",
     metafile: true,
-    plugins: [precompileMessages(root), formattingDateLocales()],
-    alias: { "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser.js" },
+    plugins: [catalogue(root), formattingDateLocales()],
   };
   return { server, client };
 }

@@ -202,6 +202,8 @@ async function build() {
   }
 }
 function changed(file) {
+  // Written by the build itself (app/bundling/catalogue.mjs) when the keys change.
+  if (file?.endsWith("messages.generated.ts")) return;
   if (file?.endsWith("languages.json")) changedLanguages = true;
   clearTimeout(pending);
   pending = setTimeout(build, 20);

@@ -21,7 +21,7 @@
 // is a bench-only screen (bench/heavy/) rendered by the binary with `--server-bundle` and
 // by the peers from the same bundle.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -532,7 +532,9 @@ const lines = [
 ];
 const table = lines.join("\n");
 console.log(table);
-if (out) writeFileSync(out, table);
+// What other scripts write below their marker (bench/catalogue-tsc.mjs's section) is kept.
+const kept = out && existsSync(out) ? readFileSync(out, "utf8").split(/(?=^<!-- bench\/[\w-]+\.mjs -->$)/m).slice(1).join("") : "";
+if (out) writeFileSync(out, kept ? `${table}\n${kept}` : table);
 const failed = missed(targets);
 if (failed.length > 0) {
   console.error(`missed gates: ${failed.map((t) => `${t.what}: ${t.show(t.value)} (wanted ${t.wanted})`).join("; ")}`);

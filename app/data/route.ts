@@ -8,6 +8,7 @@ import type { ComponentType } from "react";
 import type { PageSharing } from "../contract";
 import type { HttpClient } from "../http/client";
 import type { Language } from "../i18n/languages";
+import type { PlainKey } from "../i18n/translate";
 import type { LoadOutcome } from "./outcome";
 
 export type { PageSharing };
@@ -62,9 +63,9 @@ interface Declared {
   /** `/languages/:code`: a segment `:name` matches any one segment, given as `params.name`. */
   path: string;
   status?: 200 | 404;
-  titleKey: string;
+  titleKey: PlainKey;
   /** The page's description, for search engines and link previews. */
-  descriptionKey: string;
+  descriptionKey: PlainKey;
   /**
    * Listed in the sitemap, in every language: `true` for a path without parameters, or
    * the pages of a pattern with parameters.

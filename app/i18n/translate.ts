@@ -1,11 +1,37 @@
 // Translation lookup: a missing key yields "" (and a warning in development builds); a
-// function entry is called with the parameters; a string entry is an ICU message, parsed
-// at build time and formatted for the language's locale (./icu.ts).
-import { type MessageFormatElement, parse } from "@formatjs/icu-messageformat-parser";
-import { formatMessage } from "./icu";
+// function entry is called with the parameters. The build has compiled every ICU message
+// to such a function (app/bundling/catalogue.mjs), so nothing is parsed here, and it
+// declares every key with its arguments (./messages.generated.ts): `t` is typed with them.
+import { formattersOf } from "./formatters";
+import type { Messages } from "./messages.generated";
 import type { Params, Table } from "./table";
 
-export type Translate = (key: string, params?: Params) => string;
+export type { Messages, PlainKey } from "./messages.generated";
+
+/** A key of the catalogue. */
+export type MessageKey = keyof Messages;
+
+/**
+ * What `t(key, …)` takes after the key: nothing, or the message's arguments. A key not in
+ * the catalogue leaves K at every key, whose arguments are then optional, so the error is
+ * the key, not a number of arguments. Not distributed over K: that would cost the type
+ * check a union as large as the catalogue at each call (BENCHMARKS.md).
+ */
+export type ArgumentsOf<K extends keyof M, M = Messages> = M[K] extends null ? [] : null extends M[K] ? [params?: unknown] : [params: M[K]];
+
+/** `t` for a catalogue's declarations `M` (the corpus checks its own with it). */
+export interface TranslateOf<M> {
+  /** The message `key` with its arguments, checked by the type check. */
+  <K extends keyof M>(key: K, ...params: ArgumentsOf<K, M>): string;
+  /**
+   * The escape hatch for a key built at run time: no type check, and, as for every
+   * lookup, a key the table lacks yields "". Grep for `t.dynamic(` to find them all.
+   */
+  dynamic(key: string, params?: Params): string;
+}
+
+/** `t` for the app's catalogue. */
+export type Translate = TranslateOf<Messages>;
 
 const warnedKeys = new Set<string>();
 
@@ -15,35 +41,20 @@ function warnMissing(key: string, locale: string): void {
   console.warn(`[i18n] missing translation key "${key}" for ${locale}`);
 }
 
-type CompiledMessages = Readonly<Record<string, MessageFormatElement[]>>;
-const compiledTables = new WeakMap<Table, CompiledMessages>();
-
-/**
- * Called with each table's messages as parsed at build time; a message the build left out
- * is plain text, its own output.
- */
-export function registerCompiledMessages(table: Table, compiled: CompiledMessages): void {
-  compiledTables.set(table, compiled);
-}
-
-/** A table module as built (app/bundle.mjs): the table, and beside it its parsed messages. */
+/** A table module as built: the table (its messages compiled to functions). */
 export interface TableModule {
   default: Table;
-  compiledMessages?: CompiledMessages;
 }
 
-/** The table of a built table module, its parsed messages registered. */
-export function tableOf(module: TableModule): Table {
-  if (module.compiledMessages) registerCompiledMessages(module.default, module.compiledMessages);
-  return module.default;
-}
+/** The table of a built table module. */
+export const tableOf = (module: TableModule): Table => module.default;
 
 const translators = new WeakMap<Table, Map<string, Translate>>();
 
 /**
- * `t(key, params)`: a missing key yields "", a function entry is called with the
- * parameters, a string entry is an ICU message formatted for `locale`. Compiled
- * formatters are kept per translator, and one translator per (table, locale).
+ * `t(key, params)` for `table` in `locale`: a missing key yields "", a function entry
+ * (a compiled message, or a function of the table's own) is called with the parameters,
+ * a string entry is its own text. One translator per (table, locale).
  */
 export function createTranslator(table: Table, locale: string): Translate {
   let byLocale = translators.get(table);
@@ -51,24 +62,18 @@ export function createTranslator(table: Table, locale: string): Translate {
   const existing = byLocale.get(locale);
   if (existing) return existing;
 
-  const messages = new Map<string, MessageFormatElement[]>();
-  const compiled = compiledTables.get(table);
-  const t: Translate = (key, params = {}) => {
+  const formatters = formattersOf(locale);
+  const lookup = (key: string, params: Params = {}): string => {
     const entry = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
     if (entry === undefined) {
       warnMissing(key, locale);
       return "";
     }
-    if (typeof entry === "function") return entry(params);
-    if (compiled && !Object.prototype.hasOwnProperty.call(compiled, key)) return entry;
-    let message = messages.get(key);
-    if (!message) {
-      // Parsed here only outside the bundles (the unit tests): the build parses every table.
-      message = compiled?.[key] ?? parse(entry);
-      messages.set(key, message);
-    }
-    return formatMessage(message, locale, params);
+    return typeof entry === "function" ? (entry as (params: Params, f: typeof formatters) => string)(params, formatters) : entry;
   };
+  const t: Translate = Object.assign((key: string, ...params: unknown[]) => lookup(key, params[0] as Params | undefined), {
+    dynamic: lookup,
+  });
   byLocale.set(locale, t);
   return t;
 }

@@ -1,6 +1,9 @@
 // Runs the app's unit tests (app/**/*.test.ts[x]) with Node's test runner: each file is
-// bundled by esbuild first, as the app itself is, so tests see the same module graph.
+// bundled by esbuild first, as the app itself is (its tables compiled by the catalogue
+// plugin), so tests see the same module graph. The build code's own tests
+// (app/**/*.test.mjs, e.g. the catalogue's corpus) run as they are.
 import { build } from "esbuild";
+import { catalogue } from "../bundling/catalogue.mjs";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,9 +11,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
-const tests = readdirSync(path.join(root, "app"), { recursive: true })
-  .filter((f) => /\.test\.tsx?$/.test(f))
-  .map((f) => path.join("app", f));
+const all = readdirSync(path.join(root, "app"), { recursive: true });
+const tests = all.filter((f) => /\.test\.tsx?$/.test(f)).map((f) => path.join("app", f));
+const buildTests = all.filter((f) => /\.test\.mjs$/.test(f)).map((f) => path.join(root, "app", f));
 if (tests.length === 0) {
   console.error("no test files under app/");
   process.exit(1);
@@ -30,10 +33,11 @@ try {
     outExtension: { ".js": ".mjs" },
     define: { BILINGUE_VERSION: '"test"', BILINGUE_BUILD_TIME: "0", BILINGUE_TEST_ROOT: JSON.stringify(root) },
     logLevel: "warning",
+    plugins: [catalogue(root)],
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   });
   const files = readdirSync(outDir, { recursive: true }).filter((f) => f.endsWith(".test.mjs")).map((f) => path.join(outDir, f));
-  const result = spawnSync(process.execPath, ["--test", ...files], { stdio: "inherit" });
+  const result = spawnSync(process.execPath, ["--test", ...files, ...buildTests], { stdio: "inherit" });
   process.exitCode = result.status ?? 1;
 } finally {
   rmSync(outDir, { recursive: true, force: true });

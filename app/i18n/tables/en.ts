@@ -1,8 +1,9 @@
-import type { Params } from "../table";
 import type fr from "./fr";
+import type { BuiltOn } from "./fr";
 
-// Typed against the French table: a key missing here, or one extra, fails the type check.
-const en: Record<keyof typeof fr, (typeof fr)[keyof typeof fr]> = {
+// Typed against the French table, key by key: a key missing here, or one extra, fails the
+// type check (the build checks every language's messages and arguments: docs/translations.md).
+const en: { [K in keyof typeof fr]: (typeof fr)[K] } = {
   "app.name": "Bilingue",
   "language.label": "Language",
   "loading.label": "Loading…",
@@ -17,7 +18,7 @@ const en: Record<keyof typeof fr, (typeof fr)[keyof typeof fr]> = {
   "home.languages": "This application speaks {count, plural, one {# language} other {# languages}}.",
   "home.clicks": "{count, plural, =0 {No clicks yet} one {# click} other {# clicks}}",
   "home.click": "Click",
-  "home.builtOn": (p: Params) => `Version ${p.version}, built on ${p.date} at ${p.time} (${p.timeZone}).`,
+  "home.builtOn": (p: BuiltOn) => `Version ${p.version}, built on ${p.date} at ${p.time} (${p.timeZone}).`,
   "home.statusLink": "The server’s status",
   "status.title": "Server status · Bilingue",
   "status.heading": "Server status",

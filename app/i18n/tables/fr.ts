@@ -1,4 +1,10 @@
-import type { Params } from "../table";
+/** What the build line of the home page is written with (dates already in the page's zone). */
+export interface BuiltOn {
+  version: string;
+  date: string;
+  time: string;
+  timeZone: string;
+}
 
 const fr = {
   "app.name": "Bilingue",
@@ -12,10 +18,10 @@ const fr = {
   "notFound.description": "Cette adresse ne correspond à aucune page de Bilingue.",
   "home.heading": "Bienvenue sur Bilingue",
   "home.intro": "Cette page a été rendue par le serveur dans votre langue, puis animée dans votre navigateur.",
-  "home.languages": "Cette application parle {count, plural, one {# langue} other {# langues}}.",
-  "home.clicks": "{count, plural, =0 {Aucun clic pour l’instant} one {# clic} other {# clics}}",
+  "home.languages": "Cette application parle {count, plural, one {# langue} many {# de langues} other {# langues}}.",
+  "home.clicks": "{count, plural, =0 {Aucun clic pour l’instant} one {# clic} many {# de clics} other {# clics}}",
   "home.click": "Cliquer",
-  "home.builtOn": (p: Params) => `Version ${p.version}, construite le ${p.date} à ${p.time} (${p.timeZone}).`,
+  "home.builtOn": (p: BuiltOn) => `Version ${p.version}, construite le ${p.date} à ${p.time} (${p.timeZone}).`,
   "home.statusLink": "L’état du serveur",
   "status.title": "État du serveur · Bilingue",
   "status.heading": "État du serveur",
@@ -44,7 +50,7 @@ const fr = {
   "languages.rtl": "De droite à gauche",
   "languages.sampleDate": "Une date",
   "languages.samplePluralLabel": "Un pluriel",
-  "languages.samplePlural": "{count, plural, one {# langue parlée} other {# langues parlées}}",
+  "languages.samplePlural": "{count, plural, one {# langue parlée} many {# de langues parlées} other {# langues parlées}}",
   "languages.unknown": "Langue inconnue",
   "languages.unavailable": "Cette langue n’a pas pu être obtenue.",
 };

@@ -1,0 +1,147 @@
+// The translation catalogue in the build (app/bundling/catalogue.ts does the checking):
+// - an esbuild plugin, in both bundles and the development loop: before each build it
+//   checks every table (an error fails the build, naming file, line, key and language;
+//   warnings are printed once) and writes app/i18n/messages.generated.ts, the key union
+//   and each key's arguments that t() is typed with; it then gives each table module with
+//   its messages compiled to functions, so the browser parses no ICU;
+// - a command, `node app/bundling/catalogue.mjs`, run before the type check: it writes the
+//   declarations (they are not committed) and reports the same problems.
+import { build } from "esbuild";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const DECLARATIONS = "app/i18n/messages.generated.ts";
+const TABLE = /[\\/]app[\\/]i18n[\\/]tables[\\/]\w+\.ts$/;
+
+/** Imports a TypeScript module in Node, bundled alone. */
+async function importAlone(root, file) {
+  const alone = await build({ absWorkingDir: root, entryPoints: [file], bundle: true, write: false, format: "esm", platform: "node", logLevel: "silent" });
+  return import(`data:text/javascript;base64,${Buffer.from(alone.outputFiles[0].text).toString("base64")}`);
+}
+
+let checker = null;
+const loadedTables = new Map(); // file → { source, module }
+let last = null; // { inputs, result }
+
+/** The app's sources that may name a key (not the tables, tests or build code). */
+async function appSources(root) {
+  const files = (await readdir(path.join(root, "app"), { recursive: true }))
+    .map((file) => file.split(path.sep).join("/"))
+    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$|\.generated\.ts$|^i18n\/tables\/|^bundling\//.test(file));
+  return Promise.all(files.map(async (file) => ({ file: `app/${file}`, text: await readFile(path.join(root, "app", file), "utf8") })));
+}
+
+/** A table's module, imported again only when its source changed; a problem if it is not one. */
+async function tableModule(root, file, source, code) {
+  const loaded = loadedTables.get(file);
+  if (loaded?.source === source) return loaded.module;
+  if (!/^export default \w+;$/m.test(source)) throw problem(file, `${file} must end with \`export default <table>;\``);
+  const module = await importAlone(root, file);
+  if (!module.dateLocale?.formatLong || !module.dateLocale?.localize) {
+    throw problem(file, `${file} must export its date locale beside the table, e.g. \`export { ${code} as dateLocale } from "date-fns/locale/${code}";\``);
+  }
+  loadedTables.set(file, { source, module });
+  return module;
+}
+
+const problem = (file, text) => Object.assign(new Error(text), { problems: [{ file, line: 0, text }] });
+
+/**
+ * Checks the catalogue of `root` (app/i18n/languages.json's languages, the default first)
+ * and writes the declarations when they changed: { errors, warnings, compiled, fresh }.
+ * The tests give other tables (`tables`: { code, locale, file }, the default first), other
+ * sources, and `declarations`: where to write them (null: nowhere).
+ */
+export function checkCatalogue(root, options = {}) {
+  // One check at a time: the two bundles of a build ask together, and the second one
+  // finds the first one's result.
+  const run = queue.then(() => check(root, options));
+  queue = run.catch(() => {});
+  return run;
+}
+let queue = Promise.resolve();
+
+async function check(root, options) {
+  checker ??= await importAlone(root, fileURLToPath(new URL("./catalogue.ts", import.meta.url)));
+  const listed = options.tables ?? (await listedTables(root));
+  const tables = [];
+  try {
+    for (const { code, locale, file } of listed) {
+      const source = await readFile(path.join(root, file), "utf8");
+      tables.push({ language: code, locale, file, source, module: await tableModule(root, file, source, code) });
+    }
+  } catch (error) {
+    const errors = error.problems ?? error.errors?.map((e) => ({ file: e.location?.file ?? "", line: e.location?.line ?? 0, text: e.text }));
+    if (errors) return { errors, warnings: [], compiled: new Map(), fresh: true };
+    throw error;
+  }
+  const sources = options.sources ?? (await appSources(root));
+  const declarations = options.declarations === undefined ? path.join(root, DECLARATIONS) : options.declarations;
+  const inputs = JSON.stringify([tables.map((t) => [t.file, t.locale, t.source]), sources, declarations]);
+  if (last?.root === root && last.inputs === inputs) return { ...last.result, fresh: false };
+  const tableImport = declarations
+    ? `./${path.relative(path.dirname(declarations), path.join(root, tables[0].file)).split(path.sep).join("/").replace(/\.ts$/, "")}`.replace(/^\.\/\.\./, "..")
+    : undefined;
+  const result = checker.checkCatalogue(
+    tables.map(({ module, ...table }) => ({ ...table, table: module.default })),
+    sources,
+    tableImport,
+  );
+  if (declarations) {
+    const current = await readFile(declarations, "utf8").catch(() => null);
+    if (current !== result.declarations) await writeFile(declarations, result.declarations);
+  }
+  last = { root, inputs, result };
+  return { ...result, fresh: true };
+}
+
+/** The listed languages' tables, the default language's first. */
+async function listedTables(root) {
+  const declared = JSON.parse(await readFile(path.join(root, "app/i18n/languages.json"), "utf8"));
+  const first = declared.languages.filter(({ code }) => code === declared.default);
+  return [...first, ...declared.languages.filter(({ code }) => code !== declared.default)].map(({ code, locale }) => ({
+    code,
+    locale,
+    file: `app/i18n/tables/${code}.ts`,
+  }));
+}
+
+const describe = ({ file, line, text }) => `${file}${line ? `:${line}` : ""}: ${text}`;
+
+/** esbuild's message for a problem. */
+const messageOf = async (root, { file, line, text }) => {
+  if (!line) return { text: file && !text.startsWith(file) ? `${file}: ${text}` : text };
+  const lineText = (await readFile(path.join(root, file), "utf8")).split("\n")[line - 1] ?? "";
+  return { text, location: { file, line, column: 0, lineText } };
+};
+
+/** The esbuild plugin: checks before each build, and gives the tables compiled. */
+export function catalogue(root) {
+  return {
+    name: "catalogue",
+    setup(b) {
+      let checked = null;
+      b.onStart(async () => {
+        checked = await checkCatalogue(root);
+        if (checked.fresh) for (const warning of checked.warnings) console.warn(`[catalogue] warning: ${describe(warning)}`);
+        if (checked.errors.length > 0) return { errors: await Promise.all(checked.errors.map((p) => messageOf(root, p))) };
+        return undefined;
+      });
+      b.onLoad({ filter: TABLE }, (args) => {
+        const contents = checked?.compiled.get(path.relative(root, args.path).split(path.sep).join("/"));
+        // A table of a language the list does not have is bundled as it is.
+        return contents === undefined ? undefined : { contents, loader: "ts" };
+      });
+    },
+  };
+}
+
+// `node app/bundling/catalogue.mjs`: the declarations, and the problems.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+  const { errors, warnings } = await checkCatalogue(root);
+  for (const warning of warnings) console.warn(`warning: ${describe(warning)}`);
+  for (const error of errors) console.error(`error: ${describe(error)}`);
+  if (errors.length > 0) process.exit(1);
+}

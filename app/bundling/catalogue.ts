@@ -1,0 +1,257 @@
+// The translation catalogue as the build checks it: every language's table read together.
+// It finds what would show a wrong or empty text at run time (a message that does not
+// parse, a key one language lacks, a message whose arguments differ between languages, a
+// plural that misses a category of its language), reports keys nothing uses, writes the
+// type declarations t() is checked against, and rewrites each table with its messages
+// compiled to functions. Each problem names the file and line, the key and the language.
+import { type ArgumentType, MessageError, type ReadMessage, readMessage, typeOf } from "./messages";
+
+export interface CatalogueTable {
+  /** The language's code, as in app/i18n/languages.json. */
+  language: string;
+  locale: string;
+  /** The table's file, relative to the repository. */
+  file: string;
+  source: string;
+  /** The table as its module exports it. */
+  table: Record<string, unknown>;
+}
+
+export interface Problem {
+  file: string;
+  /** 1-based; 0 when the problem is the file's as a whole. */
+  line: number;
+  text: string;
+}
+
+export interface CheckedCatalogue {
+  errors: Problem[];
+  warnings: Problem[];
+  /** app/i18n/messages.generated.ts. */
+  declarations: string;
+  /** Each table's source with its messages compiled, by file. */
+  compiled: Map<string, string>;
+}
+
+/** A source file of the app, searched for the keys it uses. */
+export interface SourceFile {
+  file: string;
+  text: string;
+}
+
+type Read = { kind: "function" } | { kind: "message"; message: ReadMessage };
+
+/** `problem` as people read it: `file:line: text`. */
+export const describe = ({ file, line, text }: Problem): string => `${file}${line ? `:${line}` : ""}: ${text}`;
+
+/** An entry of a table's source: its key (quoted or not), then, when it is one, its string literal. */
+const ENTRY = /^(\s*(?:"((?:[^"\\\n]|\\.)+)"|'((?:[^'\\\n]|\\.)+)'|([\w$]+))\s*:\s*)("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')?/gm;
+
+const keyOf = (match: RegExpMatchArray): string => match[4] ?? (new Function(`return ${match[2] !== undefined ? `"${match[2]}"` : `'${match[3]}'`}`)() as string);
+
+const lines = new WeakMap<CatalogueTable, Map<string, number>>();
+
+/** The line of a key in a table's source (0 if it cannot be found), from one pass over it. */
+function lineOf(table: CatalogueTable, key: string): number {
+  let byKey = lines.get(table);
+  if (!byKey) {
+    byKey = new Map();
+    let line = 1;
+    let last = 0;
+    for (const match of table.source.matchAll(ENTRY)) {
+      for (let i = last; i < (match.index ?? 0); i++) if (table.source.charCodeAt(i) === 10) line++;
+      last = match.index ?? 0;
+      const name = keyOf(match);
+      // A key spelled again (a nested object's) keeps its first line.
+      if (!byKey.has(name)) byKey.set(name, line + (match[1].match(/\n/g)?.length ?? 0));
+    }
+    lines.set(table, byKey);
+  }
+  return byKey.get(key) ?? 0;
+}
+
+const argumentsText = (args: Map<string, ArgumentType>) =>
+  args.size === 0 ? "no argument" : [...args].map(([name, type]) => `${name}: ${typeOf(type)}`).join(", ");
+
+/**
+ * Checks the tables (`tables[0]` is the default language's, the one others are compared
+ * with) and the app's sources (for unused keys). The declarations import the first table
+ * (for the parameters of its function entries) as `tableImport`.
+ */
+export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], tableImport = `./tables/${tables[0].language}`): CheckedCatalogue {
+  const errors: Problem[] = [];
+  const warnings: Problem[] = [];
+  const reads = new Map<string, Map<string, Read>>();
+
+  for (const table of tables) {
+    const read = new Map<string, Read>();
+    reads.set(table.language, read);
+    for (const [key, entry] of Object.entries(table.table)) {
+      const at = { file: table.file, line: lineOf(table, key) };
+      const named = `message "${key}" (${table.language})`;
+      if (typeof entry === "function") {
+        read.set(key, { kind: "function" });
+      } else if (typeof entry !== "string") {
+        errors.push({ ...at, text: `${named} is a ${typeof entry}: a message is a string or a function` });
+      } else {
+        try {
+          const message = readMessage(entry);
+          read.set(key, { kind: "message", message });
+          checkPlurals(message, table, named, at, errors, warnings);
+        } catch (error) {
+          if (!(error instanceof MessageError)) throw error;
+          errors.push({ ...at, text: `${named} ${error.message}` });
+        }
+      }
+    }
+  }
+
+  const [first, ...others] = tables;
+  const reference = reads.get(first.language) ?? new Map<string, Read>();
+  for (const table of others) {
+    const read = reads.get(table.language) ?? new Map<string, Read>();
+    for (const key of Object.keys(first.table)) {
+      if (!Object.prototype.hasOwnProperty.call(table.table, key)) {
+        errors.push({
+          file: table.file,
+          line: 0,
+          text: `message "${key}" is missing in ${table.language} (it is in ${first.language}, ${first.file}:${lineOf(first, key)})`,
+        });
+      }
+    }
+    for (const key of Object.keys(table.table)) {
+      const at = { file: table.file, line: lineOf(table, key) };
+      if (!Object.prototype.hasOwnProperty.call(first.table, key)) {
+        errors.push({ ...at, text: `message "${key}" is only in ${table.language}: add it to ${first.language} (${first.file}), or remove it` });
+        continue;
+      }
+      const mine = read.get(key);
+      const theirs = reference.get(key);
+      if (!mine || !theirs) continue; // already reported
+      if (mine.kind !== theirs.kind) {
+        errors.push({ ...at, text: `message "${key}" is a ${mine.kind} in ${table.language} but a ${theirs.kind} in ${first.language}: write it the same way in every language` });
+      } else if (mine.kind === "message" && theirs.kind === "message") {
+        const expected = argumentsText(theirs.message.arguments);
+        const found = argumentsText(mine.message.arguments);
+        if (sameArguments(mine.message.arguments, theirs.message.arguments)) continue;
+        errors.push({ ...at, text: `message "${key}" (${table.language}) takes ${found}, but in ${first.language} it takes ${expected}: every language takes the same arguments` });
+      }
+    }
+  }
+
+  reportUnused(first, sources, warnings);
+  return { errors, warnings, declarations: declarations(first, reference, tableImport), compiled: compiledTables(tables, reads, errors) };
+}
+
+function sameArguments(a: Map<string, ArgumentType>, b: Map<string, ArgumentType>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, type] of a) {
+    const other = b.get(name);
+    if (!other || typeOf(other) !== typeOf(type)) return false;
+  }
+  return true;
+}
+
+/** Each plural covers its language's categories; with `other` a missing one is only a warning. */
+function checkPlurals(
+  message: ReadMessage,
+  table: CatalogueTable,
+  named: string,
+  at: { file: string; line: number },
+  errors: Problem[],
+  warnings: Problem[],
+): void {
+  for (const plural of message.plurals) {
+    const type = plural.ordinal ? "ordinal" : "cardinal";
+    const categories = new Intl.PluralRules(table.locale, { type }).resolvedOptions().pluralCategories;
+    const missing = categories.filter((category) => !plural.categories.includes(category));
+    const unknown = plural.categories.filter((category) => !(categories as string[]).includes(category));
+    const what = `its ${plural.ordinal ? "selectordinal" : "plural"} on "${plural.argument}"`;
+    if (unknown.length > 0) {
+      errors.push({ ...at, text: `${named}: ${what} has the case ${unknown.join(", ")}, which ${table.locale} never selects (its categories: ${categories.join(", ")})` });
+    }
+    if (missing.length === 0) continue;
+    const text = `${named}: ${what} lacks ${missing.join(", ")} of ${table.locale}'s categories (${categories.join(", ")})`;
+    if (plural.categories.includes("other")) warnings.push({ ...at, text: `${text}; \`other\` is shown instead` });
+    else errors.push({ ...at, text: `${text}, and has no \`other\`` });
+  }
+}
+
+/** Keys no source file names as a string: a warning (a key built at run time, t.dynamic(), is one). */
+function reportUnused(first: CatalogueTable, sources: SourceFile[], warnings: Problem[]): void {
+  const quoted = new Set<string>();
+  for (const { text } of sources) {
+    for (const match of text.matchAll(/"([^"\\\n]+)"|'([^'\\\n]+)'|`([^`\\$\n]+)`/g)) quoted.add(match[1] ?? match[2] ?? match[3]);
+  }
+  for (const key of Object.keys(first.table)) {
+    if (!quoted.has(key)) {
+      warnings.push({ file: first.file, line: lineOf(first, key), text: `message "${key}" is used nowhere in app/ (a key only built at run time, through t.dynamic(), cannot be seen)` });
+    }
+  }
+}
+
+/** app/i18n/messages.generated.ts: the keys and each key's arguments. */
+function declarations(first: CatalogueTable, reads: Map<string, Read>, tableImport: string): string {
+  const lines: string[] = [];
+  const plain: string[] = [];
+  let functions = false;
+  for (const [key, read] of reads) {
+    const name = JSON.stringify(key);
+    if (read.kind === "function") {
+      functions = true;
+      lines.push(`  ${name}: Parameters<(typeof table)[${name}]>[0];`);
+    } else if (read.message.arguments.size === 0) {
+      plain.push(name);
+      lines.push(`  ${name}: null;`);
+    } else {
+      const args = [...read.message.arguments].map(([arg, type]) => `${JSON.stringify(arg)}: ${typeOf(type)}`);
+      lines.push(`  ${name}: { ${args.join("; ")} };`);
+    }
+  }
+  return [
+    `// GENERATED from ${first.file} by the build (app/bundling/catalogue.mjs), on every build and`,
+    "// before the type check: do not edit, not committed. See docs/translations.md.",
+    ...(functions ? [`import type table from ${JSON.stringify(tableImport)};`] : []),
+    "",
+    "/** Each message's arguments, by key (null: it takes none). */",
+    "export interface Messages {",
+    ...lines,
+    "}",
+    "",
+    "/** The keys of messages that take no argument. */",
+    `export type PlainKey = ${plain.length > 0 ? plain.join(" | ") : "never"};`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * Each table's source with every ICU message replaced by its compiled function (plain
+ * text stays as it is): the browser gets functions, not messages to parse. A message the
+ * source does not spell as one string literal after its key cannot be replaced: an error.
+ */
+function compiledTables(tables: CatalogueTable[], reads: Map<string, Map<string, Read>>, errors: Problem[]): Map<string, string> {
+  const compiled = new Map<string, string>();
+  for (const table of tables) {
+    const read = reads.get(table.language) ?? new Map<string, Read>();
+    const replaced = new Map<string, number>();
+    const source = table.source.replace(ENTRY, (...match) => {
+      const [whole, head, , , , literal] = match as string[];
+      const key = keyOf(match as unknown as RegExpMatchArray);
+      const entry = read.get(key);
+      if (literal === undefined || entry?.kind !== "message" || entry.message.plain) return whole;
+      if ((new Function(`return ${literal}`)() as unknown) !== table.table[key]) return whole;
+      replaced.set(key, (replaced.get(key) ?? 0) + 1);
+      return `${head}${entry.message.code}`;
+    });
+    for (const [key, entry] of read) {
+      if (entry.kind !== "message" || entry.message.plain || replaced.get(key) === 1) continue;
+      errors.push({
+        file: table.file,
+        line: lineOf(table, key),
+        text: `message "${key}" (${table.language}) must be written as one string literal after its key, for the build to compile it`,
+      });
+    }
+    compiled.set(table.file, source);
+  }
+  return compiled;
+}

@@ -1,0 +1,14 @@
+// expect error: message "cart.items" (en) takes n: number, but in fr it takes count: number
+const en = {
+  "page.title": "Home",
+  "cart.items": "{n, plural, one {# item} other {# items}}",
+  "cart.total": "Total: {amount, number, ::currency/EUR}",
+  "user.greeting": "Hello {name}!",
+  "user.pronoun": "{gender, select, female {She} male {He} other {They}} answered.",
+  "race.rank": "{rank, selectordinal, one {#st} two {#nd} few {#rd} other {#th}} place",
+  "build.line": (p: { version: string; date: string }) => `Version ${p.version} of ${p.date}`,
+};
+
+export default en;
+
+export { enUS as dateLocale } from "date-fns/locale/en-US";

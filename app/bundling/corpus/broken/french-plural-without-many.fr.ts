@@ -1,0 +1,14 @@
+// expect warning: message "cart.items" (fr): its plural on "count" lacks many of fr-FR's categories (many, one, other); `other` is shown instead
+const fr = {
+  "page.title": "Accueil",
+  "cart.items": "{count, plural, one {# article} other {# articles}}",
+  "cart.total": "Total : {amount, number, ::currency/EUR}",
+  "user.greeting": "Bonjour {name} !",
+  "user.pronoun": "{gender, select, female {Elle} male {Il} other {Iel}} a répondu.",
+  "race.rank": "{rank, selectordinal, one {#re} other {#e}} place",
+  "build.line": (p: { version: string; date: string }) => `Version ${p.version} du ${p.date}`,
+};
+
+export default fr;
+
+export { fr as dateLocale } from "date-fns/locale/fr";

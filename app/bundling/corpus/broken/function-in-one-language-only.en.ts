@@ -1,0 +1,14 @@
+// expect error: message "build.line" is a message in en but a function in fr
+const en = {
+  "page.title": "Home",
+  "cart.items": "{count, plural, one {# item} other {# items}}",
+  "cart.total": "Total: {amount, number, ::currency/EUR}",
+  "user.greeting": "Hello {name}!",
+  "user.pronoun": "{gender, select, female {She} male {He} other {They}} answered.",
+  "race.rank": "{rank, selectordinal, one {#st} two {#nd} few {#rd} other {#th}} place",
+  "build.line": "Version {version} of {date}",
+};
+
+export default en;
+
+export { enUS as dateLocale } from "date-fns/locale/en-US";

@@ -1,0 +1,157 @@
+// One ICU message, read at build time: the arguments it takes (with their types) and the
+// small JavaScript function it is compiled to, which app/i18n/formatters.ts runs. What the
+// translator cannot honour is refused here, with the reason: a date or a time (it would be
+// written in the browser's time zone, not the page's, and break hydration: format it with
+// app/i18n/dates.ts and pass the text), a rich-text tag (t() returns text), a plural or
+// select without `other` (no case for a value the message did not foresee).
+import { type MessageFormatElement, parse, TYPE } from "@formatjs/icu-messageformat-parser";
+
+/** What a message needs of one argument. */
+export type ArgumentType =
+  | { kind: "text" } // {name}: a string or a number, written as it is
+  | { kind: "number" } // {n, number}, {n, plural}, {n, selectordinal}
+  | { kind: "select"; cases: string[] }; // {x, select, a {…} other {…}}
+
+/** A plural message's cases, for the check against its language's categories. */
+export interface PluralUse {
+  argument: string;
+  ordinal: boolean;
+  /** Its category cases (`=n` cases left out). */
+  categories: string[];
+}
+
+export interface ReadMessage {
+  /** Arguments by name, in the order they first appear. */
+  arguments: Map<string, ArgumentType>;
+  plurals: PluralUse[];
+  /** A JavaScript expression: `(a, f) => string`, or a string literal for plain text. */
+  code: string;
+  /** True when the message has no ICU syntax: its source is its text. */
+  plain: boolean;
+}
+
+/** Thrown for a message the build refuses; the reason names the argument. */
+export class MessageError extends Error {}
+
+const NUMBER_STYLES: Record<string, Intl.NumberFormatOptions> = {
+  integer: { maximumFractionDigits: 0 },
+  percent: { style: "percent" },
+};
+
+/** Reads and compiles `message`; throws a MessageError (or the parser's error, reworded). */
+export function readMessage(message: string): ReadMessage {
+  let elements: MessageFormatElement[];
+  try {
+    elements = parse(message, { requiresOtherClause: false, shouldParseSkeletons: true });
+  } catch (error) {
+    const { message: code, location } = error as Error & { location?: { start: { column: number } } };
+    const at = location ? ` at column ${location.start.column}` : "";
+    throw new MessageError(`is not valid ICU (${code}${at})`);
+  }
+  const read: ReadMessage = { arguments: new Map(), plurals: [], code: "", plain: false };
+  const text = plainText(elements);
+  if (text !== null) {
+    read.plain = text === message;
+    read.code = JSON.stringify(text);
+    return read;
+  }
+  read.code = `(a,f)=>${compile(elements, read, false)}`;
+  return read;
+}
+
+/** The text of a message without arguments, or null. */
+function plainText(elements: MessageFormatElement[]): string | null {
+  let text = "";
+  for (const element of elements) {
+    if (element.type !== TYPE.literal) return null;
+    text += element.value;
+  }
+  return text;
+}
+
+function use(read: ReadMessage, name: string, type: ArgumentType): void {
+  const known = read.arguments.get(name);
+  if (!known || known.kind === "text") {
+    read.arguments.set(name, type.kind === "text" && known ? known : type);
+    return;
+  }
+  if (type.kind === "text") return; // {n} beside {n, number}: a number, written as it is
+  if (known.kind !== type.kind) throw new MessageError(`uses the argument "${name}" both as a ${known.kind} and as a ${type.kind}`);
+  if (known.kind === "select" && type.kind === "select") {
+    read.arguments.set(name, { kind: "select", cases: [...new Set([...known.cases, ...type.cases])] });
+  }
+}
+
+/** A JavaScript expression for `elements`; `pound` is true inside a plural (`#` is `n`). */
+function compile(elements: MessageFormatElement[], read: ReadMessage, pound: boolean): string {
+  const parts: string[] = [];
+  for (const element of elements) {
+    switch (element.type) {
+      case TYPE.literal:
+        parts.push(JSON.stringify(element.value));
+        break;
+      case TYPE.argument:
+        use(read, element.value, { kind: "text" });
+        parts.push(`a[${JSON.stringify(element.value)}]`);
+        break;
+      case TYPE.number: {
+        use(read, element.value, { kind: "number" });
+        const { style } = element;
+        let options: Intl.NumberFormatOptions | undefined;
+        if (typeof style === "string") {
+          options = NUMBER_STYLES[style];
+          if (!options) throw new MessageError(`formats "${element.value}" with the number style "${style}", which is not one of integer, percent or a ::skeleton`);
+        } else if (style) {
+          options = style.parsedOptions;
+        }
+        const value = `a[${JSON.stringify(element.value)}]`;
+        parts.push(options && Object.keys(options).length > 0 ? `f.n(${value},${JSON.stringify(options)})` : `f.n(${value})`);
+        break;
+      }
+      case TYPE.pound:
+        if (!pound) throw new MessageError("has a # outside a plural");
+        parts.push("n");
+        break;
+      case TYPE.select: {
+        const cases = Object.keys(element.options);
+        if (!cases.includes("other")) throw new MessageError(`selects on "${element.value}" without an \`other\` case`);
+        use(read, element.value, { kind: "select", cases });
+        const options = cases.map((name) => `${JSON.stringify(name)}:()=>${compile(element.options[name].value, read, pound)}`);
+        parts.push(`f.s(a[${JSON.stringify(element.value)}],{${options.join(",")}})`);
+        break;
+      }
+      case TYPE.plural: {
+        const ordinal = element.pluralType === "ordinal";
+        use(read, element.value, { kind: "number" });
+        const cases = Object.keys(element.options);
+        const categories = cases.filter((name) => !name.startsWith("="));
+        read.plurals.push({ argument: element.value, ordinal, categories });
+        const options = cases.map((name) => `${JSON.stringify(name)}:n=>${compile(element.options[name].value, read, true)}`);
+        parts.push(`f.p(a[${JSON.stringify(element.value)}],${element.offset},${ordinal ? 1 : 0},{${options.join(",")}})`);
+        break;
+      }
+      case TYPE.date:
+      case TYPE.time:
+        throw new MessageError(
+          `formats "${element.value}" as a ${element.type === TYPE.date ? "date" : "time"}, which would follow the browser's time zone, not the page's: format it with app/i18n/dates.ts and pass the text`,
+        );
+      case TYPE.tag:
+        throw new MessageError(`has the tag <${element.value}>, but t() returns text: split the message around it`);
+    }
+  }
+  if (parts.length === 0) return '""';
+  // A string first makes `+` concatenate; an argument first may be a number.
+  return parts[0].startsWith("a[") ? `""+${parts.join("+")}` : parts.join("+");
+}
+
+/** A TypeScript type for an argument. */
+export function typeOf(type: ArgumentType): string {
+  switch (type.kind) {
+    case "text":
+      return "string | number";
+    case "number":
+      return "number";
+    case "select":
+      return type.cases.map((name) => JSON.stringify(name)).join(" | ");
+  }
+}
