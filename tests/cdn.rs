@@ -258,3 +258,49 @@ fn the_way_from_an_unprefixed_url_is_kept_for_those_without_a_cookie_only() {
         assert!(!is_hit(&english));
     }
 }
+
+#[test]
+fn a_cdn_can_be_told_to_keep_a_page_a_day_in_human_units() {
+    let host = Host::started(&[
+        "--page-s-maxage",
+        "1d",
+        "--page-max-age",
+        "90s",
+        "--page-stale-while-revalidate",
+        "5m",
+    ]);
+    let page = crate::support::client()
+        .get(host.url("/fr/"))
+        .send()
+        .unwrap();
+    assert_eq!(
+        header(&page, "cache-control"),
+        "public, max-age=90, s-maxage=86400, stale-while-revalidate=300"
+    );
+    let seconds = Host::started(&["--page-s-maxage", "86400s"]);
+    let page = crate::support::client()
+        .get(seconds.url("/fr/"))
+        .send()
+        .unwrap();
+    assert!(header(&page, "cache-control").contains("s-maxage=86400"));
+
+    // Each option keeps its own bounds, and says them.
+    for (option, value, bounds) in [
+        ("--page-s-maxage", "400d", "0s..365d"),
+        ("--render-timeout", "5m", "1ms..1m"),
+        ("--drain-delay", "2h", "0s..1h"),
+    ] {
+        let exit = Host::run(&[option, value], Duration::from_secs(10));
+        assert_eq!(
+            exit.status.code(),
+            Some(2),
+            "{option} {value}: {}",
+            exit.logs
+        );
+        assert!(
+            exit.logs.contains(option) && exit.logs.contains(bounds),
+            "{option} {value}: {}",
+            exit.logs
+        );
+    }
+}
