@@ -58,6 +58,10 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_PAGE_STALE_WHILE_REVALIDATE", default_value = "60s", value_parser = cache_lifetime(DAY * 7))]
     pub page_stale_while_revalidate: Duration,
 
+    /// How long past that a cache may serve a public page while the origin errors or cannot be reached (stale-if-error).
+    #[arg(long, env = "BILINGUE_PAGE_STALE_IF_ERROR", default_value = "1d", value_parser = cache_lifetime(DAY * 30))]
+    pub page_stale_if_error: Duration,
+
     /// A render running longer is stopped inside V8 and the page is sent client-rendered (e.g. 1s, 250ms).
     #[arg(long, env = "BILINGUE_RENDER_TIMEOUT", default_value = "1s", value_parser = within(MS, MINUTE))]
     pub render_timeout: Duration,

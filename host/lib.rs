@@ -22,6 +22,7 @@ mod manifest;
 mod metrics;
 mod origin;
 mod pages;
+mod purge_keys;
 pub mod render;
 mod security;
 pub mod server;
@@ -54,6 +55,7 @@ impl Host {
             observe: self.observe(),
             dev: self.dev.clone(),
             no_index: self.no_index,
+            purge_keys: self.purge_keys.clone(),
         })
     }
 
@@ -74,6 +76,7 @@ struct Parts {
     observe: metrics::Observe,
     dev: Option<Arc<dev::Dev>>,
     no_index: bool,
+    purge_keys: Arc<purge_keys::PurgeKeys>,
 }
 
 fn app(parts: Parts) -> Router {
@@ -94,6 +97,10 @@ fn app(parts: Parts) -> Router {
     };
     // Outermost last: every answer, refusals included, is counted and carries the headers.
     let router = router
+        .layer(middleware::from_fn_with_state(
+            parts.purge_keys,
+            purge_keys::name,
+        ))
         .layer(middleware::from_fn_with_state(
             parts.lifecycle,
             server::announce_drain,
@@ -134,6 +141,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
                     max_age: Duration::from_secs(60),
                     s_maxage: Duration::from_secs(300),
                     stale_while_revalidate: Duration::from_secs(60),
+                    stale_if_error: Duration::from_secs(86_400),
                 },
             },
         )),
@@ -152,6 +160,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
         },
         dev: None,
         no_index: false,
+        purge_keys: Arc::new(purge_keys::PurgeKeys::new("test", &manifest.route_segments)),
     }
 }
 

@@ -17,6 +17,7 @@ use crate::manifest::{self, Manifest};
 use crate::metrics::{Metrics, Observe, Scrape};
 use crate::origin::Origin;
 use crate::pages::{Freshness, PageBuild, PageCache, Pages, Site};
+use crate::purge_keys::{PurgeKeys, build_id};
 use crate::render::{BootState, Bundle, Limits, PoolOptions, RenderError, RenderPool};
 use crate::server::Lifecycle;
 
@@ -31,6 +32,7 @@ pub struct Host {
     pub(crate) dev: Option<Arc<Dev>>,
     pub(crate) no_index: bool,
     pub(crate) access_log: bool,
+    pub(crate) purge_keys: Arc<PurgeKeys>,
 }
 
 /// Why the host could not start; each message names the option or step to fix.
@@ -97,6 +99,15 @@ impl Host {
             ),
             (None, None) => Bundle::Snapshot(assets::SERVER_SNAPSHOT),
         };
+        let build = match &bundle {
+            Bundle::Snapshot(bytes) => build_id(manifest::MANIFEST.as_bytes(), bytes),
+            Bundle::Script(source) => build_id(manifest::MANIFEST.as_bytes(), source.as_bytes()),
+        };
+        let purge_keys = Arc::new(PurgeKeys::new(&build, &manifest.route_segments));
+        tracing::info!(
+            build = purge_keys.build(),
+            "the build (its purge keys: build-{build})"
+        );
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| StartError::NoRuntime)?;
         let api = api::router(upstream);
         let metrics = Metrics::new();
@@ -141,6 +152,7 @@ impl Host {
                 max_age: config.page_max_age,
                 s_maxage: config.page_s_maxage,
                 stale_while_revalidate: config.page_stale_while_revalidate,
+                stale_if_error: config.page_stale_if_error,
             },
         };
         let mut pages = Pages::new(
@@ -163,6 +175,7 @@ impl Host {
             dev,
             no_index: config.no_index,
             access_log: config.access_log,
+            purge_keys,
         })
     }
 
