@@ -91,12 +91,15 @@ fn app(parts: Parts) -> Router {
         .merge(crawlers::routes(parts.search))
         .merge(parts.api)
         .merge(pages::routes(parts.pages));
+    #[cfg(debug_assertions)]
+    let router = server::panics::test_trigger(router);
     let router = match parts.dev {
         Some(_) => dev::no_store(router),
         None => router,
     };
     // Outermost last: every answer, refusals included, is counted and carries the headers.
     let router = router
+        .layer(middleware::from_fn(server::panics::catch))
         .layer(middleware::from_fn_with_state(
             parts.purge_keys,
             purge_keys::name,

@@ -43,6 +43,7 @@ struct Sampled {
     streams_abandoned: Counter,
     cache_hits: Counter,
     cache_misses: Counter,
+    panics: Counter,
 }
 
 pub struct Metrics {
@@ -149,6 +150,10 @@ impl Metrics {
                 "bilingue_page_cache_misses_total",
                 "Page cache look-ups that found nothing.",
             ),
+            panics: counter(
+                "bilingue_panics_total",
+                "Panics caught in handlers (answered 500) and in answers' bodies (cut).",
+            ),
         };
         let render_seconds = recorder.register_histogram(
             &Key::from_static_name("bilingue_render_seconds"),
@@ -213,6 +218,7 @@ impl Metrics {
             .absolute(stats.streams_abandoned.load(Ordering::Relaxed));
         sampled.cache_hits.absolute(from.cache.hits());
         sampled.cache_misses.absolute(from.cache.misses());
+        sampled.panics.absolute(crate::server::panics::caught());
         self.handle.render()
     }
 }

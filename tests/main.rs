@@ -12,6 +12,7 @@
 //! - `wire`: what a client may send and how long it may hold a connection, HTTP/1 and HTTP/2.
 //! - `streaming`: pages sent as they are rendered, HTTP/1.1 and HTTP/2, time-outs, leaving.
 //! - `startup`, `shutdown`, `logs`: the real binary as a child process (warm-up, signals, logs).
+//! - `panics`: a panic in a handler or a body: a 500, logged, counted, and a drain unharmed.
 //! - `deploy`: the Dockerfile and the Kubernetes manifests.
 //! - `development`: development mode never switches itself on (the loop itself: `e2e/dev.test.mjs`).
 //! - `app_checks`: the app's own checks (type check, unit tests, Chromium, bench and soak smokes).
@@ -31,6 +32,7 @@ mod hostile_data;
 mod http;
 mod loaders;
 mod logs;
+mod panics;
 mod proxy;
 mod shutdown;
 mod startup;
