@@ -85,6 +85,18 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_SERVER_BUNDLE", value_name = "PATH")]
     pub server_bundle: Option<std::path::PathBuf>,
 
+    /// Serve the app from this build folder (`node app/build.mjs DIR`: manifest.json, server.js, assets/) instead of the built-in one: to try a build without building the binary, and the deploy tests (starts are slower: no V8 snapshot).
+    #[arg(long, env = "BILINGUE_APP_BUILD", value_name = "DIR", conflicts_with_all = ["dev", "server_bundle"])]
+    pub app_build: Option<std::path::PathBuf>,
+
+    /// Also serve the assets of earlier builds from this folder (each written by its binary's --write-assets), so that pages cached before a deploy keep their scripts; keep them until every page naming them has expired.
+    #[arg(long, env = "BILINGUE_PREVIOUS_ASSETS", value_name = "DIR")]
+    pub previous_assets: Option<std::path::PathBuf>,
+
+    /// Write the built-in assets (each with its .gz and .br) into DIR and exit: the next release's --previous-assets.
+    #[arg(long, value_name = "DIR")]
+    pub write_assets: Option<std::path::PathBuf>,
+
     /// IANA time zone dates are shown in; the browser uses the same, so hydration matches.
     #[arg(long, env = "BILINGUE_TIME_ZONE", default_value = "UTC")]
     pub time_zone: String,

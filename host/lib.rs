@@ -36,7 +36,12 @@ use axum::{Router, middleware};
 
 pub use startup::{Host, StartError};
 
-/// Development mode: the list of languages comes from the app's build folder, and must be
+/// `--write-assets DIR`: the built-in assets, for the next release's `--previous-assets`.
+pub fn write_assets(dir: &std::path::Path) -> Result<usize, String> {
+    assets::write_embedded(dir)
+}
+
+/// Development mode (and `--app-build`): the list of languages comes from the app's build folder, and must be
 /// read before anything asks for a language.
 pub fn declare_dev_languages(dir: &std::path::Path) -> Result<(), String> {
     let manifest = manifest::Manifest::read(&dir.join("manifest.json"))?;
@@ -56,6 +61,7 @@ impl Host {
             dev: self.dev.clone(),
             no_index: self.no_index,
             purge_keys: self.purge_keys.clone(),
+            assets: self.assets.clone(),
         })
     }
 
@@ -77,12 +83,13 @@ struct Parts {
     dev: Option<Arc<dev::Dev>>,
     no_index: bool,
     purge_keys: Arc<purge_keys::PurgeKeys>,
+    assets: Arc<assets::Store>,
 }
 
 fn app(parts: Parts) -> Router {
     let assets = match &parts.dev {
         Some(dev) => dev::routes(dev.clone()),
-        None => assets::routes(),
+        None => assets::routes(parts.assets.clone()),
     };
     // Pages choose their own coding (pages/encoding.rs); nothing else compresses per request.
     let router = Router::new()
@@ -164,6 +171,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
         dev: None,
         no_index: false,
         purge_keys: Arc::new(purge_keys::PurgeKeys::new("test", &manifest.route_segments)),
+        assets: Arc::default(),
     }
 }
 

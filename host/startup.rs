@@ -33,6 +33,7 @@ pub struct Host {
     pub(crate) no_index: bool,
     pub(crate) access_log: bool,
     pub(crate) purge_keys: Arc<PurgeKeys>,
+    pub(crate) assets: Arc<assets::Store>,
 }
 
 /// Why the host could not start; each message names the option or step to fix.
@@ -74,13 +75,28 @@ impl Host {
         };
         let dev = config.dev.clone().map(|dir| Arc::new(Dev::new(dir)));
         let dev_manifest;
-        let manifest: &Manifest = match &dev {
-            Some(dev) => {
+        let manifest_text = match &config.app_build {
+            Some(dir) => {
+                let path = dir.join("manifest.json");
+                std::fs::read_to_string(&path).map_err(|e| {
+                    StartError::Option(format!("--app-build: {}: {e}", path.display()))
+                })?
+            }
+            None => manifest::MANIFEST.to_string(),
+        };
+        let manifest: &Manifest = match (&dev, &config.app_build) {
+            (Some(dev), _) => {
                 dev_manifest = dev.manifest().map_err(StartError::Build)?;
                 &dev_manifest
             }
-            None => &manifest::EMBEDDED,
+            (None, Some(_)) => {
+                dev_manifest = serde_json::from_str(&manifest_text)
+                    .map_err(|e| StartError::Build(format!("--app-build: manifest.json: {e}")))?;
+                &dev_manifest
+            }
+            (None, None) => &manifest::EMBEDDED,
         };
+        let assets = assets_of(config)?;
         let crawlers = CrawlerTest::new(&manifest.crawlers).map_err(StartError::Build)?;
         let search = SearchFiles::new(
             &origin,
@@ -90,6 +106,20 @@ impl Host {
         );
         let bundle = match (&dev, &config.server_bundle) {
             (Some(dev), _) => dev.bundle().map_err(StartError::Build)?,
+            (None, None) if config.app_build.is_some() => {
+                let path = config
+                    .app_build
+                    .as_ref()
+                    .expect("just seen")
+                    .join("server.js");
+                Bundle::Script(
+                    std::fs::read_to_string(&path)
+                        .map_err(|e| {
+                            StartError::Option(format!("--app-build: {}: {e}", path.display()))
+                        })?
+                        .into(),
+                )
+            }
             (None, Some(path)) => Bundle::Script(
                 std::fs::read_to_string(path)
                     .map_err(|e| {
@@ -100,8 +130,8 @@ impl Host {
             (None, None) => Bundle::Snapshot(assets::SERVER_SNAPSHOT),
         };
         let build = match &bundle {
-            Bundle::Snapshot(bytes) => build_id(manifest::MANIFEST.as_bytes(), bytes),
-            Bundle::Script(source) => build_id(manifest::MANIFEST.as_bytes(), source.as_bytes()),
+            Bundle::Snapshot(bytes) => build_id(manifest_text.as_bytes(), bytes),
+            Bundle::Script(source) => build_id(manifest_text.as_bytes(), source.as_bytes()),
         };
         let purge_keys = Arc::new(PurgeKeys::new(&build, &manifest.route_segments));
         tracing::info!(
@@ -176,6 +206,7 @@ impl Host {
             no_index: config.no_index,
             access_log: config.access_log,
             purge_keys,
+            assets: Arc::new(assets),
         })
     }
 
@@ -220,4 +251,25 @@ impl Host {
             cache: self.pages.cache.clone(),
         }
     }
+}
+/// The assets to serve: this build's (from `--app-build`, or the embedded ones), then
+/// earlier builds' (`--previous-assets`).
+fn assets_of(config: &Config) -> Result<assets::Store, StartError> {
+    let current = match &config.app_build {
+        Some(dir) => Some(
+            assets::Folder::read(&dir.join("assets"), false)
+                .map_err(|e| StartError::Option(format!("--app-build: {e}")))?,
+        ),
+        None => None,
+    };
+    let previous = match &config.previous_assets {
+        Some(dir) => {
+            let folder = assets::Folder::read(dir, true)
+                .map_err(|e| StartError::Option(format!("--previous-assets: {e}")))?;
+            tracing::info!(dir = %dir.display(), assets = folder.len(), "serving earlier builds' assets too");
+            folder
+        }
+        None => assets::Folder::default(),
+    };
+    Ok(assets::Store { current, previous })
 }

@@ -14,6 +14,7 @@
 //! - `startup`, `shutdown`, `logs`: the real binary as a child process (warm-up, signals, logs).
 //! - `panics`: a panic in a handler or a body: a 500, logged, counted, and a drain unharmed.
 //! - `deploy`: the Dockerfile and the Kubernetes manifests.
+//! - `deploy_skew`: a rolling deploy of two builds behind HAProxy and Varnish, under load.
 //! - `development`: development mode never switches itself on (the loop itself: `e2e/dev.test.mjs`).
 //! - `app_checks`: the app's own checks (type check, unit tests, Chromium, bench and soak smokes).
 //!
@@ -25,6 +26,7 @@ mod caching;
 mod cdn;
 mod crawlers;
 mod deploy;
+mod deploy_skew;
 mod development;
 mod encoding;
 mod faults;
