@@ -249,7 +249,7 @@ fn human(span: Duration) -> String {
     let millis = span.as_millis();
     for (unit, size) in [("d", DAY), ("h", HOUR), ("m", MINUTE), ("s", SECOND)] {
         let size = size.as_millis();
-        if millis != 0 && millis % size == 0 {
+        if millis != 0 && millis.is_multiple_of(size) {
             return format!("{}{unit}", millis / size);
         }
     }
