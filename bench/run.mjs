@@ -69,6 +69,8 @@ const PEER_STREAMING = `Node peer, renderToPipeableStream + compression (${threa
 const CACHED = "bilingue (page cache)";
 const UNCACHED = "bilingue (no cache)";
 const VARNISH = "Varnish → bilingue (page cache)";
+const TRACED = "bilingue (no cache), tracing to a collector";
+const TRACING_ROW = `French home page, tracing off and on${ROUNDS > 1 ? `, median of ${ROUNDS} rounds` : ""}`;
 
 if (!smoke && !options["no-build"]) {
   execFileSync("cargo", ["build", "--release"], { cwd: root, stdio: "inherit" });
@@ -158,6 +160,20 @@ async function slowUpstream(delayMs) {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
+}
+
+/** An OTLP/HTTP collector that takes every export and keeps nothing: the exporter drains. */
+async function drainingCollector() {
+  let exports = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      exports++;
+      res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, exports: () => exports, close: () => server.close() };
 }
 
 async function startHost(extra = []) {
@@ -283,7 +299,7 @@ const find = (what, server) => {
 /** The streamed page's first bytes, by contender. */
 const views = [];
 /** What Varnish did: its hit share, and how revalidations were answered. */
-const checks = { hitShare: NaN, revalidation: "not measured" };
+const checks = { hitShare: NaN, revalidation: "not measured", exports: 0 };
 let firstLoad;
 const upstreams = [];
 try {
@@ -345,6 +361,29 @@ try {
     row("French home page, no User-Agent", UNCACHED, "render", await load(fr, { ...host, headers: noAgent }), await answer(fr, noAgent));
     for (const peer of peers) await stop(peer);
     await stop(host);
+  }
+  {
+    // What tracing costs an uncached page: every request's spans recorded and exported to a
+    // collector that takes them, against the same binary without --otlp-endpoint, in turns.
+    const collector = await drainingCollector();
+    const plain = await startHost(["--page-cache-entries", "0"]);
+    const traced = await startHost(["--page-cache-entries", "0", "--otlp-endpoint", collector.url]);
+    const contenders = [
+      [UNCACHED, plain],
+      [TRACED, traced],
+    ];
+    const rounds = contenders.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, [, target]] of contenders.entries()) rounds[i].push(await load(`${target.baseUrl}/fr/`, target));
+    }
+    for (const [i, [name, target]] of contenders.entries()) {
+      const byRps = rounds[i].sort((a, b) => a.rps - b.rps);
+      row(TRACING_ROW, name, "render", byRps[Math.floor(ROUNDS / 2)], await answer(`${target.baseUrl}/fr/`));
+    }
+    checks.exports = collector.exports();
+    await stop(plain);
+    await stop(traced);
+    collector.close();
   }
   {
     const host = await startHost(["--page-cache-entries", "0", "--server-bundle", heavyBundle]);
@@ -450,6 +489,8 @@ const targets = [
   figure("Cached home page: brotli-only client ÷ browsers' header", ratio(find("French home page, `Accept-Encoding: br` only", CACHED), originCached), percent, atLeast(0.9, percent)),
   figure(`Uncached home page beside ${SLOW_LOAD_MS} ms streamed loads ÷ before them (same host)`, ratio(besideRow, beforeRow), percent, atLeast(0.75, percent)),
   figure("Uncached home page: a browser's User-Agent ÷ none (the crawler test's cost)", ratio(find(HEAD_TO_HEAD, UNCACHED), find("French home page, no User-Agent", UNCACHED)), percent, atLeast(0.9, percent)),
+  figure("Uncached home page: tracing on, spans exported ÷ tracing off", ratio(find(TRACING_ROW, TRACED), find(TRACING_ROW, UNCACHED)), percent, atLeast(0.9, percent)),
+  gate("Exports the collector took during the tracing rows", checks.exports, (v) => String(v), { ok: (v) => v > 0, wanted: "some" }),
   figure("p99 of cached pages and assets (worst row)", fastP99, ms, atMost(5, ms)),
   figure("Uncached rows: worst p99 ÷ the mean wait (64 ÷ rps, Little's law)", worstTail, times, atMost(2, times)),
   figure("Streamed page (a person): time to first byte, p99", streamed.firstByte.p99, ms, atMost(50, ms)),

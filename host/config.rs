@@ -134,9 +134,14 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_DRAIN_TIMEOUT", default_value = "20s", value_parser = within(MS, HOUR))]
     pub drain_timeout: Duration,
 
-    /// Log one line per answered request (method, path, status, language, duration).
+    /// Log one line per answered request (method, path, status, language, duration, trace id).
     #[arg(long, env = "BILINGUE_ACCESS_LOG")]
     pub access_log: bool,
+
+    /// Send each request's spans to an OpenTelemetry collector, in OTLP over HTTP/protobuf: its
+    /// base URL (http://collector:4318, to which /v1/traces is added) or its full traces URL.
+    #[arg(long, env = "BILINGUE_OTLP_ENDPOINT", value_name = "URL")]
+    pub otlp_endpoint: Option<String>,
 
     /// Log format: text for people, json for machines.
     #[arg(long, env = "BILINGUE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]

@@ -1,11 +1,12 @@
 //! Bilingue's host. `main.rs` reads the configuration, starts V8 and serves; the tests do
 //! the same through [`Host`]. A page request goes: `server` (accept loop, connection watch,
-//! wire limits) → the layers composed here (`security`, `metrics`) → `pages`, in six steps
-//! (the request, the cache's turn, the render in `render` (V8), who may keep it, the
-//! document, the answer). Each family of routes owns
-//! its room and takes only the state it uses: `pages`, `api` (built in, or `api::proxy`),
-//! `assets`, `crawlers`, `health`, `dev`, and `metrics` on a listener of its own. This file
-//! is the one place that composes them; `startup` makes their state from the options.
+//! wire limits) → the layers composed here (`security`; `trace`, the request's W3C trace,
+//! carried to the API and, with `--otlp-endpoint`, exported; `metrics`) → `pages`, in six
+//! steps (the request, the cache's turn, the render in `render` (V8), who may keep it, the
+//! document, the answer). Each family of routes owns its room and takes only the state it
+//! uses: `pages`, `api` (built in, or `api::proxy`), `assets`, `crawlers`, `health`, `dev`,
+//! and `metrics` on a listener of its own. This file is the one place that composes them;
+//! `startup` makes their state from the options.
 
 mod accept_encoding;
 mod api;
@@ -29,6 +30,7 @@ pub mod server;
 mod startup;
 #[cfg(test)]
 mod test_support;
+mod trace;
 
 use std::sync::Arc;
 
@@ -58,6 +60,7 @@ impl Host {
             readiness: self.pool.readiness(),
             lifecycle: self.lifecycle.clone(),
             observe: self.observe(),
+            tracing: self.tracing.clone(),
             dev: self.dev.clone(),
             no_index: self.no_index,
             purge_keys: self.purge_keys.clone(),
@@ -80,6 +83,7 @@ struct Parts {
     readiness: Arc<render::Readiness>,
     lifecycle: Arc<server::Lifecycle>,
     observe: metrics::Observe,
+    tracing: trace::Tracing,
     dev: Option<Arc<dev::Dev>>,
     no_index: bool,
     purge_keys: Arc<purge_keys::PurgeKeys>,
@@ -119,6 +123,10 @@ fn app(parts: Parts) -> Router {
         .layer(middleware::from_fn_with_state(
             parts.observe,
             metrics::observe,
+        ))
+        .layer(middleware::from_fn_with_state(
+            parts.tracing,
+            trace::trace_request,
         ))
         .layer(middleware::from_fn(security::add_headers));
     match parts.no_index {
@@ -168,6 +176,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
             metrics: metrics::Metrics::new(),
             access_log: false,
         },
+        tracing: trace::Tracing::default(),
         dev: None,
         no_index: false,
         purge_keys: Arc::new(purge_keys::PurgeKeys::new("test", &manifest.route_segments)),

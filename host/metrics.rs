@@ -22,6 +22,7 @@ use crate::lang::Language;
 use crate::pages::PageCache;
 use crate::render::RenderPool;
 use crate::server::Lifecycle;
+use crate::trace::{Exporter, Trace};
 
 /// Upper bounds of the render time histogram, in seconds.
 const RENDER_BUCKETS_SECONDS: [f64; 8] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1.0];
@@ -44,6 +45,8 @@ struct Sampled {
     cache_hits: Counter,
     cache_misses: Counter,
     panics: Counter,
+    spans_exported: Counter,
+    spans_dropped: Counter,
 }
 
 pub struct Metrics {
@@ -154,6 +157,14 @@ impl Metrics {
                 "bilingue_panics_total",
                 "Panics caught in handlers (answered 500) and in answers' bodies (cut).",
             ),
+            spans_exported: counter(
+                "bilingue_trace_spans_exported_total",
+                "Spans the OTLP collector took (--otlp-endpoint).",
+            ),
+            spans_dropped: counter(
+                "bilingue_trace_spans_dropped_total",
+                "Spans dropped: the export queue was full, or the collector refused them or did not answer in time.",
+            ),
         };
         let render_seconds = recorder.register_histogram(
             &Key::from_static_name("bilingue_render_seconds"),
@@ -219,6 +230,15 @@ impl Metrics {
         sampled.cache_hits.absolute(from.cache.hits());
         sampled.cache_misses.absolute(from.cache.misses());
         sampled.panics.absolute(crate::server::panics::caught());
+        if let Some(exporter) = &from.exporter {
+            let counts = exporter.counts();
+            sampled
+                .spans_exported
+                .absolute(counts.exported.load(Ordering::Relaxed));
+            sampled
+                .spans_dropped
+                .absolute(counts.dropped.load(Ordering::Relaxed));
+        }
         self.handle.render()
     }
 }
@@ -230,6 +250,7 @@ pub struct Scrape {
     pub pool: Arc<RenderPool>,
     pub lifecycle: Arc<Lifecycle>,
     pub cache: Arc<PageCache>,
+    pub exporter: Option<Arc<Exporter>>,
 }
 
 /// `/metrics`, for a listener of its own.
@@ -261,14 +282,19 @@ pub struct Observe {
 /// page answered in (a response extension the page handler sets).
 pub async fn observe(State(observe): State<Observe>, request: Request, next: Next) -> Response {
     let started = std::time::Instant::now();
-    let logged = observe
-        .access_log
-        .then(|| (request.method().clone(), request.uri().path().to_owned()));
+    let logged = observe.access_log.then(|| {
+        let trace_id = request.extensions().get::<Trace>().map(Trace::id);
+        (
+            request.method().clone(),
+            request.uri().path().to_owned(),
+            trace_id,
+        )
+    });
     let response = next.run(request).await;
     let language = response.extensions().get::<Language>().copied();
     let status = response.status().as_u16();
     observe.metrics.count(status, language);
-    if let Some((method, path)) = logged {
+    if let Some((method, path, trace_id)) = logged {
         tracing::info!(
             target: "bilingue::access",
             %method,
@@ -276,6 +302,7 @@ pub async fn observe(State(observe): State<Observe>, request: Request, next: Nex
             status,
             language = language.map_or("none", Language::code),
             micros = started.elapsed().as_micros() as u64,
+            trace_id = %trace_id.map(|id| id.to_string()).unwrap_or_default(),
         );
     }
     response

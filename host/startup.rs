@@ -20,6 +20,7 @@ use crate::pages::{Freshness, PageBuild, PageCache, Pages, Site};
 use crate::purge_keys::{PurgeKeys, build_id};
 use crate::render::{BootState, Bundle, Limits, PoolOptions, RenderError, RenderPool};
 use crate::server::Lifecycle;
+use crate::trace::{self, Exporter, Tracing};
 
 /// The host, started: what its routes are made of.
 pub struct Host {
@@ -34,6 +35,7 @@ pub struct Host {
     pub(crate) access_log: bool,
     pub(crate) purge_keys: Arc<PurgeKeys>,
     pub(crate) assets: Arc<assets::Store>,
+    pub(crate) tracing: Tracing,
 }
 
 /// Why the host could not start; each message names the option or step to fix.
@@ -71,6 +73,13 @@ impl Host {
                 Upstream::new(base, config.api_timeout, config.api_idle_timeout, &origin)
                     .map_err(StartError::Option)?,
             ),
+            None => None,
+        };
+        let exporter = match &config.otlp_endpoint {
+            Some(endpoint) => {
+                let url = trace::traces_url(endpoint).map_err(StartError::Option)?;
+                Some(Exporter::start(&url, trace::EXPORT_TIMEOUT).map_err(StartError::Option)?)
+            }
             None => None,
         };
         let dev = config.dev.clone().map(|dir| Arc::new(Dev::new(dir)));
@@ -207,6 +216,7 @@ impl Host {
             access_log: config.access_log,
             purge_keys,
             assets: Arc::new(assets),
+            tracing: Tracing { exporter },
         })
     }
 
@@ -249,6 +259,7 @@ impl Host {
             pool: self.pool.clone(),
             lifecycle: self.lifecycle.clone(),
             cache: self.pages.cache.clone(),
+            exporter: self.tracing.exporter.clone(),
         }
     }
 }

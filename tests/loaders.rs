@@ -264,8 +264,7 @@ fn loader_host(extra: &[&str]) -> Host {
     let bundle = support::LOADER_BUNDLE.to_string();
     let mut args = vec!["--server-bundle", &bundle];
     args.extend_from_slice(extra);
-    let host = Host::started(&args);
-    host
+    Host::started(&args)
 }
 
 fn percent_encoded(text: &str) -> String {

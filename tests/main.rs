@@ -11,6 +11,7 @@
 //! - `hostile_data`: data built to break rendering (deep nesting, lone surrogates, wrong shapes).
 //! - `wire`: what a client may send and how long it may hold a connection, HTTP/1 and HTTP/2.
 //! - `streaming`: pages sent as they are rendered, HTTP/1.1 and HTTP/2, time-outs, leaving.
+//! - `tracing`: trace context to the API, spans to an OTLP collector, `Server-Timing`.
 //! - `startup`, `shutdown`, `logs`: the real binary as a child process (warm-up, signals, logs).
 //! - `panics`: a panic in a handler or a body: a 500, logged, counted, and a drain unharmed.
 //! - `deploy`: the Dockerfile and the Kubernetes manifests.
@@ -40,4 +41,5 @@ mod shutdown;
 mod startup;
 mod streaming;
 mod support;
+mod tracing;
 mod wire;

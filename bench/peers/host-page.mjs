@@ -10,8 +10,9 @@ import http from "node:http";
 export const PERSON = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
 export const CRAWLER = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
-/** Headers that belong to a connection or a moment, not to a page. */
-export const PER_CONNECTION = ["date", "connection", "keep-alive", "transfer-encoding"];
+/** Headers that belong to a connection or a moment, not to a page (`server-timing`: where
+ * this answer's time went). */
+export const PER_CONNECTION = ["date", "connection", "keep-alive", "transfer-encoding", "server-timing"];
 
 /** GETs `url` and reads the whole answer: status, headers (lower-case names), body bytes. */
 export function readAnswer(url, headers = {}) {

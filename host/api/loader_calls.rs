@@ -15,10 +15,12 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderName, HeaderValue, Method, Request, header, uri::PathAndQuery};
 use tokio::runtime::Handle;
+use tracing::Instrument as _;
 
 use super::path_problem;
 use crate::render::{ApiAnswer, ApiCall, ApiCaller, CallOutcome, Visitor};
 use crate::server::PeerAddr;
+use crate::trace::{Kind, Propagated, Span, SpanId, Value};
 
 /// An answer larger than this is refused: it would travel in the page's HTML.
 const MAX_ANSWER_BYTES: usize = 4 << 20;
@@ -42,26 +44,86 @@ impl ApiCaller for LoaderCalls {
     ) {
         let api = self.api.clone();
         let load_timeout = self.load_timeout;
-        self.runtime.spawn(async move {
-            let id = call.id;
-            let answered =
-                tokio::time::timeout_at(deadline.into(), make(api, call, &visitor)).await;
-            answer(answered.unwrap_or_else(|_| CallOutcome {
-                answer: ApiAnswer {
-                    timed_out: true,
-                    ..ApiAnswer::failed(
-                        id,
-                        format!("timeout of {}ms exceeded", load_timeout.as_millis()),
-                    )
-                },
-                // Whatever was sent may have reached the API: the page is not shared.
-                per_visitor: visitor.cookie.is_some() || visitor.authorization.is_some(),
-            }));
-        });
+        let in_request = tracing::info_span!("request", trace_id = %visitor.trace.id());
+        self.runtime.spawn(
+            async move {
+                let id = call.id;
+                let traced = TracedCall::start(&visitor, &call);
+                let answered =
+                    tokio::time::timeout_at(deadline.into(), make(api, call, &visitor, &traced))
+                        .await;
+                let outcome = answered.unwrap_or_else(|_| CallOutcome {
+                    answer: ApiAnswer {
+                        timed_out: true,
+                        ..ApiAnswer::failed(
+                            id,
+                            format!("timeout of {}ms exceeded", load_timeout.as_millis()),
+                        )
+                    },
+                    // Whatever was sent may have reached the API: the page is not shared.
+                    per_visitor: visitor.cookie.is_some() || visitor.authorization.is_some(),
+                });
+                traced.end(&visitor, &outcome.answer);
+                answer(outcome);
+            }
+            .instrument(in_request),
+        );
     }
 }
 
-async fn make(api: Router, call: ApiCall, visitor: &Visitor) -> CallOutcome {
+/// A loader's call as the trace sees it: a span of the page's render, whose id the API
+/// gets as its parent (`traceparent`).
+struct TracedCall {
+    span: SpanId,
+    started: Instant,
+    method: String,
+    path: String,
+}
+
+impl TracedCall {
+    fn start(visitor: &Visitor, call: &ApiCall) -> Self {
+        let recording = visitor.trace.recording();
+        Self {
+            span: SpanId::random(),
+            started: Instant::now(),
+            method: if recording {
+                call.method.clone()
+            } else {
+                String::new()
+            },
+            path: match recording {
+                true => call.url.split('?').next().unwrap_or_default().to_owned(),
+                false => String::new(),
+            },
+        }
+    }
+
+    fn end(self, visitor: &Visitor, answer: &ApiAnswer) {
+        let trace = &visitor.trace;
+        trace.add_call(self.started, Instant::now());
+        if !trace.recording() {
+            return;
+        }
+        let mut span = Span {
+            id: self.span,
+            parent: Some(trace.render_span()),
+            kind: Kind::Client,
+            failed: answer.status.is_none_or(|status| status >= 500),
+            ..Span::internal("api call", self.started, Instant::now())
+        }
+        .with("http.request.method", Value::Text(self.method))
+        .with("url.path", Value::Text(self.path));
+        if let Some(status) = answer.status {
+            span = span.with(
+                "http.response.status_code",
+                Value::Number(i64::from(status)),
+            );
+        }
+        trace.record(span);
+    }
+}
+
+async fn make(api: Router, call: ApiCall, visitor: &Visitor, traced: &TracedCall) -> CallOutcome {
     let id = call.id;
     let refused = |why: String| CallOutcome {
         answer: ApiAnswer::failed(id, why),
@@ -74,13 +136,19 @@ async fn make(api: Router, call: ApiCall, visitor: &Visitor) -> CallOutcome {
             return refused(format!("{why}: {}", call.url));
         }
     };
-    let request = match request(call, target, visitor) {
+    let mut request = match request(call, target, visitor) {
         Ok(request) => request,
         Err(why) => return refused(why),
     };
     let sent_credentials = [header::COOKIE, header::AUTHORIZATION]
         .iter()
         .any(|name| request.headers().contains_key(name));
+    visitor
+        .trace
+        .context()
+        .propagate(traced.span, request.headers_mut());
+    request.extensions_mut().insert(Propagated);
+    request.extensions_mut().insert(visitor.trace.clone());
     let answer = answer(api, request, id).await;
     CallOutcome {
         per_visitor: sent_credentials || answer.1,

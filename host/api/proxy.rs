@@ -24,6 +24,7 @@ use super::json_error;
 use crate::origin::Origin;
 use crate::security;
 use crate::server::PeerAddr;
+use crate::trace::UpstreamCall;
 
 #[derive(Clone)]
 pub struct Upstream {
@@ -152,13 +153,20 @@ pub async fn forward(State(upstream): State<Upstream>, request: Request) -> Resp
     let peer = parts.extensions.get::<PeerAddr>().copied();
     let failure = Arc::new(OnceLock::new());
     let body = client_body(body, upstream.idle_timeout, failure.clone());
+    let mut headers = request_headers(&parts.headers, peer, &upstream);
+    let traced = UpstreamCall::start(&parts.extensions, &parts.method, &mut headers);
     let sent = upstream
         .client
         .request(parts.method, target)
-        .headers(request_headers(&parts.headers, peer, &upstream))
+        .headers(headers)
         .body(reqwest::Body::wrap_stream(body))
         .send();
-    let answer = match tokio::time::timeout(upstream.head_timeout, sent).await {
+    let answered = tokio::time::timeout(upstream.head_timeout, sent).await;
+    traced.end(match &answered {
+        Ok(Ok(answer)) => Some(answer.status()),
+        _ => None,
+    });
+    let answer = match answered {
         Ok(Ok(answer)) => answer,
         Ok(Err(error)) => {
             return match failure.get() {

@@ -30,13 +30,14 @@ mod sharing;
 mod streamed;
 #[cfg(test)]
 mod tests;
+mod timing;
 
 pub use cache::PageCache;
 pub use document::DocumentAssets;
 pub use sharing::Freshness;
 
 use std::sync::{Arc, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -136,11 +137,11 @@ async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Result<Respo
     };
     // 2. The cache's turn.
     let turn = match pages.cache.turn(asked.cache_key()).await {
-        Turn::Kept(kept) => return Ok(answer::kept(&kept, &asked.headers)),
+        Turn::Kept(kept) => return Ok(timing::kept(answer::kept(&kept, &asked.headers))),
         Turn::Render(turn) => turn,
     };
     // 3. The render.
-    let (boot, outcome) = render::page(&pages, &asked).await;
+    let (boot, outcome, times) = render::page(&pages, &asked).await;
     match outcome {
         Outcome::Whole(page) => {
             // 4. Who may keep it.
@@ -148,18 +149,15 @@ async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Result<Respo
             // 5. The document.
             let written = document::whole(&build, &pages.site.origin, &asked, boot, page.rendered)?;
             // 6. The answer, and the cache's turn settled.
-            Ok(answer::whole(
-                turn,
-                written,
-                sharing,
-                &pages.site.freshness,
-                &asked,
-            ))
+            let encoding = Instant::now();
+            let mut answer = answer::whole(turn, written, sharing, &pages.site.freshness, &asked);
+            timing::whole(&mut answer, &times, &asked.trace, encoding.elapsed());
+            Ok(answer)
         }
         Outcome::Streamed { stream, nonce } => {
             // Its data is fresh at each request: no one waits for another's.
             turn.not_kept();
-            streamed::respond(pages.clone(), build, &asked, boot, stream, nonce)
+            streamed::respond(pages.clone(), build, &asked, (boot, times), stream, nonce)
         }
         Outcome::Failed(fallback) => {
             match fallback.page_failed() {

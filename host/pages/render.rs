@@ -8,6 +8,7 @@ use super::Pages;
 use super::fallback::{self, Fallback};
 use super::nonce::Nonce;
 use super::request::Asked;
+use super::timing::RenderTimes;
 use crate::render::{BootState, Page, Rendering, Stream};
 
 pub enum Outcome {
@@ -21,8 +22,9 @@ pub enum Outcome {
 }
 
 /// Renders the page `asked` for; with the boot state the browser starts from (the data
-/// goes in when it comes).
-pub async fn page(pages: &Pages, asked: &Asked) -> (BootState, Outcome) {
+/// goes in when it comes), and when the render went. A streamed page's render span is
+/// recorded when its stream ends, the others' here.
+pub async fn page(pages: &Pages, asked: &Asked) -> (BootState, Outcome, RenderTimes) {
     let boot = BootState {
         language: asked.language,
         path: asked.path().to_string(),
@@ -32,11 +34,17 @@ pub async fn page(pages: &Pages, asked: &Asked) -> (BootState, Outcome) {
     let crawler = pages.site.crawlers.is_crawler(&asked.headers);
     // HEAD asks for the same head as GET: a person's page may stream, and HEAD stops it.
     let nonce = (asked.offered && !crawler).then(|| Nonce::random().to_string());
-    let deadline = Instant::now() + pages.site.load_timeout;
+    let started = Instant::now();
+    let deadline = started + pages.site.load_timeout;
     let rendering = pages
         .renderer
         .render(&boot, asked.visitor(), deadline, nonce.clone())
         .await;
+    let times = RenderTimes {
+        asked: started,
+        taken: asked.trace.taken(),
+        answered: Instant::now(),
+    };
     let outcome = match rendering {
         Ok(Rendering::Complete(page)) => Outcome::Whole(page),
         Ok(Rendering::Streaming(stream)) => Outcome::Streamed {
@@ -45,5 +53,10 @@ pub async fn page(pages: &Pages, asked: &Asked) -> (BootState, Outcome) {
         },
         Err(error) => Outcome::Failed(fallback::decide(error, crawler)),
     };
-    (boot, outcome)
+    match &outcome {
+        Outcome::Whole(_) => times.record(&asked.trace, times.answered, false),
+        Outcome::Failed(_) => times.record(&asked.trace, times.answered, true),
+        Outcome::Streamed { .. } => {}
+    }
+    (boot, outcome, times)
 }

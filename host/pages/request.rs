@@ -5,7 +5,7 @@
 //! render. Synchronous, and it trusts nothing it reads.
 
 use axum::extract::Request;
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, Version, header};
 use axum::response::{IntoResponse, Response};
 
 use super::cookies;
@@ -18,6 +18,7 @@ use crate::manifest::AppRoutes;
 use crate::origin::Origin;
 use crate::render::Visitor;
 use crate::server::PeerAddr;
+use crate::trace::Trace;
 
 /// What a request is, once read.
 pub enum Read {
@@ -36,6 +37,10 @@ pub struct Asked {
     pub head_only: bool,
     pub headers: HeaderMap,
     pub peer: Option<PeerAddr>,
+    /// The request's trace: the loader's calls carry it on.
+    pub trace: Trace,
+    /// The client takes trailers: HTTP/2, or HTTP/1.1 with `TE: trailers`.
+    pub trailers: bool,
     uri: Uri,
     /// Where the path without its prefix starts in `uri`'s path.
     unprefixed_from: usize,
@@ -77,6 +82,7 @@ impl Asked {
             authorization: self.headers.get(header::AUTHORIZATION).cloned(),
             language: self.language,
             peer: self.peer.map(|PeerAddr(address)| address),
+            trace: self.trace.clone(),
         }
     }
 
@@ -86,6 +92,17 @@ impl Asked {
             .iter()
             .map(HeaderValue::as_bytes)
     }
+}
+
+/// Whether an answer's trailer fields reach the client: HTTP/2 carries them always,
+/// HTTP/1.1 when the client says it takes them (RFC 9110 §6.5.1); browsers do not.
+fn takes_trailers(version: Version, headers: &HeaderMap) -> bool {
+    version == Version::HTTP_2
+        || headers
+            .get_all(header::TE)
+            .iter()
+            .flat_map(|value| value.as_bytes().split(|b| *b == b','))
+            .any(|coding| coding.trim_ascii().eq_ignore_ascii_case(b"trailers"))
 }
 
 /// Reads `request` (taken whole, so that nothing of it is copied).
@@ -128,6 +145,12 @@ pub fn read(request: Request, routes: &AppRoutes, freshness: &Freshness) -> Read
         offered,
         head_only: parts.method == Method::HEAD,
         peer: parts.extensions.get::<PeerAddr>().copied(),
+        trace: parts
+            .extensions
+            .get::<Trace>()
+            .cloned()
+            .unwrap_or_else(Trace::untraced),
+        trailers: takes_trailers(parts.version, &parts.headers),
         headers: parts.headers,
         uri: parts.uri,
         unprefixed_from,

@@ -7,20 +7,24 @@
 //! away, the response is dropped, and with it the stream, which stops the render.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use http_body_util::StreamBody;
 
 use super::answer::{PageHeaders, write_headers};
 use super::document::{self, Content, Frame};
 use super::error::PageError;
 use super::gzip::GzipParts;
 use super::request::Asked;
+use super::timing::{self, RenderTimes};
 use super::{PageBuild, Pages};
 use crate::accept_encoding::takes_gzip;
 use crate::links::PageLinks;
 use crate::render::{BootState, RenderError, Stream, StreamEvent};
+use crate::trace::Trace;
 
 /// What a streamed page is, besides its stream.
 struct Streamed {
@@ -34,7 +38,7 @@ pub fn respond(
     pages: Arc<Pages>,
     build: Arc<PageBuild>,
     asked: &Asked,
-    boot: BootState,
+    (boot, times): (BootState, RenderTimes),
     stream: Stream,
     nonce: String,
 ) -> Result<Response, PageError> {
@@ -61,8 +65,18 @@ pub fn respond(
         policy: build.document.streamed_policy(&nonce),
     };
     write_headers(&mut response, headers, gzip.then_some("gzip"));
+    let head_timing = timing::streamed_head(&times);
+    response
+        .headers_mut()
+        .insert(timing::SERVER_TIMING, head_timing);
+    if asked.trailers {
+        response
+            .headers_mut()
+            .insert(header::TRAILER, HeaderValue::from_static("server-timing"));
+    }
     if asked.head_only {
         stream.discard();
+        times.record(&asked.trace, std::time::Instant::now(), false);
         // No length: the GET it stands for has none either.
         let (parts, _) = response.into_parts();
         let nothing = futures_util::stream::empty::<Result<Bytes, std::io::Error>>();
@@ -76,9 +90,24 @@ pub fn respond(
         build,
         page,
         gzip: gzip.then(GzipParts::new),
+        timed: Timed {
+            times,
+            trace: Some(asked.trace.clone()),
+            encoding: Duration::ZERO,
+            ended: false,
+        },
+        trailers: asked.trailers,
     };
     let body = futures_util::stream::unfold(Some(sending), |sending| async move {
         let mut sending = sending?;
+        if sending.timed.ended {
+            // The document has gone: its timings follow, where the client takes trailers.
+            let mut trailers = HeaderMap::new();
+            trailers.insert(timing::SERVER_TIMING, sending.timed.end_timing(false)?);
+            return sending
+                .trailers
+                .then(|| (Ok(http_body::Frame::trailers(trailers)), None));
+        }
         let (mut text, mut last) = sending.next().await;
         // What is there already goes in the same write: one flush, not one per part.
         while !last && let Some((more, end)) = sending.ready() {
@@ -86,10 +115,48 @@ pub fn respond(
             last = end;
         }
         let bytes = sending.encode(text, last);
-        Some((Ok::<_, std::io::Error>(bytes), (!last).then_some(sending)))
+        sending.timed.ended = last;
+        Some((
+            Ok::<_, std::io::Error>(http_body::Frame::data(bytes)),
+            Some(sending),
+        ))
     });
     let (parts, _) = response.into_parts();
-    Ok(Response::from_parts(parts, Body::from_stream(body)))
+    Ok(Response::from_parts(
+        parts,
+        Body::new(StreamBody::new(body)),
+    ))
+}
+
+/// A streamed page's timings, written when its last part has gone, or recorded as failed
+/// when it is dropped before (the client left).
+struct Timed {
+    times: RenderTimes,
+    /// Until the timings are written.
+    trace: Option<Trace>,
+    /// Spent coding its parts.
+    encoding: Duration,
+    /// The last part has been sent.
+    ended: bool,
+}
+
+impl Timed {
+    /// The trailer's `Server-Timing`, the first time only; the render and stream spans.
+    fn end_timing(&mut self, failed: bool) -> Option<HeaderValue> {
+        let trace = self.trace.take()?;
+        Some(timing::streamed_end(
+            &self.times,
+            &trace,
+            self.encoding,
+            failed,
+        ))
+    }
+}
+
+impl Drop for Timed {
+    fn drop(&mut self) {
+        self.end_timing(!self.ended);
+    }
 }
 
 /// A streamed page on its way.
@@ -102,6 +169,9 @@ struct Sending {
     build: Arc<PageBuild>,
     page: Streamed,
     gzip: Option<GzipParts>,
+    timed: Timed,
+    /// The client takes the timings as a trailer.
+    trailers: bool,
 }
 
 impl Sending {
@@ -169,7 +239,12 @@ impl Sending {
     /// `text` as it goes on the wire: gzipped and flushed, when the client takes gzip.
     fn encode(&mut self, text: String, last: bool) -> Bytes {
         match self.gzip.as_mut() {
-            Some(gzip) => Bytes::from(gzip.part(text.as_bytes(), last)),
+            Some(gzip) => {
+                let started = Instant::now();
+                let bytes = Bytes::from(gzip.part(text.as_bytes(), last));
+                self.timed.encoding += started.elapsed();
+                bytes
+            }
             None => Bytes::from(text),
         }
     }

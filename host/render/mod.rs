@@ -33,6 +33,7 @@ use std::time::Instant;
 use axum::http::HeaderValue;
 
 use crate::lang::Language;
+use crate::trace::Trace;
 
 /// Initialises the V8 platform. Call once, on the main thread, before any other thread
 /// starts (V8 crashes otherwise on CPUs with memory protection keys).
@@ -80,6 +81,9 @@ pub struct Visitor {
     /// visitor's browser prefers, so that the data follows what the page is cached by.
     pub language: Language,
     pub peer: Option<SocketAddr>,
+    /// The page request's trace: each call carries it on, and the render marks when it
+    /// left the queue.
+    pub trace: Trace,
 }
 
 /// A call's answer, and whether the call made the page its visitor's alone: the request

@@ -325,6 +325,7 @@ impl RenderThread {
             self.context.stats.abandoned.fetch_add(1, Ordering::Relaxed);
             return Ok(());
         }
+        job.visitor.trace.mark_taken();
         let id = self.next_job;
         self.next_job += 1;
         self.loading.insert(
