@@ -94,7 +94,7 @@ pub struct Config {
     pub previous_assets: Option<std::path::PathBuf>,
 
     /// Write the built-in assets (each with its .gz and .br) into DIR and exit: the next release's --previous-assets.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, env = "BILINGUE_WRITE_ASSETS", value_name = "DIR")]
     pub write_assets: Option<std::path::PathBuf>,
 
     /// IANA time zone dates are shown in; the browser uses the same, so hydration matches.
