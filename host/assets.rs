@@ -1,16 +1,24 @@
-//! The client assets, embedded at build time (see `build.rs`): served under one prefix
-//! with content-hashed names, precompressed (brotli, gzip) and cached for good.
+//! The client assets: this build's, embedded at build time (see `build.rs`) or read from a
+//! build folder (`--app-build`), then those of earlier builds (`--previous-assets`), so a
+//! page an edge or a browser still holds from the previous build finds its scripts after a
+//! deploy. All served under one prefix with content-hashed names, precompressed (brotli,
+//! gzip) and cached for good.
+
+mod folder;
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use axum::Router;
-use axum::extract::Path;
+use axum::body::Body;
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::accept_encoding::{Encoding, brotli_or_gzip};
+use crate::accept_encoding::{Encoding, brotli_or_gzip, takes_gzip};
+use crate::purge_keys::Keys;
+pub use folder::{Folder, write_embedded};
 
 /// The URL prefix every asset is served under.
 pub const PREFIX: &str = "/assets/";
@@ -36,32 +44,96 @@ pub use crate::content_type::content_type;
 
 const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
 
-/// `/assets/{name}`: the embedded assets.
-pub fn routes() -> Router {
-    Router::new().route(&format!("{PREFIX}{{name}}"), get(asset))
+/// Where assets are looked for, in order.
+#[derive(Default)]
+pub struct Store {
+    /// This build's, from a build folder; `None`: the embedded ones.
+    pub current: Option<Folder>,
+    /// Earlier builds'.
+    pub previous: Folder,
 }
 
-async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
-    let Some(asset) = find(&name) else {
-        return (
-            StatusCode::NOT_FOUND,
-            [(header::CACHE_CONTROL, "no-store")],
-            "no such asset",
-        )
-            .into_response();
-    };
+/// `/assets/{name}`: this build's assets, then earlier builds'.
+pub fn routes(store: Arc<Store>) -> Router {
+    Router::new()
+        .route(&format!("{PREFIX}{{name}}"), get(asset))
+        .with_state(store)
+}
+
+/// An earlier build's asset names no build of ours: it is purged as `assets-previous`.
+static PREVIOUS_KEYS: LazyLock<Keys> =
+    LazyLock::new(|| Keys::of(&["assets".into(), "assets-previous".into()]));
+
+async fn asset(
+    State(store): State<Arc<Store>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response {
     let encoding = brotli_or_gzip(&headers);
-    let body = match encoding {
-        Encoding::Brotli => asset.brotli,
-        Encoding::Gzip => asset.gzip,
-        Encoding::Identity => asset.raw,
+    let gzip_taken = takes_gzip(&headers);
+    let embedded = || {
+        find(&name).map(|asset| {
+            let body = match encoding {
+                Encoding::Brotli => asset.brotli,
+                Encoding::Gzip => asset.gzip,
+                Encoding::Identity => asset.raw,
+            };
+            (asset.content_type, Body::from(body), encoding)
+        })
     };
+    let current = match &store.current {
+        None => embedded(),
+        Some(folder) => folder
+            .find(&name)
+            .await
+            .map(|asset| from_folder(&asset, encoding, gzip_taken)),
+    };
+    let previous = match current {
+        Some(_) => None,
+        None => store
+            .previous
+            .find(&name)
+            .await
+            .map(|asset| from_folder(&asset, encoding, gzip_taken)),
+    };
+    let (mut response, keys) = match (current, previous) {
+        (Some(found), _) => (answer(found), None),
+        (None, Some(found)) => (answer(found), Some(&*PREVIOUS_KEYS)),
+        (None, None) => {
+            return (
+                StatusCode::NOT_FOUND,
+                [(header::CACHE_CONTROL, "no-store")],
+                "no such asset",
+            )
+                .into_response();
+        }
+    };
+    if let Some(keys) = keys {
+        keys.write(&mut response);
+    }
+    response
+}
+
+fn from_folder(
+    asset: &folder::Loaded,
+    encoding: Encoding,
+    gzip_taken: bool,
+) -> (&'static str, Body, Encoding) {
+    // A folder may lack brotli: gzip then, if the client takes it.
+    let (body, encoding) = match (encoding, &asset.brotli) {
+        (Encoding::Brotli, Some(brotli)) => (brotli.clone(), Encoding::Brotli),
+        (Encoding::Gzip, _) | (Encoding::Brotli, None) if gzip_taken => {
+            (asset.gzip.clone(), Encoding::Gzip)
+        }
+        _ => (asset.raw.clone(), Encoding::Identity),
+    };
+    (asset.content_type, Body::from(body), encoding)
+}
+
+fn answer((content_type, body, encoding): (&'static str, Body, Encoding)) -> Response {
     let mut response = body.into_response();
     let response_headers = response.headers_mut();
-    response_headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(asset.content_type),
-    );
+    response_headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     response_headers.insert(header::CACHE_CONTROL, IMMUTABLE);
     response_headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     if let Some(coding) = encoding.header_value() {

@@ -47,19 +47,23 @@ pub struct Config {
     pub page_cache_entries: usize,
 
     /// How long browsers may keep a public page (Cache-Control max-age; e.g. 60s, 0).
-    #[arg(long, env = "BILINGUE_PAGE_MAX_AGE", default_value = "60s", value_parser = parse_delay)]
+    #[arg(long, env = "BILINGUE_PAGE_MAX_AGE", default_value = "60s", value_parser = cache_lifetime(DAY * 7))]
     pub page_max_age: Duration,
 
     /// How long shared caches (a CDN, Varnish) may keep a public page (s-maxage).
-    #[arg(long, env = "BILINGUE_PAGE_S_MAXAGE", default_value = "300s", value_parser = parse_delay)]
+    #[arg(long, env = "BILINGUE_PAGE_S_MAXAGE", default_value = "300s", value_parser = cache_lifetime(DAY * 365))]
     pub page_s_maxage: Duration,
 
     /// How long past that a cache may serve a public page while it fetches it again (stale-while-revalidate).
-    #[arg(long, env = "BILINGUE_PAGE_STALE_WHILE_REVALIDATE", default_value = "60s", value_parser = parse_delay)]
+    #[arg(long, env = "BILINGUE_PAGE_STALE_WHILE_REVALIDATE", default_value = "60s", value_parser = cache_lifetime(DAY * 7))]
     pub page_stale_while_revalidate: Duration,
 
+    /// How long past that a cache may serve a public page while the origin errors or cannot be reached (stale-if-error).
+    #[arg(long, env = "BILINGUE_PAGE_STALE_IF_ERROR", default_value = "1d", value_parser = cache_lifetime(DAY * 30))]
+    pub page_stale_if_error: Duration,
+
     /// A render running longer is stopped inside V8 and the page is sent client-rendered (e.g. 1s, 250ms).
-    #[arg(long, env = "BILINGUE_RENDER_TIMEOUT", default_value = "1s", value_parser = parse_duration)]
+    #[arg(long, env = "BILINGUE_RENDER_TIMEOUT", default_value = "1s", value_parser = within(MS, MINUTE))]
     pub render_timeout: Duration,
 
     /// V8 heap of each render runtime, in MiB; a render that fills it is stopped and the runtime replaced.
@@ -67,7 +71,7 @@ pub struct Config {
     pub render_heap_mb: u64,
 
     /// How long the render threads may take to warm up at start-up (slow on a busy machine) before start-up fails.
-    #[arg(long, env = "BILINGUE_WARM_UP_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
+    #[arg(long, env = "BILINGUE_WARM_UP_TIMEOUT", default_value = "60s", value_parser = within(SECOND, HOUR))]
     pub warm_up_timeout: Duration,
 
     /// DEVELOPMENT ONLY (`npm run dev` passes it): serve the app from this build folder,
@@ -81,6 +85,18 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_SERVER_BUNDLE", value_name = "PATH")]
     pub server_bundle: Option<std::path::PathBuf>,
 
+    /// Serve the app from this build folder (`node app/build.mjs DIR`: manifest.json, server.js, assets/) instead of the built-in one: to try a build without building the binary, and the deploy tests (starts are slower: no V8 snapshot).
+    #[arg(long, env = "BILINGUE_APP_BUILD", value_name = "DIR", conflicts_with_all = ["dev", "server_bundle"])]
+    pub app_build: Option<std::path::PathBuf>,
+
+    /// Also serve the assets of earlier builds from this folder (each written by its binary's --write-assets), so that pages cached before a deploy keep their scripts; keep them until every page naming them has expired.
+    #[arg(long, env = "BILINGUE_PREVIOUS_ASSETS", value_name = "DIR")]
+    pub previous_assets: Option<std::path::PathBuf>,
+
+    /// Write the built-in assets (each with its .gz and .br) into DIR and exit: the next release's --previous-assets.
+    #[arg(long, env = "BILINGUE_WRITE_ASSETS", value_name = "DIR")]
+    pub write_assets: Option<std::path::PathBuf>,
+
     /// IANA time zone dates are shown in; the browser uses the same, so hydration matches.
     #[arg(long, env = "BILINGUE_TIME_ZONE", default_value = "UTC")]
     pub time_zone: String,
@@ -90,15 +106,15 @@ pub struct Config {
     pub api_upstream: Option<String>,
 
     /// How long the upstream API may take to begin its answer before the call is answered 504 (e.g. 30s).
-    #[arg(long, env = "BILINGUE_API_TIMEOUT", default_value = "600s", value_parser = parse_duration)]
+    #[arg(long, env = "BILINGUE_API_TIMEOUT", default_value = "600s", value_parser = within(MS, HOUR))]
     pub api_timeout: Duration,
 
     /// How long a page's loader may wait for its data; past it the screen renders with the time-out error.
-    #[arg(long, env = "BILINGUE_LOAD_TIMEOUT", default_value = "3s", value_parser = parse_duration)]
+    #[arg(long, env = "BILINGUE_LOAD_TIMEOUT", default_value = "3s", value_parser = within(MS, MINUTE))]
     pub load_timeout: Duration,
 
     /// How long a proxied body, either way, may go without a byte before it is cut (server-sent events live while they flow).
-    #[arg(long, env = "BILINGUE_API_IDLE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
+    #[arg(long, env = "BILINGUE_API_IDLE_TIMEOUT", default_value = "60s", value_parser = within(MS, DAY))]
     pub api_idle_timeout: Duration,
 
     /// Client connections open at once, at most; past it new ones wait to be accepted (each may hold ~50 KiB).
@@ -106,16 +122,16 @@ pub struct Config {
     pub max_connections: u32,
 
     /// How long a client may leave an answer unread before its connection is closed.
-    #[arg(long, env = "BILINGUE_SEND_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    #[arg(long, env = "BILINGUE_SEND_TIMEOUT", default_value = "30s", value_parser = within(MS * 100, HOUR))]
     pub send_timeout: Duration,
 
     /// On SIGTERM, SIGINT or SIGHUP, keep serving this long while /readyz answers 503 and answers close
     /// their connections, so a load balancer moves traffic away (e.g. 5s behind Kubernetes).
-    #[arg(long, env = "BILINGUE_DRAIN_DELAY", default_value = "0s", value_parser = parse_delay)]
+    #[arg(long, env = "BILINGUE_DRAIN_DELAY", default_value = "0s", value_parser = within(Duration::ZERO, HOUR))]
     pub drain_delay: Duration,
 
     /// Then stop accepting and give requests in flight this long to finish before exiting.
-    #[arg(long, env = "BILINGUE_DRAIN_TIMEOUT", default_value = "20s", value_parser = parse_duration)]
+    #[arg(long, env = "BILINGUE_DRAIN_TIMEOUT", default_value = "20s", value_parser = within(MS, HOUR))]
     pub drain_timeout: Duration,
 
     /// Log one line per answered request (method, path, status, language, duration, trace id).
@@ -146,34 +162,106 @@ impl Config {
     }
 }
 
-/// `1s`, `250ms`, `2` (seconds): from 1 ms to an hour.
+pub const MS: Duration = Duration::from_millis(1);
+pub const SECOND: Duration = Duration::from_secs(1);
+pub const MINUTE: Duration = Duration::from_secs(60);
+pub const HOUR: Duration = Duration::from_secs(3600);
+pub const DAY: Duration = Duration::from_secs(86_400);
+
+/// A duration option's parser: human units (see [`parse_span`]), from `least` to `most`;
+/// the error names both.
+pub fn within(
+    least: Duration,
+    most: Duration,
+) -> impl Fn(&str) -> Result<Duration, String> + Clone + Send + Sync + 'static {
+    move |text| {
+        let span = parse_span(text)?;
+        if span < least || span > most {
+            return Err(format!(
+                "{text:?} is outside {}..{} for this option",
+                human(least),
+                human(most)
+            ));
+        }
+        Ok(span)
+    }
+}
+
+/// The same for a lifetime written into `Cache-Control`, which counts whole seconds.
+pub fn cache_lifetime(
+    most: Duration,
+) -> impl Fn(&str) -> Result<Duration, String> + Clone + Send + Sync + 'static {
+    let bounded = within(Duration::ZERO, most);
+    move |text| {
+        let span = bounded(text)?;
+        if span.subsec_nanos() != 0 {
+            return Err(format!(
+                "{text:?}: Cache-Control counts whole seconds (0s..{})",
+                human(most)
+            ));
+        }
+        Ok(span)
+    }
+}
+
+/// Any duration a timeout may be: 1 ms to a year.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    parse_span(text, Duration::from_millis(1))
+    within(MS, DAY * 365)(text)
 }
 
 /// The same, zero allowed.
 pub fn parse_delay(text: &str) -> Result<Duration, String> {
-    parse_span(text, Duration::ZERO)
+    within(Duration::ZERO, DAY * 365)(text)
 }
 
-fn parse_span(text: &str, least: Duration) -> Result<Duration, String> {
-    let text = text.trim();
-    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit() && c != '.') {
-        Some(i) => text.split_at(i),
-        None => (text, "s"),
-    };
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration such as 1s or 250ms"))?;
-    let seconds = match unit {
-        "ms" => value / 1000.0,
-        "s" => value,
-        _ => return Err(format!("{text:?}: use s or ms")),
-    };
-    if !(least.as_secs_f64()..=3600.0).contains(&seconds) {
-        return Err(format!("{text:?} is outside {least:?}..3600s"));
+/// `1500ms`, `90s`, `5m`, `1h`, `1d`, `1h30m`, `0.5s`, or a bare number of seconds.
+pub fn parse_span(text: &str) -> Result<Duration, String> {
+    let wrong = || format!("{text:?} is not a duration such as 1500ms, 90s, 5m, 1h or 1d");
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return Err(wrong());
     }
-    Ok(Duration::from_secs_f64(seconds))
+    let mut total = Duration::ZERO;
+    while !rest.is_empty() {
+        let number_end = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
+        let (number, after) = rest.split_at(number_end);
+        let unit_end = after
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(after.len());
+        let (unit, after) = after.split_at(unit_end);
+        let value: f64 = number.parse().map_err(|_| wrong())?;
+        let unit = match (unit, after.is_empty() && total.is_zero()) {
+            ("ms", _) => MS,
+            ("s", _) => SECOND,
+            ("m", _) => MINUTE,
+            ("h", _) => HOUR,
+            ("d", _) => DAY,
+            // A bare number, alone: seconds.
+            ("", true) => SECOND,
+            _ => return Err(wrong()),
+        };
+        let part = Duration::try_from_secs_f64(value * unit.as_secs_f64()).map_err(|_| wrong())?;
+        total = total.checked_add(part).ok_or_else(wrong)?;
+        rest = after;
+    }
+    Ok(total)
+}
+
+/// A duration as an operator writes it: `7d`, `1h`, `90s`, `1500ms`.
+fn human(span: Duration) -> String {
+    let millis = span.as_millis();
+    for (unit, size) in [("d", DAY), ("h", HOUR), ("m", MINUTE), ("s", SECOND)] {
+        let size = size.as_millis();
+        if millis != 0 && millis.is_multiple_of(size) {
+            return format!("{}{unit}", millis / size);
+        }
+    }
+    match millis {
+        0 => "0s".into(),
+        _ => format!("{millis}ms"),
+    }
 }
 
 #[cfg(test)]
@@ -181,16 +269,57 @@ mod tests {
     use super::*;
 
     #[test]
-    fn durations_read_seconds_and_milliseconds() {
-        assert_eq!(parse_duration("1s"), Ok(Duration::from_secs(1)));
-        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
-        assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
-        assert!(parse_duration("soon").is_err());
-        assert!(parse_duration("0ms").is_err());
-        assert!(parse_duration("5m").is_err());
-        assert_eq!(parse_delay("0s"), Ok(Duration::ZERO));
-        assert_eq!(parse_delay("0"), Ok(Duration::ZERO));
-        assert_eq!(parse_delay("5s"), Ok(Duration::from_secs(5)));
-        assert!(parse_delay("-1s").is_err());
+    fn durations_read_human_units() {
+        assert_eq!(parse_span("1500ms"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_span("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_span("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_span("1h"), Ok(HOUR));
+        assert_eq!(parse_span("1d"), Ok(DAY));
+        assert_eq!(parse_span("1h30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_span("0.5s"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_span("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_span("86400s"), Ok(DAY));
+        for wrong in [
+            "soon",
+            "",
+            "5 minutes",
+            "-1s",
+            "1x",
+            "1h30",
+            "s",
+            ".s",
+            "1e9999d",
+        ] {
+            assert!(parse_span(wrong).is_err(), "{wrong:?}");
+        }
+    }
+
+    #[test]
+    fn each_option_keeps_its_bounds_and_says_them() {
+        let render = within(MS, MINUTE);
+        assert_eq!(render("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(
+            render("0ms").unwrap_err(),
+            r#""0ms" is outside 1ms..1m for this option"#
+        );
+        assert!(render("2m").is_err());
+        let drain_delay = within(Duration::ZERO, HOUR);
+        assert_eq!(drain_delay("0"), Ok(Duration::ZERO));
+        assert!(drain_delay("2h").unwrap_err().contains("0s..1h"));
+        let s_maxage = cache_lifetime(DAY * 365);
+        assert_eq!(s_maxage("86400s"), Ok(DAY));
+        assert_eq!(s_maxage("1d"), Ok(DAY));
+        assert!(s_maxage("366d").unwrap_err().contains("0s..365d"));
+        assert!(s_maxage("1500ms").unwrap_err().contains("whole seconds"));
+        assert_eq!(human(MS * 100), "100ms");
+        assert_eq!(human(Duration::from_secs(90)), "90s");
+    }
+
+    #[test]
+    fn every_default_is_within_its_own_bounds() {
+        // clap checks the defaults against the parsers only when an option is left out.
+        use clap::Parser as _;
+        let config = Config::try_parse_from(["bilingue"]).expect("the defaults parse");
+        assert_eq!(config.page_s_maxage, Duration::from_secs(300));
     }
 }

@@ -1,7 +1,8 @@
 //! Bilingue's host. `main.rs` reads the configuration, starts V8 and serves; the tests do
 //! the same through [`Host`]. A page request goes: `server` (accept loop, connection watch,
 //! wire limits) → the layers composed here (`security`; `trace`, the request's W3C trace,
-//! carried to the API and, with `--otlp-endpoint`, exported; `metrics`) → `pages`, in six
+//! carried to the API and, with `--otlp-endpoint`, exported; `metrics`; `server::panics`, a
+//! panic answered 500; `purge_keys`, what a purge of a shared cache selects) → `pages`, in six
 //! steps (the request, the cache's turn, the render in `render` (V8), who may keep it, the
 //! document, the answer). Each family of routes owns its room and takes only the state it
 //! uses: `pages`, `api` (built in, or `api::proxy`), `assets`, `crawlers`, `health`, `dev`,
@@ -23,6 +24,7 @@ mod manifest;
 mod metrics;
 mod origin;
 mod pages;
+mod purge_keys;
 pub mod render;
 mod security;
 pub mod server;
@@ -37,7 +39,12 @@ use axum::{Router, middleware};
 
 pub use startup::{Host, StartError};
 
-/// Development mode: the list of languages comes from the app's build folder, and must be
+/// `--write-assets DIR`: the built-in assets, for the next release's `--previous-assets`.
+pub fn write_assets(dir: &std::path::Path) -> Result<usize, String> {
+    assets::write_embedded(dir)
+}
+
+/// Development mode (and `--app-build`): the list of languages comes from the app's build folder, and must be
 /// read before anything asks for a language.
 pub fn declare_dev_languages(dir: &std::path::Path) -> Result<(), String> {
     let manifest = manifest::Manifest::read(&dir.join("manifest.json"))?;
@@ -57,6 +64,8 @@ impl Host {
             tracing: self.tracing.clone(),
             dev: self.dev.clone(),
             no_index: self.no_index,
+            purge_keys: self.purge_keys.clone(),
+            assets: self.assets.clone(),
         })
     }
 
@@ -78,12 +87,14 @@ struct Parts {
     tracing: trace::Tracing,
     dev: Option<Arc<dev::Dev>>,
     no_index: bool,
+    purge_keys: Arc<purge_keys::PurgeKeys>,
+    assets: Arc<assets::Store>,
 }
 
 fn app(parts: Parts) -> Router {
     let assets = match &parts.dev {
         Some(dev) => dev::routes(dev.clone()),
-        None => assets::routes(),
+        None => assets::routes(parts.assets.clone()),
     };
     // Pages choose their own coding (pages/encoding.rs); nothing else compresses per request.
     let router = Router::new()
@@ -92,12 +103,19 @@ fn app(parts: Parts) -> Router {
         .merge(crawlers::routes(parts.search))
         .merge(parts.api)
         .merge(pages::routes(parts.pages));
+    #[cfg(debug_assertions)]
+    let router = server::panics::test_trigger(router);
     let router = match parts.dev {
         Some(_) => dev::no_store(router),
         None => router,
     };
     // Outermost last: every answer, refusals included, is counted and carries the headers.
     let router = router
+        .layer(middleware::from_fn(server::panics::catch))
+        .layer(middleware::from_fn_with_state(
+            parts.purge_keys,
+            purge_keys::name,
+        ))
         .layer(middleware::from_fn_with_state(
             parts.lifecycle,
             server::announce_drain,
@@ -142,6 +160,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
                     max_age: Duration::from_secs(60),
                     s_maxage: Duration::from_secs(300),
                     stale_while_revalidate: Duration::from_secs(60),
+                    stale_if_error: Duration::from_secs(86_400),
                 },
             },
         )),
@@ -161,6 +180,8 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
         tracing: trace::Tracing::default(),
         dev: None,
         no_index: false,
+        purge_keys: Arc::new(purge_keys::PurgeKeys::new("test", &manifest.route_segments)),
+        assets: Arc::default(),
     }
 }
 

@@ -22,6 +22,22 @@ pub fn init(format: LogFormat) {
         // JSON escapes line breaks in its strings already.
         LogFormat::Json => builder.json().with_writer(io::stderr).init(),
     }
+    // A panic is a record like any other (one line, JSON in JSON logs), with where it was.
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("(not a string)");
+        tracing::error!(
+            target: "bilingue::panic",
+            panic = message,
+            at = %info.location().map_or_else(String::new, ToString::to_string),
+            thread = std::thread::current().name().unwrap_or("unnamed"),
+            "panicked"
+        );
+    }));
 }
 
 /// Writes each record (one `write` call per record, as the formatter makes them) with its

@@ -16,6 +16,24 @@ fn main() -> ExitCode {
     let started = std::time::Instant::now();
     let config = Config::parse();
     bilingue::logging::init(config.log_format);
+    if let Some(dir) = &config.write_assets {
+        return match bilingue::write_assets(dir) {
+            Ok(count) => {
+                println!("bilingue wrote {count} assets into {}", dir.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("bilingue: --write-assets {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if let Some(dir) = &config.app_build
+        && let Err(e) = bilingue::declare_dev_languages(dir)
+    {
+        eprintln!("bilingue: --app-build {}: {e}", dir.display());
+        return ExitCode::FAILURE;
+    }
     if let Some(dir) = &config.dev {
         if let Err(e) = bilingue::declare_dev_languages(dir) {
             eprintln!("bilingue: --dev {}: {e}", dir.display());

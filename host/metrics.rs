@@ -44,6 +44,7 @@ struct Sampled {
     streams_abandoned: Counter,
     cache_hits: Counter,
     cache_misses: Counter,
+    panics: Counter,
     spans_exported: Counter,
     spans_dropped: Counter,
 }
@@ -152,6 +153,10 @@ impl Metrics {
                 "bilingue_page_cache_misses_total",
                 "Page cache look-ups that found nothing.",
             ),
+            panics: counter(
+                "bilingue_panics_total",
+                "Panics caught in handlers (answered 500) and in answers' bodies (cut).",
+            ),
             spans_exported: counter(
                 "bilingue_trace_spans_exported_total",
                 "Spans the OTLP collector took (--otlp-endpoint).",
@@ -224,6 +229,7 @@ impl Metrics {
             .absolute(stats.streams_abandoned.load(Ordering::Relaxed));
         sampled.cache_hits.absolute(from.cache.hits());
         sampled.cache_misses.absolute(from.cache.misses());
+        sampled.panics.absolute(crate::server::panics::caught());
         if let Some(exporter) = &from.exporter {
             let counts = exporter.counts();
             sampled

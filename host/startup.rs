@@ -17,6 +17,7 @@ use crate::manifest::{self, Manifest};
 use crate::metrics::{Metrics, Observe, Scrape};
 use crate::origin::Origin;
 use crate::pages::{Freshness, PageBuild, PageCache, Pages, Site};
+use crate::purge_keys::{PurgeKeys, build_id};
 use crate::render::{BootState, Bundle, Limits, PoolOptions, RenderError, RenderPool};
 use crate::server::Lifecycle;
 use crate::trace::{self, Exporter, Tracing};
@@ -32,6 +33,8 @@ pub struct Host {
     pub(crate) dev: Option<Arc<Dev>>,
     pub(crate) no_index: bool,
     pub(crate) access_log: bool,
+    pub(crate) purge_keys: Arc<PurgeKeys>,
+    pub(crate) assets: Arc<assets::Store>,
     pub(crate) tracing: Tracing,
 }
 
@@ -81,13 +84,28 @@ impl Host {
         };
         let dev = config.dev.clone().map(|dir| Arc::new(Dev::new(dir)));
         let dev_manifest;
-        let manifest: &Manifest = match &dev {
-            Some(dev) => {
+        let manifest_text = match &config.app_build {
+            Some(dir) => {
+                let path = dir.join("manifest.json");
+                std::fs::read_to_string(&path).map_err(|e| {
+                    StartError::Option(format!("--app-build: {}: {e}", path.display()))
+                })?
+            }
+            None => manifest::MANIFEST.to_string(),
+        };
+        let manifest: &Manifest = match (&dev, &config.app_build) {
+            (Some(dev), _) => {
                 dev_manifest = dev.manifest().map_err(StartError::Build)?;
                 &dev_manifest
             }
-            None => &manifest::EMBEDDED,
+            (None, Some(_)) => {
+                dev_manifest = serde_json::from_str(&manifest_text)
+                    .map_err(|e| StartError::Build(format!("--app-build: manifest.json: {e}")))?;
+                &dev_manifest
+            }
+            (None, None) => &manifest::EMBEDDED,
         };
+        let assets = assets_of(config)?;
         let crawlers = CrawlerTest::new(&manifest.crawlers).map_err(StartError::Build)?;
         let search = RobotsAndSitemap::new(
             &origin,
@@ -97,6 +115,20 @@ impl Host {
         );
         let bundle = match (&dev, &config.server_bundle) {
             (Some(dev), _) => dev.bundle().map_err(StartError::Build)?,
+            (None, None) if config.app_build.is_some() => {
+                let path = config
+                    .app_build
+                    .as_ref()
+                    .expect("just seen")
+                    .join("server.js");
+                Bundle::Script(
+                    std::fs::read_to_string(&path)
+                        .map_err(|e| {
+                            StartError::Option(format!("--app-build: {}: {e}", path.display()))
+                        })?
+                        .into(),
+                )
+            }
             (None, Some(path)) => Bundle::Script(
                 std::fs::read_to_string(path)
                     .map_err(|e| {
@@ -106,6 +138,15 @@ impl Host {
             ),
             (None, None) => Bundle::Snapshot(assets::SERVER_SNAPSHOT),
         };
+        let build = match &bundle {
+            Bundle::Snapshot(bytes) => build_id(manifest_text.as_bytes(), bytes),
+            Bundle::Script(source) => build_id(manifest_text.as_bytes(), source.as_bytes()),
+        };
+        let purge_keys = Arc::new(PurgeKeys::new(&build, &manifest.route_segments));
+        tracing::info!(
+            build = purge_keys.build(),
+            "the build (its purge keys: build-{build})"
+        );
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| StartError::NoRuntime)?;
         let api = api::router(upstream);
         let metrics = Metrics::new();
@@ -150,6 +191,7 @@ impl Host {
                 max_age: config.page_max_age,
                 s_maxage: config.page_s_maxage,
                 stale_while_revalidate: config.page_stale_while_revalidate,
+                stale_if_error: config.page_stale_if_error,
             },
         };
         let mut pages = Pages::new(
@@ -172,6 +214,8 @@ impl Host {
             dev,
             no_index: config.no_index,
             access_log: config.access_log,
+            purge_keys,
+            assets: Arc::new(assets),
             tracing: Tracing { exporter },
         })
     }
@@ -218,4 +262,25 @@ impl Host {
             exporter: self.tracing.exporter.clone(),
         }
     }
+}
+/// The assets to serve: this build's (from `--app-build`, or the embedded ones), then
+/// earlier builds' (`--previous-assets`).
+fn assets_of(config: &Config) -> Result<assets::Store, StartError> {
+    let current = match &config.app_build {
+        Some(dir) => Some(
+            assets::Folder::read(&dir.join("assets"), false)
+                .map_err(|e| StartError::Option(format!("--app-build: {e}")))?,
+        ),
+        None => None,
+    };
+    let previous = match &config.previous_assets {
+        Some(dir) => {
+            let folder = assets::Folder::read(dir, true)
+                .map_err(|e| StartError::Option(format!("--previous-assets: {e}")))?;
+            tracing::info!(dir = %dir.display(), assets = folder.len(), "serving earlier builds' assets too");
+            folder
+        }
+        None => assets::Folder::default(),
+    };
+    Ok(assets::Store { current, previous })
 }

@@ -139,7 +139,7 @@ fn a_loader_that_declares_its_data_public_caps_every_lifetime() {
         .unwrap();
     assert_eq!(
         header(&response, "cache-control"),
-        "public, max-age=60, s-maxage=60, stale-while-revalidate=60"
+        "public, max-age=60, s-maxage=60, stale-while-revalidate=60, stale-if-error=60"
     );
     assert_eq!(header(&response, "age"), "0");
     // Kept for its declared time, it says how long it has been kept: no cache downstream
@@ -171,7 +171,7 @@ fn a_loader_that_declares_its_data_public_caps_every_lifetime() {
         .unwrap();
     assert_eq!(
         header(&response, "cache-control"),
-        "public, max-age=10, s-maxage=60, stale-while-revalidate=0"
+        "public, max-age=10, s-maxage=60, stale-while-revalidate=0, stale-if-error=60"
     );
 }
 
@@ -182,7 +182,7 @@ fn a_page_not_found_is_public_for_a_minute_at_most() {
         assert_eq!(response.status(), 404);
         assert_eq!(
             header(&response, "cache-control"),
-            "public, max-age=60, s-maxage=60, stale-while-revalidate=60",
+            "public, max-age=60, s-maxage=60, stale-while-revalidate=60, stale-if-error=60",
             "{path}"
         );
     }

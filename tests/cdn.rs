@@ -14,13 +14,13 @@ use crate::support::header;
 const BROWSERS: &str = "gzip, deflate, br";
 
 /// `varnishd` in the foreground, with its built-in VCL and `backend` as its only backend.
-struct Varnish {
+pub struct Varnish {
     child: Child,
     dir: std::path::PathBuf,
-    base: String,
+    pub base: String,
 }
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -30,12 +30,34 @@ fn free_port() -> u16 {
 
 impl Varnish {
     fn start(backend: &str) -> Self {
+        Self::start_with(backend, None)
+    }
+
+    /// With `vcl` after a `vcl 4.1;` line and a backend `default` at `backend`.
+    pub fn start_with(backend: &str, vcl: Option<&str>) -> Self {
         let port = free_port();
         let dir = std::env::temp_dir().join(format!("bilingue-varnish-{port}"));
-        let child = Command::new("varnishd")
+        let mut command = Command::new("varnishd");
+        command
             .args(["-F", "-j", "none", "-s", "malloc,64m"])
-            .args(["-a", &format!("127.0.0.1:{port}")])
-            .args(["-b", backend.trim_start_matches("http://")])
+            .args(["-a", &format!("127.0.0.1:{port}")]);
+        let address = backend.trim_start_matches("http://");
+        match vcl {
+            None => command.args(["-b", address]),
+            Some(vcl) => {
+                let (host, port) = address.rsplit_once(':').unwrap();
+                let file = std::env::temp_dir().join(format!("bilingue-varnish-{port}.vcl"));
+                std::fs::write(
+                    &file,
+                    format!(
+                        "vcl 4.1;\nbackend default {{ .host = \"{host}\"; .port = \"{port}\"; }}\n{vcl}"
+                    ),
+                )
+                .unwrap();
+                command.arg("-f").arg(file)
+            }
+        };
+        let child = command
             .arg("-n")
             .arg(&dir)
             .stdout(Stdio::null())
@@ -54,7 +76,7 @@ impl Varnish {
         Self { child, dir, base }
     }
 
-    fn get(&self, path: &str, headers: &[(&str, &str)]) -> reqwest::blocking::Response {
+    pub fn get(&self, path: &str, headers: &[(&str, &str)]) -> reqwest::blocking::Response {
         let mut request = crate::support::client().get(format!("{}{path}", self.base));
         for (name, value) in headers {
             request = request.header(*name, *value);
@@ -72,7 +94,7 @@ impl Drop for Varnish {
 }
 
 /// Varnish names two transactions on a hit (this one and the one that fetched the object).
-fn is_hit(response: &reqwest::blocking::Response) -> bool {
+pub fn is_hit(response: &reqwest::blocking::Response) -> bool {
     header(response, "x-varnish").split_whitespace().count() == 2
 }
 
@@ -257,4 +279,139 @@ fn the_way_from_an_unprefixed_url_is_kept_for_those_without_a_cookie_only() {
         );
         assert!(!is_hit(&english));
     }
+}
+
+#[test]
+fn a_cdn_can_be_told_to_keep_a_page_a_day_in_human_units() {
+    let host = Host::started(&[
+        "--page-s-maxage",
+        "1d",
+        "--page-max-age",
+        "90s",
+        "--page-stale-while-revalidate",
+        "5m",
+        "--page-stale-if-error",
+        "2d",
+    ]);
+    let page = crate::support::client()
+        .get(host.url("/fr/"))
+        .send()
+        .unwrap();
+    assert_eq!(
+        header(&page, "cache-control"),
+        "public, max-age=90, s-maxage=86400, stale-while-revalidate=300, stale-if-error=172800"
+    );
+    let seconds = Host::started(&["--page-s-maxage", "86400s"]);
+    let page = crate::support::client()
+        .get(seconds.url("/fr/"))
+        .send()
+        .unwrap();
+    assert!(header(&page, "cache-control").contains("s-maxage=86400"));
+
+    // Each option keeps its own bounds, and says them.
+    for (option, value, bounds) in [
+        ("--page-s-maxage", "400d", "0s..365d"),
+        ("--render-timeout", "5m", "1ms..1m"),
+        ("--drain-delay", "2h", "0s..1h"),
+        ("--page-stale-if-error", "31d", "0s..30d"),
+    ] {
+        let exit = Host::run(&[option, value], Duration::from_secs(10));
+        assert_eq!(
+            exit.status.code(),
+            Some(2),
+            "{option} {value}: {}",
+            exit.logs
+        );
+        assert!(
+            exit.logs.contains(option) && exit.logs.contains(bounds),
+            "{option} {value}: {}",
+            exit.logs
+        );
+    }
+}
+
+/// The README's VCL for purging by key with xkey (Debian's varnish-modules).
+const XKEY_VCL: &str = r#"
+import xkey;
+acl purgers { "127.0.0.1"; }
+sub vcl_recv {
+    if (req.method == "PURGE") {
+        if (client.ip !~ purgers) { return (synth(403, "Forbidden")); }
+        set req.http.n-gone = xkey.purge(req.http.xkey);
+        return (synth(200, "Purged " + req.http.n-gone));
+    }
+}
+sub vcl_backend_response {
+    set beresp.http.xkey = beresp.http.surrogate-key;
+}
+"#;
+
+#[test]
+fn a_purge_by_key_drops_one_builds_pages_one_language_or_everything_of_a_build() {
+    let host = Host::started(&[]);
+    let varnish = Varnish::start_with(&host.base, Some(XKEY_VCL));
+    let home = varnish.get("/fr/", &[]);
+    let keys = header(&home, "surrogate-key");
+    let build = keys
+        .split(' ')
+        .find_map(|key| key.strip_prefix("build-"))
+        .unwrap_or_else(|| panic!("no build in {keys:?}"))
+        .to_string();
+    assert_eq!(
+        keys,
+        format!("build-{build} pages pages-build-{build} lang-fr route-home")
+    );
+    assert_eq!(header(&home, "cache-tag"), keys.replace(' ', ","));
+    let script = support::module_scripts(&home.text().unwrap())[0].clone();
+    let kept = [
+        "/fr/",
+        "/en/",
+        "/en/nowhere",
+        "/status",
+        script.as_str(),
+        "/robots.txt",
+    ];
+    let all_hits = |expected: [bool; 6]| {
+        let seen: Vec<bool> = kept
+            .iter()
+            .map(|path| is_hit(&varnish.get(path, &[])))
+            .collect();
+        assert_eq!(seen, expected, "hits of {kept:?}");
+    };
+    let purge = |key: &str| {
+        let answer = crate::support::client()
+            .request(
+                reqwest::Method::from_bytes(b"PURGE").unwrap(),
+                &varnish.base,
+            )
+            .header("xkey", key)
+            .send()
+            .unwrap();
+        assert_eq!(answer.status(), 200, "{key}");
+        answer.text().unwrap()
+    };
+    for path in kept {
+        varnish.get(path, &[]);
+    }
+    all_hits([true; 6]);
+    for (path, family) in [
+        ("/en/nowhere", "lang-en route-other"),
+        ("/status", "route-status"),
+    ] {
+        let keys = header(&varnish.get(path, &[]), "surrogate-key");
+        assert!(keys.ends_with(family), "{path}: {keys}");
+    }
+    assert_eq!(
+        header(&varnish.get(&script, &[]), "surrogate-key"),
+        format!("build-{build} assets assets-build-{build}")
+    );
+    // A private answer names nothing to purge.
+    assert_eq!(header(&varnish.get("/fr/status", &[]), "surrogate-key"), "");
+
+    assert!(purge("lang-en").contains("Purged 2"));
+    all_hits([true, false, false, true, true, true]);
+    purge(&format!("pages-build-{build}"));
+    all_hits([false, false, false, false, true, true]);
+    purge(&format!("build-{build}"));
+    all_hits([false, false, false, false, false, false]);
 }

@@ -14,7 +14,9 @@
 //! - `streaming`: pages sent as they are rendered, HTTP/1.1 and HTTP/2, time-outs, leaving.
 //! - `tracing`: trace context to the API, spans to an OTLP collector, `Server-Timing`.
 //! - `startup`, `shutdown`, `logs`: the real binary as a child process (warm-up, signals, logs).
+//! - `panics`: a panic in a handler or a body: a 500, logged, counted, and a drain unharmed.
 //! - `deploy`: the Dockerfile and the Kubernetes manifests.
+//! - `deploy_skew`: a rolling deploy of two builds behind HAProxy and Varnish, under load.
 //! - `development`: development mode never switches itself on (the loop itself: `e2e/dev.test.mjs`).
 //! - `house`: the host's own rules (no import cycle, no file over 400 lines, one type a name).
 //! - `app_checks`: the app's own checks (type check, unit tests, the browser tests in
@@ -28,6 +30,7 @@ mod caching;
 mod cdn;
 mod crawlers;
 mod deploy;
+mod deploy_skew;
 mod development;
 mod encoding;
 mod faults;
@@ -36,6 +39,7 @@ mod house;
 mod http;
 mod loaders;
 mod logs;
+mod panics;
 mod proxy;
 mod screens;
 mod shutdown;

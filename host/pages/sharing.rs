@@ -2,9 +2,11 @@
 //! `sharing`, in `app/routes.ts`) and what its data carried, never from the request alone.
 //!
 //! - A public page (its route declared it public, and its data, if any, loaded with
-//!   nothing of the visitor's) is the same bytes for everyone: any cache may keep it, browsers for `--page-max-age`, shared caches (a CDN, Varnish) for
+//!   nothing of the visitor's) is the same bytes for everyone: any cache may keep it,
+//!   browsers for `--page-max-age`, shared caches (a CDN, Varnish) for
 //!   `--page-s-maxage`, and serve it stale for `--page-stale-while-revalidate` while they
-//!   fetch it again. A route's `maxSeconds` caps all three, and a page kept for it says its
+//!   fetch it again, and for `--page-stale-if-error` while the origin errors or cannot be
+//!   reached. A route's `maxSeconds` caps all four, and a page kept for it says its
 //!   `Age`, so that no cache keeps its data longer than declared; a page not found is kept
 //!   a minute at most, so a page a deploy adds is not hidden for long.
 //! - A page whose data is fresh at each request is its visitor's to keep, revalidated
@@ -56,6 +58,7 @@ pub struct Freshness {
     pub max_age: Duration,
     pub s_maxage: Duration,
     pub stale_while_revalidate: Duration,
+    pub stale_if_error: Duration,
 }
 
 impl Freshness {
@@ -73,10 +76,11 @@ impl Freshness {
                 };
                 let capped = |span: Duration| limit.map_or(span, |limit| span.min(limit)).as_secs();
                 HeaderValue::try_from(format!(
-                    "public, max-age={}, s-maxage={}, stale-while-revalidate={}",
+                    "public, max-age={}, s-maxage={}, stale-while-revalidate={}, stale-if-error={}",
                     capped(self.max_age),
                     capped(self.s_maxage),
-                    capped(self.stale_while_revalidate)
+                    capped(self.stale_while_revalidate),
+                    capped(self.stale_if_error)
                 ))
                 .expect("digits")
             }
@@ -108,6 +112,7 @@ mod tests {
         max_age: Duration::from_secs(60),
         s_maxage: Duration::from_secs(300),
         stale_while_revalidate: Duration::from_secs(30),
+        stale_if_error: Duration::from_secs(86_400),
     };
 
     #[test]
@@ -145,15 +150,15 @@ mod tests {
         };
         assert_eq!(
             public(None, StatusCode::OK),
-            "public, max-age=60, s-maxage=300, stale-while-revalidate=30"
+            "public, max-age=60, s-maxage=300, stale-while-revalidate=30, stale-if-error=86400"
         );
         assert_eq!(
             public(Some(Duration::from_secs(20)), StatusCode::OK),
-            "public, max-age=20, s-maxage=20, stale-while-revalidate=20"
+            "public, max-age=20, s-maxage=20, stale-while-revalidate=20, stale-if-error=20"
         );
         assert_eq!(
             public(None, StatusCode::NOT_FOUND),
-            "public, max-age=60, s-maxage=60, stale-while-revalidate=30"
+            "public, max-age=60, s-maxage=60, stale-while-revalidate=30, stale-if-error=60"
         );
         assert_eq!(
             OPTIONS.cache_control(Sharing::NoOne, StatusCode::OK),

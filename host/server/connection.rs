@@ -13,6 +13,7 @@
 
 use std::io;
 use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -213,7 +214,15 @@ impl hyper::body::Body for WatchedBody {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
-        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        let inner = &mut self.inner;
+        let polled =
+            match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll_frame(cx))) {
+                Ok(polled) => polled,
+                Err(payload) => {
+                    super::panics::note(&*payload, "in an answer's body: the answer was cut", "");
+                    Poll::Ready(Some(Err(axum::Error::new("the answer's body panicked"))))
+                }
+            };
         let owed = match &polled {
             Poll::Ready(Some(Ok(_))) if !self.inner.is_end_stream() => self.watch.now(),
             _ => NEVER,

@@ -7,6 +7,7 @@
 
 mod connection;
 pub mod limits;
+pub mod panics;
 
 use std::future::Future;
 use std::io;
@@ -239,6 +240,9 @@ async fn serve_connection(
     mut phase: watch::Receiver<Phase>,
     _place: OwnedSemaphorePermit,
 ) {
+    // Closed however this task ends, a panic that unwinds through hyper included: a drain
+    // waits for the count to reach zero.
+    let _open = Open(shared.lifecycle.clone());
     let watch = Watch::new();
     let io = TokioIo::new(WithHeadersOnRefusals::new(
         WatchedIo::new(stream, watch.clone()),
@@ -287,5 +291,13 @@ async fn serve_connection(
             },
         }
     }
-    shared.lifecycle.closed();
+}
+
+/// One connection counted open until it is dropped.
+struct Open(Arc<Lifecycle>);
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.0.closed();
+    }
 }

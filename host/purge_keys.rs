@@ -1,0 +1,234 @@
+//! What a purge can select: every answer a shared cache may keep (`Cache-Control: public`)
+//! names its build and its family of paths, space-separated in `Surrogate-Key` (Fastly,
+//! Varnish's xkey) and comma-separated in `Cache-Tag` (Cloudflare). The keys:
+//!
+//! - `build-ID`: everything of one build (its pages, its assets, its crawler files);
+//! - `pages`, `assets`, `crawlers`, `api`: one family, whatever the build;
+//! - `pages-build-ID`, `assets-build-ID`, `crawlers-build-ID`: one family of one build
+//!   (after a deploy, purge the previous build's pages: `pages-build-OLD`);
+//! - `lang-fr`: the pages of one language; `route-status`: one route's pages, in every
+//!   language (`route-home` for `/fr/`, `route-other` for paths the app does not route).
+//!
+//! ID is a digest of the build's manifest and server bundle, made once at start-up; every
+//! header value is made then too, one per family, so an answer only picks its own.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderName, HeaderValue, header};
+use axum::middleware::Next;
+use axum::response::Response;
+use sha2::{Digest, Sha256};
+
+use crate::lang::Language;
+
+pub const SURROGATE_KEY: HeaderName = HeaderName::from_static("surrogate-key");
+pub const CACHE_TAG: HeaderName = HeaderName::from_static("cache-tag");
+
+/// The two headers of one family.
+#[derive(Clone)]
+pub struct Keys {
+    surrogate_key: HeaderValue,
+    cache_tag: HeaderValue,
+}
+
+impl Keys {
+    pub fn of(keys: &[String]) -> Self {
+        let value = |separator: &str| {
+            HeaderValue::try_from(keys.join(separator)).expect("keys are [a-z0-9-]")
+        };
+        Self {
+            surrogate_key: value(" "),
+            cache_tag: value(","),
+        }
+    }
+
+    /// Sets both headers, unless the answer named its own.
+    pub fn write(&self, response: &mut Response) {
+        let headers = response.headers_mut();
+        if !headers.contains_key(SURROGATE_KEY) {
+            headers.insert(SURROGATE_KEY, self.surrogate_key.clone());
+            headers.insert(CACHE_TAG, self.cache_tag.clone());
+        }
+    }
+}
+
+/// A short digest naming one build: its manifest and its server bundle.
+pub fn build_id(manifest: &[u8], bundle: &[u8]) -> String {
+    let mut digest = Sha256::new();
+    digest.update((manifest.len() as u64).to_le_bytes());
+    digest.update(manifest);
+    digest.update(bundle);
+    digest.finalize()[..6]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Every family's keys, made at start-up.
+pub struct PurgeKeys {
+    build: String,
+    assets: Keys,
+    crawlers: Keys,
+    api: Keys,
+    /// Per language slot (0: no language prefix, then each language's index + 1), per
+    /// route slot (0: home, 1: other, then each route of the app).
+    pages: Vec<Vec<Keys>>,
+    routes: HashMap<String, usize>,
+}
+
+impl PurgeKeys {
+    pub fn new(build: &str, route_segments: &[String]) -> Self {
+        // The app names its routes; only those written as a key can be one.
+        let safe = |s: &str| {
+            !s.is_empty()
+                && s.len() <= 64
+                && s.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        };
+        let mut route_names = vec!["home".to_string(), "other".to_string()];
+        route_names.extend(route_segments.iter().filter(|s| safe(s)).cloned());
+        let routes = route_names
+            .iter()
+            .enumerate()
+            .skip(2)
+            .map(|(slot, name)| (name.clone(), slot))
+            .collect();
+        let family = |name: &str| {
+            Keys::of(&[
+                format!("build-{build}"),
+                name.to_string(),
+                format!("{name}-build-{build}"),
+            ])
+        };
+        let language_slots =
+            std::iter::once(None).chain(Language::all().map(|language| Some(language.code())));
+        let pages = language_slots
+            .map(|language| {
+                route_names
+                    .iter()
+                    .map(|route| {
+                        let mut keys = vec![
+                            format!("build-{build}"),
+                            "pages".to_string(),
+                            format!("pages-build-{build}"),
+                        ];
+                        keys.extend(language.map(|code| format!("lang-{code}")));
+                        keys.push(format!("route-{route}"));
+                        Keys::of(&keys)
+                    })
+                    .collect()
+            })
+            .collect();
+        Self {
+            build: build.to_string(),
+            assets: family("assets"),
+            crawlers: family("crawlers"),
+            api: Keys::of(&["api".to_string()]),
+            pages,
+            routes,
+        }
+    }
+
+    pub fn build(&self) -> &str {
+        &self.build
+    }
+
+    /// The keys of the answers to `path`.
+    pub fn for_path(&self, path: &str) -> &Keys {
+        let rest = path.trim_start_matches('/');
+        let (first, after) = rest.split_once('/').unwrap_or((rest, ""));
+        match first {
+            "assets" if !after.is_empty() => return &self.assets,
+            "api" => return &self.api,
+            "robots.txt" | "sitemap.xml" if after.is_empty() && !path.ends_with('/') => {
+                return &self.crawlers;
+            }
+            _ => {}
+        }
+        let (language_slot, route) = match Language::from_code(first) {
+            Some(language) => (language.index() + 1, after.split('/').next().unwrap_or("")),
+            None => (0, first),
+        };
+        let route_slot = match route {
+            "" => 0,
+            route => self.routes.get(route).copied().unwrap_or(1),
+        };
+        &self.pages[language_slot][route_slot]
+    }
+}
+
+/// Names the purge keys of every answer a shared cache may keep.
+pub async fn name(State(keys): State<Arc<PurgeKeys>>, request: Request, next: Next) -> Response {
+    let keys = keys.for_path(request.uri().path()).clone();
+    let mut response = next.run(request).await;
+    let public = response
+        .headers()
+        .get(header::CACHE_CONTROL)
+        .is_some_and(|value| value.as_bytes().starts_with(b"public"));
+    if public {
+        keys.write(&mut response);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(path: &str) -> String {
+        let purge = PurgeKeys::new("ab12", &["status".into(), "Not A Key".into()]);
+        purge
+            .for_path(path)
+            .surrogate_key
+            .to_str()
+            .unwrap()
+            .to_string()
+    }
+
+    #[test]
+    fn each_answer_names_its_build_and_its_family() {
+        assert_eq!(
+            keys("/fr/status"),
+            "build-ab12 pages pages-build-ab12 lang-fr route-status"
+        );
+        assert_eq!(
+            keys("/en/"),
+            "build-ab12 pages pages-build-ab12 lang-en route-home"
+        );
+        assert_eq!(
+            keys("/en/nowhere/deep"),
+            "build-ab12 pages pages-build-ab12 lang-en route-other"
+        );
+        assert_eq!(
+            keys("/status"),
+            "build-ab12 pages pages-build-ab12 route-status"
+        );
+        assert_eq!(keys("/"), "build-ab12 pages pages-build-ab12 route-home");
+        assert_eq!(
+            keys("/de/"),
+            "build-ab12 pages pages-build-ab12 route-other"
+        );
+        assert_eq!(
+            keys("/assets/client-X.js"),
+            "build-ab12 assets assets-build-ab12"
+        );
+        assert_eq!(
+            keys("/sitemap.xml"),
+            "build-ab12 crawlers crawlers-build-ab12"
+        );
+        assert_eq!(keys("/api/status"), "api");
+        // A route whose name cannot be a key is "other", never written as it came.
+        assert!(keys("/fr/Not A Key").ends_with("route-other"));
+    }
+
+    #[test]
+    fn a_build_is_named_by_its_manifest_and_its_bundle() {
+        let id = build_id(b"{}", b"bundle");
+        assert_eq!(id.len(), 12);
+        assert_eq!(id, build_id(b"{}", b"bundle"));
+        assert_ne!(id, build_id(b"{}", b"bundle2"));
+        assert_ne!(id, build_id(b"{} ", b"bundle"));
+    }
+}

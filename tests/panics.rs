@@ -1,0 +1,83 @@
+//! A panic in a handler or in an answer's body, on the real binary (a debug build, whose
+//! test-only trigger `BILINGUE_TEST_PANICS=1` makes one on demand): the visitor gets a
+//! 500 page or JSON with the security headers, the panic is logged and counted, the
+//! connection count stays right, and a drain after it ends at once.
+
+use std::time::{Duration, Instant};
+
+use crate::support::binary::Host;
+use crate::support::{client, header};
+
+#[test]
+fn a_panic_answers_500_is_logged_and_counted_and_a_drain_after_it_ends_at_once() {
+    let host = Host::start_with(&[], &[("BILINGUE_TEST_PANICS", "1")]);
+    host.wait_ready(Duration::from_secs(60));
+    let client = client();
+    let panicking = |path: &str, how: &str| {
+        client
+            .get(host.url(path))
+            .header("x-test-panic", how)
+            .send()
+            .unwrap_or_else(|e| panic!("{e}; logs:\n{}", host.logs()))
+    };
+
+    let page = panicking("/fr/", "handler");
+    assert_eq!(page.status(), 500);
+    assert_eq!(header(&page, "content-type"), "text/html; charset=utf-8");
+    assert_eq!(header(&page, "cache-control"), "no-store");
+    assert!(header(&page, "content-security-policy").contains("default-src 'self'"));
+    assert_eq!(header(&page, "x-content-type-options"), "nosniff");
+    assert!(page.text().unwrap().contains("Server error"));
+
+    let api = panicking("/api/status", "handler");
+    assert_eq!(api.status(), 500);
+    assert_eq!(header(&api, "content-type"), "application/json");
+    let json: serde_json::Value = api.json().unwrap();
+    assert_eq!(json["error"], "internal server error");
+
+    // An answer whose body panics is cut (before or after its head left), and only it.
+    let cut = client
+        .get(host.url("/fr/"))
+        .header("x-test-panic", "body")
+        .send();
+    assert!(
+        cut.and_then(|answer| answer.bytes()).is_err(),
+        "the answer is cut, not finished"
+    );
+    assert_eq!(client.get(host.url("/fr/")).send().unwrap().status(), 200);
+
+    assert_eq!(host.metric("bilingue_panics_total"), 3.0);
+    let logs = host.logs();
+    assert!(logs.contains("x-test-panic: handler"), "{logs}");
+    assert!(logs.contains("answered 500"), "{logs}");
+    assert!(logs.contains("the answer was cut"), "{logs}");
+
+    // Every connection closed is counted closed: the drain has nothing to wait for.
+    drop(client);
+    let started = Instant::now();
+    while host.metric("bilingue_open_connections") > 0.0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "connections still counted open: {}",
+            host.metric("bilingue_open_connections")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    host.terminate();
+    let (took, _) = host.wait_exit(Duration::from_secs(30));
+    assert!(
+        took < Duration::from_secs(2),
+        "the drain (deadline 20s) ended at once: {took:?}"
+    );
+}
+
+#[test]
+fn without_the_switch_the_trigger_is_an_ordinary_header() {
+    let host = Host::started(&[]);
+    let page = client()
+        .get(host.url("/fr/"))
+        .header("x-test-panic", "handler")
+        .send()
+        .unwrap();
+    assert_eq!(page.status(), 200);
+}
