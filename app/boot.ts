@@ -3,8 +3,8 @@
 // from it (the server bundle's `render`), and embeds the same JSON, escaped, for the
 // client to hydrate with.
 
-export const ROOT_ID = "app";
-export const BOOT_STATE_ID = "bilingue-boot";
+/** The ids of the root and of the boot state's element: the host's (`app/contract.ts`). */
+export { BOOT_STATE_ID, ROOT_ID } from "./contract";
 
 /** The boot state and a render's result: their shape is the host's (`app/contract.ts`). */
 export type { BootState, RenderResult } from "./contract";

@@ -9,7 +9,7 @@
 // build, and the client gets one more entry: the reload-and-overlay script.
 import { parse } from "@formatjs/icu-messageformat-parser";
 import { build } from "esbuild";
-import { isbot, list as isbotList } from "isbot";
+import { crawlerRules } from "./bundling/crawlers.mjs";
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -231,43 +231,11 @@ export async function writeManifest({ root, outDir, metafile, languages, buildTi
     declared: languages,
     builtAt: new Date(buildTime).toISOString(),
     ...(await routesOf(root, languages)),
-    crawlers: crawlerPatterns(),
+    crawlers: crawlerRules(),
     devClient: dev ? outputName(root, outDir, metafile, "app/dev/client.ts") : null,
   };
   await writeFile(path.join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2));
   return manifest;
-}
-
-/**
- * isbot's list of crawler user agents (JavaScript regular expressions), rewritten for the
- * host's engine (fancy-regex): a negative lookbehind with alternatives of different
- * lengths becomes one lookbehind per alternative (the same test), and a `-` that JavaScript
- * reads as a literal beside a class escape is escaped. With them, user agents and isbot's
- * own verdicts on them, so the host's tests prove both engines agree.
- */
-function crawlerPatterns() {
-  const splitLookbehinds = (pattern) =>
-    pattern.replace(/\(\?<!([^()]*)\)/g, (_, inner) => inner.split("|").map((alternative) => `(?<!${alternative})`).join(""));
-  const literalDashes = (pattern) => pattern.replace(/(\\[wdsWDS])-/g, "$1\\-").replace(/-(\\[wdsWDS])/g, "\\-$1");
-  const samples = [
-    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
-    "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.71 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
-    "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
-    "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)",
-    "DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)",
-    "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
-    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36 Chrome-Lighthouse",
-    "curl/8.5.0",
-    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
-    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0",
-    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1",
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0",
-  ];
-  return {
-    patterns: isbotList.map((pattern) => literalDashes(splitLookbehinds(pattern))),
-    samples: samples.map((userAgent) => [userAgent, isbot(userAgent)]),
-  };
 }
 
 /** Copies a static file into assets/ under a content-hashed name, as esbuild names its own. */

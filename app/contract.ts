@@ -1,8 +1,17 @@
 // The contract between the host and the app's bundles: every JSON value that crosses
-// between them. GENERATED from host/render/contract.rs and host/dev/mod.rs: do not edit;
-// after a change there, run `BILINGUE_WRITE_CONTRACT=1 cargo test --lib contract`.
+// between them, the server bundle's entry points and the document's ids. GENERATED from
+// host/render/contract.rs and host/dev/mod.rs: do not edit; after a change there, run
+// `BILINGUE_WRITE_CONTRACT=1 cargo test --lib contract`.
 import type { LoadOutcome } from "./data/loader";
 import type { Language } from "./i18n/languages";
+
+export const ENTRY_POINTS = {"render":"bilingueRender","deliver":"bilingueDeliver","outbox":"bilingueOutbox","cancel":"bilingueCancel"} as const;
+
+export const ROOT_ID = "app";
+
+export const BOOT_STATE_ID = "bilingue-boot";
+
+export const DEV_PROBLEM_ID = "bilingue-dev-error";
 
 export type BootState = { language: Language, 
 /**

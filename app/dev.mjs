@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { context } from "esbuild";
 import { bundleOptions, checkLanguages, readLanguages, writeManifest } from "./bundle.mjs";
+import { builtReport, failedReport } from "./bundling/build-report.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const separator = process.argv.indexOf("--", 2);
@@ -82,11 +83,10 @@ async function rebuild() {
     const kind = serverHash === lastServer && scripts === lastScripts ? "styles" : "reload";
     lastServer = serverHash;
     lastScripts = scripts;
-    // What the host reads (`Build` in host/dev/mod.rs, strictly).
-    state = { id, outcome: "built", kind, ms: Math.round(performance.now() - started) };
+    state = builtReport(id, kind, Math.round(performance.now() - started));
     say(`built in ${state.ms} ms (${kind})`);
   } catch (error) {
-    state = { id, outcome: "failed", problems: problemsOf(error) };
+    state = failedReport(id, problemsOf(error));
     // The next good build reloads the page, which clears the problem on show.
     lastServer = null;
     for (const { file, line, column, message } of state.problems) {

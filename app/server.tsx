@@ -9,6 +9,7 @@ import "./server/polyfills";
 import { renderToString } from "react-dom/server";
 import { App } from "./App";
 import type { BootState, RenderResult } from "./boot";
+import { ENTRY_POINTS } from "./contract";
 import { type Loader, type LoadOutcome, runLoader, statusFor } from "./data/loader";
 import http, { type HttpClient, type RequestConfig } from "./http/client";
 import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES, localeOf } from "./i18n/languages";
@@ -128,19 +129,19 @@ if ((globalThis as { Deno?: unknown }).Deno !== undefined) routeConsoleToHost();
 
 const entry = globalThis as Record<string, unknown>;
 /** A page to render, as job number `job`, streamed if it may and `streamNonce` is given: the outbox (JSON). */
-entry.bilingueRender = (boot: string, job: number, streamNonce: string | null): string => {
+entry[ENTRY_POINTS.render] = (boot: string, job: number, streamNonce: string | null): string => {
   render(JSON.parse(boot) as BootState, job, streamNonce);
   return takeOutbox();
 };
 /** Answers to the API calls asked for: the outbox (JSON). */
-entry.bilingueDeliver = (answers: string): string => {
+entry[ENTRY_POINTS.deliver] = (answers: string): string => {
   deliver(JSON.parse(answers) as Answer[]);
   return takeOutbox();
 };
 /** What the pages still loading have put in the outbox since (JSON). */
-entry.bilingueOutbox = takeOutbox;
+entry[ENTRY_POINTS.outbox] = takeOutbox;
 /** The streamed page `job` lost its client: its render stops (JSON outbox). */
-entry.bilingueCancel = (job: number): string => {
+entry[ENTRY_POINTS.cancel] = (job: number): string => {
   cancel(job);
   return takeOutbox();
 };

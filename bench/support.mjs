@@ -5,7 +5,6 @@ import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
-/** Fails early, with the fix, when wrk is not installed. */
 /**
  * The script's options (node:util's parseArgs: an unknown or incomplete option is refused),
  * with `numbers` read as whole numbers of at least their minimum. On a mistake it prints
@@ -35,6 +34,7 @@ export function readOptions({ usage, flags = [], strings = [], numbers = {} }) {
   return values;
 }
 
+/** Fails early, with the fix, when wrk is not installed. */
 export function requireWrk() {
   try {
     execFileSync("wrk", ["--version"], { stdio: "ignore" });

@@ -80,7 +80,7 @@ impl Host {
 struct Parts {
     pages: Arc<pages::Pages>,
     api: Router,
-    search: Arc<crawlers::SearchFiles>,
+    search: Arc<crawlers::RobotsAndSitemap>,
     readiness: Arc<render::Readiness>,
     lifecycle: Arc<server::Lifecycle>,
     observe: metrics::Observe,
@@ -165,7 +165,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
             },
         )),
         api: api::router(None),
-        search: Arc::new(crawlers::SearchFiles::new(
+        search: Arc::new(crawlers::RobotsAndSitemap::new(
             &origin,
             &["/".into()],
             "2026",

@@ -31,17 +31,31 @@ pub struct Manifest {
     pub crawlers: CrawlerList,
     /// `languages.json`, as the build read it.
     pub declared: serde_json::Value,
-    /// Development builds: the script that reloads the page and shows problems.
+    /// Development builds: the script that reloads the page and shows problems. Written
+    /// by every build (`null` but in development), so that a rename cannot pass unseen.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub dev_client: Option<String>,
 }
 
-/// The crawler user agents the build read: isbot's patterns, rewritten for this regex
-/// engine, and user agents with isbot's own verdict on each.
+/// isbot's crawler user agents, as `app/bundling/crawlers.mjs` made them ready for the
+/// host's engines: the host compiles them as they are.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CrawlerList {
-    pub patterns: Vec<String>,
+    /// The patterns without lookarounds, in the syntax of the `regex` crate.
+    pub plain: Vec<String>,
+    pub lookarounds: Vec<LookaroundPattern>,
+    /// User agents, each with isbot's own verdict.
     pub samples: Vec<(String, bool)>,
+}
+
+/// A pattern with lookarounds (for fancy-regex), and the same without them (for `regex`),
+/// which matches wherever it does, and more.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LookaroundPattern {
+    pub pattern: String,
+    pub relaxed: String,
 }
 
 /// The first path segments the app routes: a path starting with one is the app's, never a
@@ -90,11 +104,17 @@ mod tests {
 
     #[test]
     fn a_field_renamed_by_the_build_is_refused() {
-        let mut value: serde_json::Value = serde_json::from_str(MANIFEST).unwrap();
-        let object = value.as_object_mut().unwrap();
-        let sitemap = object.remove("sitemap").unwrap();
-        object.insert("siteMap".into(), sitemap);
-        let error = serde_json::from_value::<Manifest>(value).unwrap_err();
-        assert!(error.to_string().contains("siteMap"), "{error}");
+        for (field, renamed) in [("sitemap", "siteMap"), ("devClient", "devScript")] {
+            let mut value: serde_json::Value = serde_json::from_str(MANIFEST).unwrap();
+            let object = value.as_object_mut().unwrap();
+            let kept = object.remove(field).unwrap();
+            object.insert(renamed.into(), kept);
+            let error = serde_json::from_value::<Manifest>(value).unwrap_err();
+            assert!(error.to_string().contains(renamed), "{error}");
+            let mut value: serde_json::Value = serde_json::from_str(MANIFEST).unwrap();
+            value.as_object_mut().unwrap().remove(field);
+            let error = serde_json::from_value::<Manifest>(value).unwrap_err();
+            assert!(error.to_string().contains("missing field"), "{error}");
+        }
     }
 }

@@ -10,7 +10,7 @@ use axum::Router;
 use crate::api::{self, LoaderCalls, proxy::Upstream};
 use crate::assets;
 use crate::config::Config;
-use crate::crawlers::{CrawlerTest, SearchFiles};
+use crate::crawlers::{CrawlerTest, RobotsAndSitemap};
 use crate::dev::Dev;
 use crate::lang::Language;
 use crate::manifest::{self, Manifest};
@@ -27,7 +27,7 @@ pub struct Host {
     pub(crate) pool: Arc<RenderPool>,
     pub(crate) pages: Arc<Pages>,
     pub(crate) api: Router,
-    pub(crate) search: Arc<SearchFiles>,
+    pub(crate) search: Arc<RobotsAndSitemap>,
     pub(crate) metrics: Arc<Metrics>,
     pub(crate) lifecycle: Arc<Lifecycle>,
     pub(crate) dev: Option<Arc<Dev>>,
@@ -107,7 +107,7 @@ impl Host {
         };
         let assets = assets_of(config)?;
         let crawlers = CrawlerTest::new(&manifest.crawlers).map_err(StartError::Build)?;
-        let search = SearchFiles::new(
+        let search = RobotsAndSitemap::new(
             &origin,
             &manifest.sitemap,
             &manifest.built_at,

@@ -1,4 +1,5 @@
-//! What the unit tests of several modules need alike: request headers, gzip, random input.
+//! What the unit tests of several modules need alike: request headers, gzip, random input,
+//! and Node to ask the app's build code what it writes.
 
 use std::io::Read as _;
 
@@ -57,4 +58,21 @@ impl Random {
             .flat_map(|_| PIECES[(self.next() % PIECES.len() as u64) as usize].to_vec())
             .collect()
     }
+}
+
+/// Runs `script`, an ES module, with Node in the repository (as the build runs it), with
+/// `args` after it; what it wrote to its output.
+pub fn node(script: &str, args: &[&str]) -> String {
+    let output = std::process::Command::new("node")
+        .args(["--input-type=module", "-e", script])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("node runs (the build needs it too)");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
 }

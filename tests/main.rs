@@ -17,7 +17,8 @@
 //! - `deploy`: the Dockerfile and the Kubernetes manifests.
 //! - `deploy_skew`: a rolling deploy of two builds behind HAProxy and Varnish, under load.
 //! - `development`: development mode never switches itself on (the loop itself: `e2e/dev.test.mjs`).
-//! - `app_checks`: the app's own checks (type check, unit tests, Chromium, bench and soak smokes).
+//! - `app_checks`: the app's own checks (type check, unit tests, the browser tests in
+//!   Chromium, Firefox and WebKit, bench and soak smokes).
 //!
 //! `support` holds what they share: starting a host in-process or as a child process.
 

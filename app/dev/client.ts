@@ -3,7 +3,7 @@
 // swapped in place, and a build error or a server-render error shows over the page with
 // its file and line until the next good save.
 
-import type { Problems } from "../contract";
+import { DEV_PROBLEM_ID, type Problems } from "../contract";
 
 const OVERLAY_ID = "bilingue-dev-overlay";
 
@@ -47,7 +47,7 @@ function swapStyles(hrefs: string[]): void {
 if (document.readyState === "loading") {
   await new Promise((parsed) => document.addEventListener("DOMContentLoaded", parsed, { once: true }));
 }
-const renderError = document.getElementById("bilingue-dev-error");
+const renderError = document.getElementById(DEV_PROBLEM_ID);
 if (renderError?.textContent) showProblems(JSON.parse(renderError.textContent) as Problems);
 
 const events = new EventSource("/_bilingue/events");

@@ -33,7 +33,7 @@ const LOOK_EVERY: Duration = Duration::from_millis(40);
 
 /// One problem, as the overlay (`app/dev/client.ts`) shows it: part of the contract with
 /// the app (`app/contract.ts` is generated from it).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Problem {
@@ -56,10 +56,11 @@ pub struct Problems {
     pub problems: Vec<Problem>,
 }
 
-/// What `app/dev.mjs` wrote after a build (`build.json`), read strictly.
-#[derive(Debug, Deserialize)]
+/// What `app/dev.mjs` wrote after a build (`build.json`, made by
+/// `app/bundling/build-report.mjs`), read strictly.
+#[derive(Debug, Deserialize, PartialEq)]
 #[serde(tag = "outcome", rename_all = "lowercase", deny_unknown_fields)]
-enum Build {
+enum BuildReport {
     Built { id: u64, kind: BuildKind, ms: u64 },
     Failed { id: u64, problems: Vec<Problem> },
 }
@@ -237,7 +238,7 @@ pub fn watch_builds(dev: Arc<Dev>, pages: Arc<Pages>, pool: Arc<RenderPool>) {
             seen = now;
             let Some(build) = std::fs::read_to_string(&path)
                 .ok()
-                .and_then(|text| serde_json::from_str::<Build>(&text).ok())
+                .and_then(|text| serde_json::from_str::<BuildReport>(&text).ok())
             else {
                 continue;
             };
@@ -246,9 +247,9 @@ pub fn watch_builds(dev: Arc<Dev>, pages: Arc<Pages>, pool: Arc<RenderPool>) {
     });
 }
 
-async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: Build) {
+async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: BuildReport) {
     let kind = match build {
-        Build::Failed { id, problems } => {
+        BuildReport::Failed { id, problems } => {
             tracing::error!(
                 build = id,
                 problems = problems.len(),
@@ -260,7 +261,7 @@ async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: Build) {
             }));
             return;
         }
-        Build::Built { id, kind, ms } => {
+        BuildReport::Built { id, kind, ms } => {
             tracing::debug!(build = id, ms, ?kind, "a new build");
             kind
         }
@@ -373,6 +374,52 @@ mod tests {
             (Some("app/ui/Home.tsx".into()), Some(12), Some(7))
         );
         assert_eq!(first_app_position("no position"), (None, None, None));
+    }
+
+    /// What `app/bundling/build-report.mjs` makes is what `app/dev.mjs` writes: read here
+    /// strictly, it must be what the host expects, field for field.
+    #[test]
+    fn the_build_reports_the_loop_writes_are_the_ones_the_host_reads() {
+        let written = crate::test_support::node(
+            r#"import { builtReport, failedReport } from "./app/bundling/build-report.mjs";
+            const somewhere = { file: "app/App.tsx", line: 4, column: 5, message: "m" };
+            const nowhere = { file: undefined, line: undefined, column: undefined, message: "n" };
+            process.stdout.write(JSON.stringify([
+              builtReport(1, "styles", 12),
+              builtReport(2, "reload", 0),
+              failedReport(3, [somewhere, nowhere]),
+            ]));"#,
+            &[],
+        );
+        let reports: Vec<BuildReport> = serde_json::from_str(&written).unwrap();
+        let problem = |file: Option<&str>, line, column, message: &str| Problem {
+            file: file.map(String::from),
+            line,
+            column,
+            message: message.into(),
+        };
+        assert_eq!(
+            reports,
+            [
+                BuildReport::Built {
+                    id: 1,
+                    kind: BuildKind::Styles,
+                    ms: 12
+                },
+                BuildReport::Built {
+                    id: 2,
+                    kind: BuildKind::Reload,
+                    ms: 0
+                },
+                BuildReport::Failed {
+                    id: 3,
+                    problems: vec![
+                        problem(Some("app/App.tsx"), Some(4), Some(5), "m"),
+                        problem(None, None, None, "n"),
+                    ],
+                },
+            ]
+        );
     }
 
     #[test]

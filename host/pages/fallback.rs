@@ -118,7 +118,7 @@ mod tests {
         vec![
             RenderError::Start("no V8".into()),
             RenderError::Script("TypeError".into()),
-            RenderError::Answer("not JSON".into()),
+            RenderError::Unreadable("not JSON".into()),
             RenderError::PoolClosed,
             RenderError::Busy,
             RenderError::TimedOut,

@@ -1,8 +1,10 @@
-//! The host's side of its contract with the server bundle: every JSON value that crosses
-//! between them, in one room. The bundle's side, `app/contract.ts`, is generated from these
-//! types (ts-rs, in the tests) and checked by a test: a field renamed or retyped on either
-//! side fails it, or fails the type check. The host reads what the bundle writes strictly:
-//! no defaults where the bundle always writes a field, no field it does not know.
+//! The host's side of its contract with the app's bundles: every JSON value that crosses
+//! between them, the names of the server bundle's entry points and the ids of the
+//! document's elements the client finds, in one room. The app's side, `app/contract.ts`,
+//! is generated from these (ts-rs, in the tests) and checked by a test: a field renamed or
+//! retyped on either side fails it, or fails the type check. The host reads what the
+//! bundle writes strictly: no defaults where the bundle always writes a field, no field it
+//! does not know.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -11,6 +13,32 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::lang::Language;
+
+/// The functions the server bundle puts on `globalThis` (`app/server.tsx`) and the host
+/// calls (`runtime.rs`): a page to render, answers to its API calls, what pages still
+/// loading have left since, and a streamed page whose client went away. Each returns the
+/// outbox, as JSON.
+#[derive(Debug, Serialize)]
+pub struct EntryPoints {
+    pub render: &'static str,
+    pub deliver: &'static str,
+    pub outbox: &'static str,
+    pub cancel: &'static str,
+}
+
+pub const ENTRY_POINTS: EntryPoints = EntryPoints {
+    render: "bilingueRender",
+    deliver: "bilingueDeliver",
+    outbox: "bilingueOutbox",
+    cancel: "bilingueCancel",
+};
+
+/// The element the app renders into and hydrates (`host/templates/page.html`).
+pub const ROOT_ID: &str = "app";
+/// The element that carries the boot state, as JSON, for the client to hydrate with.
+pub const BOOT_STATE_ID: &str = "bilingue-boot";
+/// Development: the element that carries a server render's failure, for the overlay.
+pub const DEV_PROBLEM_ID: &str = "bilingue-dev-error";
 
 /// The state a page boots with, written by the host once: the bundle renders from it and
 /// the client hydrates with it, as the same JSON.
@@ -202,14 +230,33 @@ mod tests {
             crate::dev::Problem::decl(&config),
             crate::dev::Problems::decl(&config),
         ];
+        let constants = [
+            (
+                "ENTRY_POINTS",
+                serde_json::to_string(&ENTRY_POINTS).unwrap() + " as const",
+            ),
+            ("ROOT_ID", serde_json::to_string(ROOT_ID).unwrap()),
+            (
+                "BOOT_STATE_ID",
+                serde_json::to_string(BOOT_STATE_ID).unwrap(),
+            ),
+            (
+                "DEV_PROBLEM_ID",
+                serde_json::to_string(DEV_PROBLEM_ID).unwrap(),
+            ),
+        ];
         let mut text = String::from(
             "// The contract between the host and the app's bundles: every JSON value that \
-             crosses\n// between them. GENERATED from host/render/contract.rs and \
-             host/dev/mod.rs: do not edit;\n// after a change there, run \
-             `BILINGUE_WRITE_CONTRACT=1 cargo test --lib contract`.\n\
+             crosses\n// between them, the server bundle's entry points and the document's \
+             ids. GENERATED from\n// host/render/contract.rs and host/dev/mod.rs: do not \
+             edit; after a change there, run\n// `BILINGUE_WRITE_CONTRACT=1 cargo test --lib \
+             contract`.\n\
              import type { LoadOutcome } from \"./data/loader\";\n\
              import type { Language } from \"./i18n/languages\";\n",
         );
+        for (name, value) in constants {
+            text.push_str(&format!("\nexport const {name} = {value};\n"));
+        }
         for declaration in declarations {
             text.push_str("\nexport ");
             text.push_str(&declaration);

@@ -72,7 +72,7 @@ impl StreamPart {
                     .map(|JobOnly { job }| {
                         Err((
                             job,
-                            RenderError::Answer(format!("{error}: {:.200}", entry.get())),
+                            RenderError::Unreadable(format!("{error}: {:.200}", entry.get())),
                         ))
                     })
             }
@@ -153,7 +153,7 @@ impl Finished {
                     .ok()
                     .map(|JobOnly { job }| Self {
                         job,
-                        result: Err(RenderError::Answer(format!(
+                        result: Err(RenderError::Unreadable(format!(
                             "{error}: {:.200}",
                             entry.get()
                         ))),
@@ -165,7 +165,7 @@ impl Finished {
 
 impl Outbox {
     pub fn read(json: &str) -> Result<Self, RenderError> {
-        serde_json::from_str(json).map_err(|e| RenderError::Answer(format!("{e}: {json:.200}")))
+        serde_json::from_str(json).map_err(|e| RenderError::Unreadable(format!("{e}: {json:.200}")))
     }
 
     /// Adds what a later look found.
@@ -192,12 +192,12 @@ impl Outbox {
 /// A page's status is one of 200–599 that carries content: not 204, 205 or 304.
 pub fn check_status(rendered: Rendered) -> Result<Rendered, RenderError> {
     match rendered.status {
-        204 | 205 | 304 => Err(RenderError::Answer(format!(
+        204 | 205 | 304 => Err(RenderError::Unreadable(format!(
             "status {} carries no page",
             rendered.status
         ))),
         200..=599 => Ok(rendered),
-        status => Err(RenderError::Answer(format!(
+        status => Err(RenderError::Unreadable(format!(
             "status {status} is outside 200–599"
         ))),
     }
@@ -231,7 +231,7 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(broken.job, 7);
-        assert!(matches!(broken.result, Err(RenderError::Answer(_))));
+        assert!(matches!(broken.result, Err(RenderError::Unreadable(_))));
         assert!(Finished::read(&entry(r#"{"neither":1}"#)).is_none());
         let both = Finished::read(&entry(r#"{"job":2,"failed":"x","result":{}}"#)).unwrap();
         assert!(both.result.is_err(), "a result and a failure at once");

@@ -155,8 +155,9 @@ pub enum RenderError {
     Start(String),
     #[error("the server bundle failed: {0}")]
     Script(String),
+    /// What the bundle wrote cannot be read as the contract says.
     #[error("the server bundle answered something that is not a render result: {0}")]
-    Answer(String),
+    Unreadable(String),
     #[error("the render threads are gone")]
     PoolClosed,
     #[error("the render queue is full")]

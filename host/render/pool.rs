@@ -1,4 +1,4 @@
-//! The handle the host renders through: it starts the render threads (`thread.rs`), queues
+//! The handle the host renders through: it starts the render threads (`thread/`), queues
 //! jobs for them on one bounded channel, so a slow render holds one thread while the
 //! others keep serving, and hands development reloads to each. A full queue answers at
 //! once (`Busy`), never by waiting.

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use deno_core::{JsRuntime, RuntimeOptions, v8};
 
+use super::contract::ENTRY_POINTS;
 use super::watchdog::Watchdog;
 use super::{Bundle, RenderError};
 
@@ -99,9 +100,7 @@ fn create_params(limits: Limits) -> v8::CreateParams {
         .array_buffer_allocator(allocator)
 }
 
-/// The bundle's four entry points (`app/server.tsx`): a page to render, answers to its API
-/// calls, what pages still loading have left since, and a streamed page whose client went
-/// away. Each returns the outbox, as JSON.
+/// The bundle's four entry points ([`ENTRY_POINTS`], `app/server.tsx`).
 struct Entries {
     render: v8::Global<v8::Function>,
     deliver: v8::Global<v8::Function>,
@@ -112,11 +111,6 @@ struct Entries {
 /// WebAssembly is not offered to a bundle: the app has none, and its memory would live
 /// outside every limit (this V8 has no flag to turn it off).
 const WITHOUT_WEBASSEMBLY: &str = "delete globalThis.WebAssembly;";
-
-const RENDER: &str = "bilingueRender";
-const DELIVER: &str = "bilingueDeliver";
-const OUTBOX: &str = "bilingueOutbox";
-const CANCEL: &str = "bilingueCancel";
 
 /// An argument to an entry point.
 enum Argument<'a> {
@@ -180,10 +174,10 @@ impl Renderer {
                     })
             };
             Entries {
-                render: function(RENDER)?,
-                deliver: function(DELIVER)?,
-                outbox: function(OUTBOX)?,
-                cancel: function(CANCEL)?,
+                render: function(ENTRY_POINTS.render)?,
+                deliver: function(ENTRY_POINTS.deliver)?,
+                outbox: function(ENTRY_POINTS.outbox)?,
+                cancel: function(ENTRY_POINTS.cancel)?,
             }
         };
         let isolate = runtime.v8_isolate().thread_safe_handle();
@@ -313,7 +307,7 @@ impl Renderer {
         for argument in arguments {
             let value: v8::Local<v8::Value> = match argument {
                 Argument::Text(Some(text)) => v8::String::new(scope, text)
-                    .ok_or_else(|| RenderError::Answer("an argument too large for V8".into()))?
+                    .ok_or_else(|| RenderError::Unreadable("an argument too large for V8".into()))?
                     .into(),
                 Argument::Text(None) => v8::null(scope).into(),
                 Argument::Number(n) => v8::Number::new(scope, *n as f64).into(),

@@ -41,10 +41,13 @@ pub(super) fn warm_up(
                     let mut outbox = Outbox::read(&renderer.start(boot, 0, None, Some(left))?)?;
                     outbox.write_logs();
                     let entry = outbox.done.into_iter().next().ok_or_else(|| {
-                        RenderError::Answer("the warm-up page did not render at once".into())
+                        RenderError::Unreadable("the warm-up page did not render at once".into())
                     })?;
                     let finished = Finished::read(&entry).ok_or_else(|| {
-                        RenderError::Answer(format!("not a finished page: {:.200}", entry.get()))
+                        RenderError::Unreadable(format!(
+                            "not a finished page: {:.200}",
+                            entry.get()
+                        ))
                     })?;
                     finished.result.and_then(check_status)
                 })

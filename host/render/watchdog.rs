@@ -17,20 +17,22 @@ struct State {
     closed: bool,
 }
 
+/// What a renderer and its watchdog's thread share: the state, and the condition that wakes
+/// the thread when it changes.
 #[derive(Default)]
-struct Shared {
+struct Alarm {
     state: Mutex<State>,
     changed: Condvar,
 }
 
 pub struct Watchdog {
-    shared: Arc<Shared>,
+    shared: Arc<Alarm>,
 }
 
 impl Watchdog {
     /// `stop` is called on the watchdog's thread when a render overruns.
     pub fn spawn(stop: impl Fn() + Send + 'static) -> std::io::Result<Self> {
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(Alarm::default());
         let watched = shared.clone();
         std::thread::Builder::new()
             .name("render-watchdog".into())
@@ -65,7 +67,7 @@ impl Drop for Watchdog {
     }
 }
 
-fn watch(shared: &Shared, stop: impl Fn()) {
+fn watch(shared: &Alarm, stop: impl Fn()) {
     let mut state = shared.state.lock().expect("watchdog lock");
     while !state.closed {
         state = match state.deadline {

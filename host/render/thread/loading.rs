@@ -1,0 +1,416 @@
+//! The pages a render thread has started and the bundle has not finished, and the state
+//! each is in: it waits for its data, then goes whole to its handler, or as a stream (its
+//! head first, then its markup, then its end). This table is the one place a page fails,
+//! and so the one place failures are counted.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Sender;
+use tokio::sync::{mpsc, oneshot};
+
+use super::PoolStats;
+use crate::render::exchange::{Finished, StreamPart, check_status};
+use crate::render::stream::{Abandoned, Stream, StreamEvent};
+use crate::render::{Page, RenderError, Rendering, Visitor};
+
+/// Pages one thread keeps loading at once; past that it takes no new job until one ends
+/// (the queue then fills, and a full queue answers at once).
+const LOADING_PER_THREAD: usize = 64;
+
+/// Where a page's handler waits for it.
+pub(in crate::render) type ReplyTo = oneshot::Sender<Result<Rendering, RenderError>>;
+
+/// A page started whose bundle has not finished it: it waits for its data.
+struct Loading {
+    visitor: Arc<Visitor>,
+    deadline: Instant,
+    /// Past this, the bundle has had its data (or its time-out) and a render's time: the
+    /// page fails.
+    gives_up_at: Instant,
+    per_visitor: bool,
+    reply: Reply,
+}
+
+/// Where a page goes when the bundle has it.
+enum Reply {
+    /// Nothing sent yet: the whole page, or the start of its stream.
+    Waiting(ReplyTo),
+    /// Its head has gone: the rest of the stream.
+    Streaming(mpsc::UnboundedSender<StreamEvent>),
+}
+
+/// Which runtime a stream comes from, for a stream whose client goes away to say so.
+pub(super) struct StreamSource<'a> {
+    pub abandon: &'a Sender<Abandoned>,
+    pub runtime: u64,
+}
+
+/// The pages loading on one thread, by job number.
+pub(super) struct LoadingPages {
+    pages: HashMap<u64, Loading>,
+    next_job: u64,
+    /// Where failures are counted: by [`LoadingPages::failed`] alone.
+    stats: Arc<PoolStats>,
+}
+
+impl LoadingPages {
+    pub(super) fn new(stats: Arc<PoolStats>) -> Self {
+        Self {
+            pages: HashMap::new(),
+            next_job: 0,
+            stats,
+        }
+    }
+
+    /// Whether the thread may take another job.
+    pub(super) fn has_room(&self) -> bool {
+        self.pages.len() < LOADING_PER_THREAD
+    }
+
+    /// When the first page loading is to be given up on.
+    pub(super) fn wake_at(&self) -> Option<Instant> {
+        self.pages.values().map(|page| page.gives_up_at).min()
+    }
+
+    /// A page started: its job number. Its data must come by `deadline`; the bundle has a
+    /// render's time (`render_timeout`) after that to finish it.
+    pub(super) fn add(
+        &mut self,
+        visitor: Arc<Visitor>,
+        deadline: Instant,
+        render_timeout: Duration,
+        reply: ReplyTo,
+    ) -> u64 {
+        let job = self.next_job;
+        self.next_job += 1;
+        let page = Loading {
+            visitor,
+            deadline,
+            gives_up_at: deadline.max(Instant::now()) + render_timeout,
+            per_visitor: false,
+            reply: Reply::Waiting(reply),
+        };
+        self.pages.insert(job, page);
+        job
+    }
+
+    /// Who asked for page `job`, and when its data must come; `None` once it has ended.
+    pub(super) fn caller(&self, job: u64) -> Option<(Arc<Visitor>, Instant)> {
+        self.pages
+            .get(&job)
+            .map(|page| (page.visitor.clone(), page.deadline))
+    }
+
+    /// One of the page's calls made it its visitor's alone.
+    pub(super) fn mark_per_visitor(&mut self, job: u64, per_visitor: bool) {
+        if let Some(page) = self.pages.get_mut(&job) {
+            page.per_visitor |= per_visitor;
+        }
+    }
+
+    /// The page's stream is no longer read: it ends here, not as a failure. Whether it was
+    /// loading.
+    pub(super) fn stop(&mut self, job: u64) -> bool {
+        self.pages.remove(&job).is_some()
+    }
+
+    /// The bundle finished a page: it goes whole to its handler, or ends its stream.
+    pub(super) fn finish(&mut self, Finished { job, result }: Finished) {
+        let Some(page) = self.pages.remove(&job) else {
+            return;
+        };
+        let rendered = match result.and_then(check_status) {
+            Ok(rendered) => rendered,
+            Err(error) => {
+                let trace_id = page.visitor.trace.id();
+                tracing::error!(%error, %trace_id, "a page failed in the server bundle");
+                return self.failed(page, error);
+            }
+        };
+        let per_visitor = page.per_visitor;
+        match page.reply {
+            Reply::Waiting(reply) => {
+                let _ = reply.send(Ok(Rendering::Complete(Page {
+                    rendered,
+                    per_visitor,
+                })));
+            }
+            Reply::Streaming(events) => {
+                let _ = events.send(StreamEvent::End {
+                    data: rendered.data,
+                    errors: Vec::new(),
+                    per_visitor,
+                });
+            }
+        }
+    }
+
+    /// Sends a part of a streamed page on: its head starts the stream, its end closes it;
+    /// a part out of its order fails the page.
+    pub(super) fn stream(&mut self, part: StreamPart, source: StreamSource<'_>) {
+        let job = part.job();
+        let Some(page) = self.pages.get_mut(&job) else {
+            return;
+        };
+        match (part, &page.reply) {
+            (StreamPart::Head { head, .. }, Reply::Waiting(_)) => {
+                let (events, received) = mpsc::unbounded_channel();
+                let Reply::Waiting(reply) =
+                    std::mem::replace(&mut page.reply, Reply::Streaming(events))
+                else {
+                    unreachable!("matched above")
+                };
+                let stream =
+                    Stream::new(head, received, source.abandon.clone(), source.runtime, job);
+                let _ = reply.send(Ok(Rendering::Streaming(stream)));
+            }
+            (StreamPart::Html { html, .. }, Reply::Streaming(events)) => {
+                let _ = events.send(StreamEvent::Html(html));
+            }
+            (StreamPart::End { end, .. }, Reply::Streaming(_)) => {
+                let page = self.pages.remove(&job).expect("found above");
+                if let Reply::Streaming(events) = page.reply {
+                    let _ = events.send(StreamEvent::End {
+                        data: end.data,
+                        errors: end.errors,
+                        per_visitor: page.per_visitor,
+                    });
+                }
+            }
+            (part, _) => {
+                let error = RenderError::Unreadable(format!(
+                    "a part of a stream out of its order: {part:?}"
+                ));
+                self.fail(job, error);
+            }
+        }
+    }
+
+    /// Page `job` fails with `error` (a part of its stream could not be read).
+    pub(super) fn fail(&mut self, job: u64, error: RenderError) {
+        if let Some(page) = self.pages.remove(&job) {
+            let trace_id = page.visitor.trace.id();
+            tracing::error!(%error, %trace_id, "a streamed page failed in the server bundle");
+            self.failed(page, error);
+        }
+    }
+
+    /// Every page loading fails with `error` (its runtime broke, or is being replaced).
+    pub(super) fn fail_all(&mut self, error: &RenderError) {
+        for (_, page) in std::mem::take(&mut self.pages) {
+            self.failed(page, error.clone());
+        }
+    }
+
+    /// Pages the bundle has not finished a render time-out after their deadline fail.
+    pub(super) fn give_up_on_late_pages(&mut self, now: Instant) {
+        let late: Vec<u64> = self
+            .pages
+            .iter()
+            .filter(|(_, page)| page.gives_up_at <= now)
+            .map(|(job, _)| *job)
+            .collect();
+        for job in late {
+            let page = self.pages.remove(&job).expect("listed above");
+            let trace_id = page.visitor.trace.id();
+            tracing::error!(%trace_id, "a page's loader never finished; sending the client-rendered page");
+            self.failed(page, RenderError::TimedOut);
+        }
+    }
+
+    /// The one way a page fails: counted, then told to its handler or to its stream.
+    fn failed(&self, page: Loading, error: RenderError) {
+        self.stats.render_failures.fetch_add(1, Ordering::Relaxed);
+        match page.reply {
+            Reply::Waiting(reply) => {
+                let _ = reply.send(Err(error));
+            }
+            Reply::Streaming(events) => {
+                let _ = events.send(StreamEvent::Failed(error));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+    use std::time::{Duration, Instant};
+
+    use super::super::stand_ins::{finished, loading, page, rendered, stream_part};
+    use super::*;
+
+    fn failures(pages: &LoadingPages) -> u64 {
+        pages.stats.render_failures.load(Ordering::Relaxed)
+    }
+
+    #[test]
+    fn a_finished_page_goes_whole_to_its_handler_saying_whether_it_is_the_visitors() {
+        let mut pages = loading();
+        let (job, mut reply) = page(&mut pages, Duration::from_secs(5));
+        let (other, mut other_reply) = page(&mut pages, Duration::from_secs(5));
+        pages.mark_per_visitor(job, true);
+        pages.mark_per_visitor(job, false);
+        pages.finish(finished(job, Ok(rendered(200))));
+        pages.finish(finished(other, Ok(rendered(404))));
+        let Ok(Rendering::Complete(whole)) = reply.try_recv().unwrap() else {
+            panic!("a whole page")
+        };
+        assert!(whole.per_visitor, "once the visitor's, always");
+        let Ok(Rendering::Complete(whole)) = other_reply.try_recv().unwrap() else {
+            panic!("a whole page")
+        };
+        assert!(!whole.per_visitor);
+        assert_eq!(whole.rendered.status, 404);
+        assert_eq!(failures(&pages), 0);
+        assert!(pages.wake_at().is_none(), "no page is left loading");
+    }
+
+    #[test]
+    fn a_page_the_bundle_failed_or_gave_no_page_status_fails_and_is_counted() {
+        let mut pages = loading();
+        let (failed, mut failed_reply) = page(&mut pages, Duration::from_secs(5));
+        let (not_modified, mut not_modified_reply) = page(&mut pages, Duration::from_secs(5));
+        pages.finish(finished(failed, Err(RenderError::Script("boom".into()))));
+        pages.finish(finished(not_modified, Ok(rendered(304))));
+        assert!(matches!(
+            failed_reply.try_recv().unwrap(),
+            Err(RenderError::Script(_))
+        ));
+        assert!(matches!(
+            not_modified_reply.try_recv().unwrap(),
+            Err(RenderError::Unreadable(_))
+        ));
+        assert_eq!(failures(&pages), 2);
+        pages.finish(finished(failed, Ok(rendered(200))));
+        assert_eq!(failures(&pages), 2, "a page ends once");
+    }
+
+    #[test]
+    fn a_streamed_page_goes_head_first_then_its_markup_then_its_end() {
+        let mut pages = loading();
+        let (job, mut reply) = page(&mut pages, Duration::from_secs(5));
+        let (abandon, _abandoned) = crossbeam_channel::unbounded();
+        let source = || StreamSource {
+            abandon: &abandon,
+            runtime: 3,
+        };
+        pages.stream(
+            stream_part(&format!(
+                r#"{{"job":{job},"head":{{"status":200,"title":"t","description":"d"}}}}"#
+            )),
+            source(),
+        );
+        let Ok(Rendering::Streaming(mut stream)) = reply.try_recv().unwrap() else {
+            panic!("a stream")
+        };
+        assert_eq!(stream.head.title, "t");
+        assert!(stream.try_next().is_none(), "nothing after the head yet");
+        pages.mark_per_visitor(job, true);
+        pages.stream(
+            stream_part(&format!(r#"{{"job":{job},"html":"<p>"}}"#)),
+            source(),
+        );
+        pages.stream(
+            stream_part(&format!(
+                r#"{{"job":{job},"end":{{"errors":["a boundary"]}}}}"#
+            )),
+            source(),
+        );
+        assert!(matches!(stream.try_next(), Some(Some(StreamEvent::Html(html))) if html == "<p>"));
+        let Some(Some(StreamEvent::End {
+            errors,
+            per_visitor,
+            ..
+        })) = stream.try_next()
+        else {
+            panic!("its end")
+        };
+        assert_eq!(errors, ["a boundary"]);
+        assert!(per_visitor);
+        assert!(pages.wake_at().is_none());
+        assert_eq!(failures(&pages), 0);
+    }
+
+    #[test]
+    fn a_part_out_of_its_order_fails_the_page() {
+        let mut pages = loading();
+        let (job, mut reply) = page(&mut pages, Duration::from_secs(5));
+        let (abandon, _abandoned) = crossbeam_channel::unbounded();
+        let source = StreamSource {
+            abandon: &abandon,
+            runtime: 0,
+        };
+        pages.stream(
+            stream_part(&format!(r#"{{"job":{job},"html":"<p>"}}"#)),
+            source,
+        );
+        assert!(
+            matches!(reply.try_recv().unwrap(), Err(RenderError::Unreadable(why)) if why.contains("out of its order"))
+        );
+        assert_eq!(failures(&pages), 1);
+    }
+
+    #[test]
+    fn a_page_still_loading_a_render_time_out_after_its_deadline_fails() {
+        let mut pages = loading();
+        let (late, mut late_reply) = page(&mut pages, Duration::ZERO);
+        let (_on_time, mut on_time_reply) = page(&mut pages, Duration::from_secs(60));
+        let wake = pages.wake_at().expect("pages are loading");
+        assert!(
+            wake <= Instant::now() + Duration::from_secs(1),
+            "the late page's time"
+        );
+        pages.give_up_on_late_pages(Instant::now());
+        assert!(matches!(
+            late_reply.try_recv().unwrap(),
+            Err(RenderError::TimedOut)
+        ));
+        assert!(on_time_reply.try_recv().is_err(), "still loading");
+        assert!(pages.wake_at().unwrap() > wake);
+        assert_eq!(failures(&pages), 1);
+        assert!(pages.caller(late).is_none());
+    }
+
+    #[test]
+    fn when_the_runtime_breaks_every_page_loading_fails_and_is_counted() {
+        let mut pages = loading();
+        let mut replies: Vec<_> = (0..3)
+            .map(|_| page(&mut pages, Duration::from_secs(5)).1)
+            .collect();
+        pages.fail_all(&RenderError::HeapExhausted);
+        for reply in &mut replies {
+            assert!(matches!(
+                reply.try_recv().unwrap(),
+                Err(RenderError::HeapExhausted)
+            ));
+        }
+        assert_eq!(failures(&pages), 3);
+        assert!(pages.wake_at().is_none());
+    }
+
+    #[test]
+    fn a_stopped_page_ends_without_failing() {
+        let mut pages = loading();
+        let (job, _reply) = page(&mut pages, Duration::from_secs(5));
+        assert!(pages.stop(job));
+        assert!(!pages.stop(job), "once");
+        pages.finish(finished(job, Err(RenderError::TimedOut)));
+        assert_eq!(failures(&pages), 0);
+    }
+
+    #[test]
+    fn a_thread_takes_no_more_than_64_pages_at_once() {
+        let mut pages = loading();
+        let _replies: Vec<_> = (0..LOADING_PER_THREAD)
+            .map(|_| {
+                assert!(pages.has_room());
+                page(&mut pages, Duration::from_secs(5)).1
+            })
+            .collect();
+        assert!(!pages.has_room());
+    }
+}

@@ -1,0 +1,301 @@
+//! One render thread: it owns one [`Renderer`] (a V8 runtime and the tokio runtime its
+//! tasks run on) and takes jobs from the pool's queue. It never sits idle while a page
+//! waits for its data: it starts the page, has the page's API calls made by the
+//! [`ApiCaller`] (elsewhere), and takes other jobs until the answers come back; then the
+//! bundle finishes the page. A page whose data is not there by its deadline renders with
+//! the time-out error (the calls are answered so); one the bundle still has not finished a
+//! render time-out later fails, and gets the client-rendered page.
+//!
+//! A runtime whose state cannot be trusted is replaced, and counted: one stopped by its
+//! heap limit or its time-out, or whose exchange broke (an exception out of the bundle's
+//! entry points, an outbox that cannot be read).
+//!
+//! This file is the thread's loop: what it waits for, and each call into the bundle. The
+//! rest, by concern: `loading.rs` (the pages started and not finished, where they fail),
+//! `dispatch.rs` (what an outbox asks for), `call_answers.rs` (the API calls' answers,
+//! handed over within a budget of the heap), `replacement.rs` (a fresh runtime, a reload).
+
+mod call_answers;
+mod dispatch;
+mod loading;
+mod replacement;
+#[cfg(test)]
+mod stand_ins;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use crossbeam_channel::{Receiver, RecvError, Sender, never, select, unbounded};
+use tokio::sync::oneshot;
+
+use self::call_answers::{CallAnswer, HeldAnswers};
+use self::dispatch::Dispatch;
+use self::loading::{LoadingPages, ReplyTo};
+use super::exchange::Outbox;
+use super::readiness::Readiness;
+use super::runtime::Renderer;
+use super::stream::Abandoned;
+use super::warm_up::WarmUp;
+use super::{ApiCaller, Bundle, RenderError, Rendered, Visitor};
+
+/// A page to render, as the pool queues it.
+pub(super) struct Job {
+    pub boot_json: String,
+    pub visitor: Arc<Visitor>,
+    /// When the page's data must have come.
+    pub deadline: Instant,
+    /// The nonce of the page's inline scripts, when it may be streamed.
+    pub stream_nonce: Option<String>,
+    pub reply: ReplyTo,
+}
+
+/// What the pool counts, for /metrics.
+#[derive(Debug, Default)]
+pub struct PoolStats {
+    /// Runtimes replaced (a render stopped by its heap limit or its time-out, an exchange
+    /// that broke).
+    pub restarts: AtomicU64,
+    /// Pages that failed or were stopped (counted in `loading.rs` alone).
+    pub render_failures: AtomicU64,
+    /// Jobs dropped unrendered because their client had gone while they waited.
+    pub abandoned: AtomicU64,
+    /// Streamed pages whose client went away before their end: their render was stopped.
+    pub streams_abandoned: AtomicU64,
+}
+
+/// A new bundle to take; the thread answers whether a runtime could start from it.
+pub(super) struct Reload {
+    pub bundle: Bundle,
+    pub reply: oneshot::Sender<Result<(), RenderError>>,
+}
+
+/// What each render thread shares with the pool.
+pub(super) struct ThreadContext {
+    /// The bundle runtimes start from (in development, until a thread takes a new one).
+    pub(super) bundle: Bundle,
+    pub(super) warm_up: WarmUp,
+    pub(super) render_seconds: metrics::Histogram,
+    pub(super) api: Arc<dyn ApiCaller>,
+    pub(super) stats: Arc<PoolStats>,
+    pub(super) readiness: Arc<Readiness>,
+    pub(super) warm_up_pages: Arc<OnceLock<Vec<Rendered>>>,
+}
+
+pub(super) struct RenderThread {
+    context: Arc<ThreadContext>,
+    /// The bundle this thread's runtimes start from.
+    bundle: Bundle,
+    queue: Receiver<Job>,
+    reloads: Receiver<Reload>,
+    answers_tx: Sender<CallAnswer>,
+    answers: Receiver<CallAnswer>,
+    abandoned_tx: Sender<Abandoned>,
+    abandoned: Receiver<Abandoned>,
+    held: HeldAnswers,
+    /// Which runtime this is, counting replacements.
+    runtime: u64,
+    loading: LoadingPages,
+}
+
+enum Event {
+    Job(Job),
+    Answers(Vec<CallAnswer>),
+    Abandoned(Abandoned),
+    Reload(Reload),
+    Tick,
+    Closed,
+}
+
+impl RenderThread {
+    pub(super) fn new(
+        context: Arc<ThreadContext>,
+        queue: Receiver<Job>,
+        reloads: Receiver<Reload>,
+    ) -> Self {
+        let (answers_tx, answers) = unbounded();
+        let (abandoned_tx, abandoned) = unbounded();
+        Self {
+            bundle: context.bundle.clone(),
+            held: HeldAnswers::new(context.warm_up.limits.heap_bytes),
+            loading: LoadingPages::new(context.stats.clone()),
+            context,
+            queue,
+            reloads,
+            answers_tx,
+            answers,
+            abandoned_tx,
+            abandoned,
+            runtime: 0,
+        }
+    }
+
+    pub(super) fn run(mut self) {
+        let context = self.context.clone();
+        let mut renderer = replacement::first(&context, &self.bundle);
+        loop {
+            let event = self.next_event();
+            let outcome = match (&mut renderer, event) {
+                (_, Event::Closed) => return,
+                (_, Event::Reload(Reload { bundle, reply })) => {
+                    self.loading
+                        .fail_all(&RenderError::Start("the bundle was replaced".into()));
+                    self.runtime += 1;
+                    let reloaded =
+                        replacement::reload(&context, &mut renderer, &mut self.bundle, bundle);
+                    let _ = reply.send(reloaded);
+                    continue;
+                }
+                (Ok(renderer), Event::Job(job)) => self.start(renderer, job),
+                (Err(error), Event::Job(job)) => {
+                    let _ = job.reply.send(Err(error.clone()));
+                    Ok(())
+                }
+                (Ok(renderer), Event::Abandoned(abandoned)) => self.stop(renderer, abandoned),
+                (_, Event::Abandoned(_)) => Ok(()),
+                (Ok(renderer), Event::Answers(answers)) => self.deliver(renderer, answers),
+                (_, Event::Answers(_)) => Ok(()),
+                (_, Event::Tick) => {
+                    self.loading.give_up_on_late_pages(Instant::now());
+                    Ok(())
+                }
+            };
+            // An error here is the exchange's own (an exception out of the bundle's entry,
+            // an outbox that cannot be read): the bundle's state cannot be trusted, so the
+            // pages it holds fail and its runtime is replaced.
+            let broken = outcome.is_err();
+            if let Err(error) = outcome {
+                tracing::error!(%error, "the exchange with the server bundle broke; replacing its runtime");
+                self.loading.fail_all(&error);
+            }
+            if (broken || renderer.as_ref().is_ok_and(Renderer::needs_replacing))
+                && let Ok(stopped) = std::mem::replace(&mut renderer, Err(RenderError::PoolClosed))
+            {
+                self.runtime += 1;
+                renderer = Ok(replacement::replace(&context, &self.bundle, stopped));
+            }
+        }
+    }
+
+    /// Waits for a job (when there is room for one), an answer, or the next deadline.
+    fn next_event(&mut self) -> Event {
+        if !self.held.is_empty() {
+            self.held.hold(self.answers.try_iter());
+            return Event::Answers(self.held.next_batch(self.runtime));
+        }
+        let Some(wake) = self.loading.wake_at() else {
+            return select! {
+                recv(self.queue) -> job => took_job(job),
+                recv(self.reloads) -> reload => reload.map_or(Event::Closed, Event::Reload),
+            };
+        };
+        let none = never();
+        let queue = if self.loading.has_room() {
+            &self.queue
+        } else {
+            &none
+        };
+        select! {
+            recv(queue) -> job => took_job(job),
+            recv(self.reloads) -> reload => reload.map_or(Event::Closed, Event::Reload),
+            recv(self.abandoned) -> abandoned => abandoned.map_or(Event::Closed, Event::Abandoned),
+            recv(self.answers) -> first => {
+                let Ok(first) = first else { return Event::Closed };
+                self.held.hold([first]);
+                self.held.hold(self.answers.try_iter());
+                Event::Answers(self.held.next_batch(self.runtime))
+            },
+            default(wake.saturating_duration_since(Instant::now())) => Event::Tick,
+        }
+    }
+
+    fn start(&mut self, renderer: &mut Renderer, job: Job) -> Result<(), RenderError> {
+        if job.reply.is_closed() {
+            // Its client went away while it waited (a closed connection, a reset stream).
+            self.context.stats.abandoned.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        job.visitor.trace.mark_taken();
+        let timeout = self.context.warm_up.limits.timeout;
+        let id = self
+            .loading
+            .add(job.visitor, job.deadline, timeout, job.reply);
+        let started = Instant::now();
+        let outbox = renderer.start(&job.boot_json, id, job.stream_nonce.as_deref(), None);
+        let outbox = self.finish_step(renderer, outbox, started)?;
+        self.dispatch(outbox)
+    }
+
+    /// Hands the bundle the answers that came; a page whose call made it the visitor's
+    /// alone is marked so first.
+    fn deliver(
+        &mut self,
+        renderer: &mut Renderer,
+        answered: Vec<CallAnswer>,
+    ) -> Result<(), RenderError> {
+        if answered.is_empty() {
+            return Ok(());
+        }
+        let mut answers = Vec::with_capacity(answered.len());
+        for CallAnswer { job, outcome, .. } in answered {
+            self.loading.mark_per_visitor(job, outcome.per_visitor);
+            answers.push(outcome.answer);
+        }
+        let json = serde_json::to_string(&answers).expect("serialisable answers");
+        let started = Instant::now();
+        let outbox = renderer.deliver(&json);
+        let outbox = self.finish_step(renderer, outbox, started)?;
+        self.dispatch(outbox)
+    }
+
+    /// A streamed page's client went away: the bundle stops its render.
+    fn stop(&mut self, renderer: &mut Renderer, abandoned: Abandoned) -> Result<(), RenderError> {
+        if abandoned.runtime != self.runtime || !self.loading.stop(abandoned.job) {
+            return Ok(());
+        }
+        if abandoned.counted {
+            self.context
+                .stats
+                .streams_abandoned
+                .fetch_add(1, Ordering::Relaxed);
+        }
+        let started = Instant::now();
+        let outbox = renderer.cancel(abandoned.job);
+        let outbox = self.finish_step(renderer, outbox, started)?;
+        self.dispatch(outbox)
+    }
+
+    /// Reads a call's outbox; if pages are still loading, also what the microtasks that
+    /// ran after it left.
+    fn finish_step(
+        &self,
+        renderer: &mut Renderer,
+        outbox: Result<String, RenderError>,
+        started: Instant,
+    ) -> Result<Outbox, RenderError> {
+        let mut outbox = Outbox::read(&outbox?)?;
+        if outbox.more {
+            outbox.extend(Outbox::read(&renderer.outbox()?)?);
+        }
+        self.context
+            .render_seconds
+            .record(started.elapsed().as_secs_f64());
+        Ok(outbox)
+    }
+
+    fn dispatch(&mut self, outbox: Outbox) -> Result<(), RenderError> {
+        Dispatch {
+            loading: &mut self.loading,
+            api: &*self.context.api,
+            answers: &self.answers_tx,
+            abandon: &self.abandoned_tx,
+            runtime: self.runtime,
+        }
+        .outbox(outbox)
+    }
+}
+
+/// A job taken off the pool's queue: the one place a job leaves it.
+fn took_job(received: Result<Job, RecvError>) -> Event {
+    received.map_or(Event::Closed, Event::Job)
+}
