@@ -1,6 +1,7 @@
 // The development loop on a temporary copy of the app, for tests that edit it: the copy
 // has the app, the package files and a link to node_modules, and runs its own
 // app/dev.mjs with the binary under test.
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -23,6 +24,58 @@ export async function copyOfTheApp(prepare = async () => {}) {
     read: (relative) => readFile(path.join(dir, relative), "utf8"),
     write: (relative, text) => writeFile(path.join(dir, relative), text),
     remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A copy of the app with one more language, added as the README says: its entry in the one
+ * list, and its table, made from the English one with `messages` in place of its own and
+ * `dateLocale` (a date-fns locale's export name) as its date locale.
+ */
+export function copyWithLanguage({ code, locale, name, direction, dateLocale, messages }) {
+  return copyOfTheApp(async (dir) => {
+    const file = (relative) => path.join(dir, relative);
+    const list = JSON.parse(await readFile(file("app/i18n/languages.json"), "utf8"));
+    list.languages.push({ code, locale, name, direction });
+    await writeFile(file("app/i18n/languages.json"), JSON.stringify(list, null, 2));
+    const translated = Object.entries(messages).reduce(
+      (table, [key, value]) => table.replace(new RegExp(`"${key.replace(".", "\\.")}": "[^"]*"`), `"${key}": ${JSON.stringify(value)}`),
+      await readFile(file("app/i18n/tables/en.ts"), "utf8"),
+    );
+    const table = [
+      ["const en", `const ${code}`],
+      ["export default en;", `export default ${code};`],
+      ['export { enUS as dateLocale } from "date-fns/locale/en-US";', `export { ${dateLocale} as dateLocale } from "date-fns/locale/${dateLocale}";`],
+    ].reduce((text, [from, to]) => {
+      assert.ok(text.includes(from), `app/i18n/tables/en.ts no longer has ${from}`);
+      return text.replaceAll(from, to);
+    }, translated);
+    await writeFile(file(`app/i18n/tables/${code}.ts`), table);
+  });
+}
+
+/**
+ * One copy (made by `makeCopy`) and one loop for a whole test file, started by the first
+ * scenario that asks: `loop()` resolves to it, `stop()` ends it and removes the copy.
+ */
+export function oneLoopPerFile(makeCopy) {
+  /** @type {Promise<{ baseUrl: string, stop: () => Promise<void> }> | undefined} */
+  let running;
+  return {
+    loop() {
+      running ??= makeCopy().then(async (copy) => {
+        const loop = await startDevLoop(copy);
+        return {
+          baseUrl: loop.baseUrl,
+          async stop() {
+            await loop.stop();
+            await copy.remove();
+          },
+        };
+      });
+      return running;
+    },
+    stop: async () => (await running)?.stop(),
   };
 }
 

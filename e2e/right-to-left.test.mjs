@@ -4,57 +4,29 @@
 // browser, and the styles' logical properties turn the page around. The shipped list
 // stays French and English; the copy runs in the development loop, with the binary under test.
 import assert from "node:assert/strict";
-import { readFile, writeFile } from "node:fs/promises";
 import { after, before, describe, test } from "node:test";
-import { copyOfTheApp, startDevLoop } from "./devloop.mjs";
+import { copyWithLanguage, oneLoopPerFile } from "./devloop.mjs";
 import { inEachEngine } from "./engines/index.mjs";
 
-/** A copy of the app with Hebrew added. */
-function copyWithHebrew() {
-  return copyOfTheApp(async (dir) => {
-    const list = JSON.parse(await readFile(`${dir}/app/i18n/languages.json`, "utf8"));
-    list.languages.push({ code: "he", locale: "he-IL", name: "עברית", direction: "rtl" });
-    await writeFile(`${dir}/app/i18n/languages.json`, JSON.stringify(list, null, 2));
-    const hebrew = Object.entries({
-      "language.label": "שפה",
-      "home.title": "דף הבית · Bilingue",
-      "home.heading": "ברוכים הבאים ל-Bilingue",
-      "home.click": "לחיצה",
-      "home.clicks": "{count, plural, =0 {עדיין אין לחיצות} one {לחיצה אחת} other {# לחיצות}}",
-    }).reduce(
-      (table, [key, value]) => table.replace(new RegExp(`"${key.replace(".", "\\.")}": "[^"]*"`), `"${key}": ${JSON.stringify(value)}`),
-      await readFile(`${dir}/app/i18n/tables/en.ts`, "utf8"),
-    );
-    await writeFile(
-      `${dir}/app/i18n/tables/he.ts`,
-      [
-        ["const en", "const he"],
-        ["export default en;", "export default he;"],
-        ['export { enUS as dateLocale } from "date-fns/locale/en-US";', 'export { he as dateLocale } from "date-fns/locale/he";'],
-      ].reduce((table, [from, to]) => {
-        assert.ok(table.includes(from), `app/i18n/tables/en.ts no longer has ${from}`);
-        return table.replaceAll(from, to);
-      }, hebrew),
-    );
-  });
-}
+/** Hebrew, written right to left. */
+const LANGUAGE = {
+  code: "he",
+  locale: "he-IL",
+  name: "עברית",
+  direction: "rtl",
+  dateLocale: "he",
+  messages: {
+    "language.label": "שפה",
+    "home.title": "דף הבית · Bilingue",
+    "home.heading": "ברוכים הבאים ל-Bilingue",
+    "home.click": "לחיצה",
+    "home.clicks": "{count, plural, =0 {עדיין אין לחיצות} one {לחיצה אחת} other {# לחיצות}}",
+  },
+};
 
-/** @type {Promise<{ baseUrl: string, stop: () => Promise<void> }> | undefined} */
-let running;
-function hebrewLoop() {
-  running ??= copyWithHebrew().then(async (copy) => {
-    const loop = await startDevLoop(copy);
-    return {
-      baseUrl: loop.baseUrl,
-      async stop() {
-        await loop.stop();
-        await copy.remove();
-      },
-    };
-  });
-  return running;
-}
-after(async () => (await running)?.stop());
+const hebrewLoopShared = oneLoopPerFile(() => copyWithLanguage(LANGUAGE));
+const hebrewLoop = () => hebrewLoopShared.loop();
+after(hebrewLoopShared.stop);
 
 describe("on the server", () => {
   let loop;

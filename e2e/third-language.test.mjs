@@ -4,68 +4,31 @@
 // sitemap. The copy runs in the development loop, with the binary under test.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { copyOfTheApp, startDevLoop } from "./devloop.mjs";
+import { copyWithLanguage, oneLoopPerFile } from "./devloop.mjs";
 import { inEachEngine } from "./engines/index.mjs";
 
-/** A copy of the app with Spanish added as the README says. */
-function copyWithSpanish() {
-  return copyOfTheApp(async (dir) => {
-    const list = JSON.parse(await readOf(dir, "app/i18n/languages.json"));
-    list.languages.push({ code: "es", locale: "es-ES", name: "Español", direction: "ltr" });
-    await writeOf(dir, "app/i18n/languages.json", JSON.stringify(list, null, 2));
-    const english = await readOf(dir, "app/i18n/tables/en.ts");
-    const spanish = Object.entries({
-      "language.label": "Idioma",
-      "loading.label": "Cargando…",
-      "home.title": "Inicio · Bilingue",
-      "home.description": "Bilingue muestra cada página en su idioma.",
-      "home.heading": "Bienvenido a Bilingue",
-      "home.languages": "Esta aplicación habla {count, plural, one {# idioma} other {# idiomas}}.",
-      "home.clicks": "{count, plural, =0 {Ningún clic todavía} one {# clic} other {# clics}}",
-      "home.click": "Pulsar",
-    }).reduce((table, [key, value]) => table.replace(new RegExp(`"${key.replace(".", "\\.")}": "[^"]*"`), `"${key}": ${JSON.stringify(value)}`), english);
-    await writeOf(
-      dir,
-      "app/i18n/tables/es.ts",
-      [
-        ["const en", "const es"],
-        ["export default en;", "export default es;"],
-        ['export { enUS as dateLocale } from "date-fns/locale/en-US";', 'export { es as dateLocale } from "date-fns/locale/es";'],
-      ].reduce((table, [from, to]) => {
-        assert.ok(table.includes(from), `app/i18n/tables/en.ts no longer has ${from}`);
-        return table.replaceAll(from, to);
-      }, spanish),
-    );
-  });
-}
+/** Spanish, as the README adds a language. */
+const LANGUAGE = {
+  code: "es",
+  locale: "es-ES",
+  name: "Español",
+  direction: "ltr",
+  dateLocale: "es",
+  messages: {
+    "language.label": "Idioma",
+    "loading.label": "Cargando…",
+    "home.title": "Inicio · Bilingue",
+    "home.description": "Bilingue muestra cada página en su idioma.",
+    "home.heading": "Bienvenido a Bilingue",
+    "home.languages": "Esta aplicación habla {count, plural, one {# idioma} other {# idiomas}}.",
+    "home.clicks": "{count, plural, =0 {Ningún clic todavía} one {# clic} other {# clics}}",
+    "home.click": "Pulsar",
+  },
+};
 
-async function readOf(dir, file) {
-  const { readFile } = await import("node:fs/promises");
-  return readFile(`${dir}/${file}`, "utf8");
-}
-
-async function writeOf(dir, file, text) {
-  const { writeFile } = await import("node:fs/promises");
-  await writeFile(`${dir}/${file}`, text);
-}
-
-// One copy and one loop for the file: no scenario here edits the app.
-/** @type {Promise<{ baseUrl: string, stop: () => Promise<void> }> | undefined} */
-let running;
-function spanishLoop() {
-  running ??= copyWithSpanish().then(async (copy) => {
-    const loop = await startDevLoop(copy);
-    return {
-      baseUrl: loop.baseUrl,
-      async stop() {
-        await loop.stop();
-        await copy.remove();
-      },
-    };
-  });
-  return running;
-}
-after(async () => (await running)?.stop());
+const spanishLoopShared = oneLoopPerFile(() => copyWithLanguage(LANGUAGE));
+const spanishLoop = () => spanishLoopShared.loop();
+after(spanishLoopShared.stop);
 
 describe("on the server", () => {
   let loop;
