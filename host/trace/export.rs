@@ -214,3 +214,72 @@ fn send_batches(
         };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+    use std::time::SystemTime;
+
+    use super::*;
+    use crate::trace::SpanId;
+
+    fn one_span() -> Vec<SpanRecord> {
+        vec![SpanRecord {
+            id: SpanId::random(),
+            parent: None,
+            name: Cow::Borrowed("GET"),
+            kind: Kind::Server,
+            start: SystemTime::now(),
+            end: SystemTime::now(),
+            attributes: Vec::new(),
+            failed: false,
+        }]
+    }
+
+    #[test]
+    fn a_collector_that_never_answers_fills_the_queue_and_what_comes_after_is_dropped() {
+        // Takes connections (the kernel's backlog) and never answers: the exporter's thread
+        // waits on its first batch while requests keep handing spans over.
+        let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/v1/traces", silent.local_addr().unwrap());
+        let exporter = Exporter::start(&url, Duration::from_secs(30)).unwrap();
+        let context = TraceContext::start();
+        let handed = QUEUE + BATCH + 1000;
+        let started = Instant::now();
+        for _ in 0..handed {
+            exporter.send(&context, one_span());
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "handing spans over never waits: {:?}",
+            started.elapsed()
+        );
+        let dropped = exporter.counts().dropped.load(Ordering::Relaxed) as usize;
+        // At most the queue and one batch in the thread's hands are kept.
+        assert!(
+            dropped >= handed - QUEUE - BATCH,
+            "dropped {dropped} of {handed}"
+        );
+        assert_eq!(exporter.counts().exported.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn a_collector_url_is_its_base_or_its_traces_url_and_plain_http_only() {
+        assert_eq!(
+            traces_url("http://collector:4318").unwrap(),
+            "http://collector:4318/v1/traces"
+        );
+        assert_eq!(
+            traces_url("http://collector:4318/otlp/v1/traces").unwrap(),
+            "http://collector:4318/otlp/v1/traces"
+        );
+        for refused in [
+            "collector:4318",
+            "https://collector:4318",
+            "http://user:secret@collector:4318",
+            "http://collector:4318/?x=1",
+        ] {
+            assert!(traces_url(refused).is_err(), "{refused}");
+        }
+    }
+}
