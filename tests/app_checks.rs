@@ -6,7 +6,11 @@
 use std::path::Path;
 use std::process::Command;
 
-/// The browser tests time a notification; the benchmark and the soak saturate the CPU: one at a time.
+#[path = "timed_browser_tests.rs"]
+mod timed_browser_tests;
+use timed_browser_tests::TIMED_BROWSER_TESTS;
+
+/// The browser tests, the benchmark and the soak load the CPU: one at a time.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn run(program: &str, args: &[&str], fix: &str) {
@@ -48,29 +52,25 @@ fn app_unit_tests_pass() {
     run("node", &["app/test/run.mjs"], "see the failing test above");
 }
 
-/// Browser test files that time what a person waits for: run with no other file beside
-/// them. Two files at once on two cores made a save take 1.4 s to show, not under 1 s.
-const TIMED_BROWSER_TESTS: [&str; 2] = ["e2e/dev.test.mjs", "e2e/notifications.test.mjs"];
-
-/// Every scenario in each engine (`BILINGUE_ENGINES=firefox` runs one alone): the untimed
-/// files two at a time (each waits on its browsers more than it computes), then the timed
-/// ones alone.
+/// Every scenario in each engine (`BILINGUE_ENGINES=firefox` runs one alone), two files
+/// at a time (each waits on its browsers more than it computes). The files that time what
+/// a person waits for run in a test binary of their own, alone (tests/timed.rs).
 #[test]
 fn browser_tests_pass_in_chromium_firefox_and_webkit() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut untimed: Vec<String> = std::fs::read_dir(root.join("e2e"))
+    let mut files: Vec<String> = std::fs::read_dir(root.join("e2e"))
         .expect("the e2e folder")
         .map(|entry| format!("e2e/{}", entry.unwrap().file_name().to_string_lossy()))
         .filter(|file| file.ends_with(".test.mjs") && !TIMED_BROWSER_TESTS.contains(&file.as_str()))
         .collect();
-    untimed.sort();
-    let install = "needs Debian's browsers: apt-get install -y chromium firefox-esr webkit2gtk-driver xvfb xauth";
+    files.sort();
     let mut args = vec!["--test", "--test-concurrency=2"];
-    args.extend(untimed.iter().map(String::as_str));
-    run("node", &args, install);
-    let mut args = vec!["--test", "--test-concurrency=1"];
-    args.extend(TIMED_BROWSER_TESTS);
-    run("node", &args, install);
+    args.extend(files.iter().map(String::as_str));
+    run(
+        "node",
+        &args,
+        "needs Debian's browsers: apt-get install -y chromium firefox-esr webkit2gtk-driver xvfb xauth",
+    );
 }
 
 #[test]

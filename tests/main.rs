@@ -22,6 +22,9 @@
 //! - `app_checks`: the app's own checks (type check, unit tests, the browser tests in
 //!   Chromium, Firefox and WebKit, bench and soak smokes).
 //!
+//! The browser tests that time what a person waits for are a binary of their own
+//! (tests/timed.rs), which `cargo test` runs after this one, on a machine left to them.
+//!
 //! `support` holds what they share: starting a host in-process or as a child process.
 
 mod api;

@@ -1,0 +1,34 @@
+//! The browser tests that time what a person waits for (a saved change showing in the
+//! open page within a second, a notification's 1.5 s), in a test binary of their own.
+//! `cargo test` runs test binaries one after another, so these run when nothing else of
+//! the suite does: in the integration binary they shared two cores with up to seven other
+//! tests, some of which load the CPU on purpose, and a save then took over a second to
+//! show in CI while it takes about 0.6 s on a quiet machine. This binary does not link the
+//! host: it drives the built binary, as a developer's browser would.
+
+use std::path::Path;
+use std::process::Command;
+
+mod timed_browser_tests;
+use timed_browser_tests::TIMED_BROWSER_TESTS;
+
+/// Every scenario of each file in each engine (`BILINGUE_ENGINES=firefox` runs one
+/// alone), one file at a time.
+#[test]
+fn timed_browser_tests_pass_in_chromium_firefox_and_webkit() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let output = Command::new("node")
+        .args(["--test", "--test-concurrency=1"])
+        .args(TIMED_BROWSER_TESTS)
+        .current_dir(root)
+        .env("BILINGUE_BIN", env!("CARGO_BIN_EXE_bilingue"))
+        .output()
+        .expect("cannot run node");
+    assert!(
+        output.status.success(),
+        "the timed browser tests failed (they need Debian's browsers: apt-get install -y \
+         chromium firefox-esr webkit2gtk-driver xvfb xauth):\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
