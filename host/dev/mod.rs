@@ -28,8 +28,9 @@ use crate::manifest::Manifest;
 use crate::pages::{PageBuild, Pages};
 use crate::render::{Bundle, RenderError, RenderPool};
 
-/// How often `build.json` is looked at: a save shows well within a second.
-const LOOK_EVERY: Duration = Duration::from_millis(40);
+/// How often `build.json` is looked at: a save should show within a second, and a look
+/// is one `stat`.
+const LOOK_EVERY: Duration = Duration::from_millis(10);
 
 /// One problem, as the overlay (`app/dev/client.ts`) shows it: part of the contract with
 /// the app (`app/contract.ts` is generated from it).
@@ -92,14 +93,12 @@ pub struct Dev {
 
 impl Dev {
     pub fn new(dir: PathBuf) -> Self {
-        let dev = Self {
+        Self {
+            source_map: RwLock::new(read_source_map(&dir)),
             dir,
             changes: broadcast::channel(16).0,
             showing: RwLock::default(),
-            source_map: RwLock::default(),
-        };
-        dev.read_source_map();
-        dev
+        }
     }
 
     pub fn manifest(&self) -> Result<Manifest, String> {
@@ -113,10 +112,14 @@ impl Dev {
             .map_err(|e| format!("{}: {e} (does `npm run dev` run?)", path.display()))
     }
 
-    fn read_source_map(&self) {
-        let map = std::fs::read(self.dir.join("server.js.map"))
-            .ok()
-            .and_then(|bytes| sourcemap::SourceMap::from_slice(&bytes).ok());
+    /// Reads the new bundle's source map on a blocking thread (2 MB of JSON), beside the
+    /// runtimes' reload rather than before it: `set` takes it once it is read.
+    fn read_source_map_aside(&self) -> tokio::task::JoinHandle<Option<sourcemap::SourceMap>> {
+        let dir = self.dir.clone();
+        tokio::task::spawn_blocking(move || read_source_map(&dir))
+    }
+
+    fn set_source_map(&self, map: Option<sourcemap::SourceMap>) {
         *self.source_map.write().expect("source map lock") = map;
     }
 
@@ -150,6 +153,11 @@ impl Dev {
             }],
         }
     }
+}
+
+fn read_source_map(dir: &Path) -> Option<sourcemap::SourceMap> {
+    let bytes = std::fs::read(dir.join("server.js.map")).ok()?;
+    sourcemap::SourceMap::from_slice(&bytes).ok()
 }
 
 /// Every `bilingue:server.js:LINE:COLUMN` in `text`, as `app/…:LINE:COLUMN`.
@@ -276,11 +284,12 @@ async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: BuildReport
     if kind == BuildKind::Styles {
         return dev.show(Change::Styles(styles));
     }
-    dev.read_source_map();
+    let source_map = dev.read_source_map_aside();
     let reloaded = match dev.bundle() {
         Ok(bundle) => pool.reload(bundle).await,
         Err(e) => Err(RenderError::Start(e)),
     };
+    dev.set_source_map(source_map.await.ok().flatten());
     match reloaded {
         Ok(()) => {
             tracing::info!("took up the new build");
