@@ -4,6 +4,7 @@ import { formatInZone } from "../i18n/dates";
 import { useLanguage } from "../i18n/LanguageProvider";
 import { LANGUAGES } from "../i18n/languages";
 import { Link } from "../navigation";
+import { LanguagePages } from "./LanguagePages";
 import { LanguageSelect } from "./LanguageSelect";
 import { StatusCheck } from "./StatusCheck";
 
@@ -26,15 +27,7 @@ export default function Home({ timeZone }: ScreenProps) {
       <p>
         <Link to="/status">{t("home.statusLink")}</Link>
       </p>
-      <nav aria-label={t("home.languagePages")}>
-        <ul className="language-pages">
-          {LANGUAGES.map(({ code, name }) => (
-            <li key={code} lang={code}>
-              <Link to={`/languages/${code}`}>{name}</Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <LanguagePages />
       <p className="build">
         {t("home.builtOn", {
           version: BILINGUE_VERSION,

@@ -6,10 +6,11 @@ import type { ScreenProps } from "../data/route";
 import { object, oneOf, string } from "../data/shape";
 import { formatInZone } from "../i18n/dates";
 import { useLanguage } from "../i18n/LanguageProvider";
-import { isLanguage, LANGUAGES } from "../i18n/languages";
+import { isLanguage } from "../i18n/languages";
 import { loadResources } from "../i18n/resources";
 import { createTranslator } from "../i18n/translate";
 import { Link } from "../navigation";
+import { LanguagePages } from "./LanguagePages";
 import { LanguageSelect } from "./LanguageSelect";
 
 /** The sample date (15 January 2026, in UTC) and count each language writes. */
@@ -69,15 +70,7 @@ export default function LanguageScreen({ data: { outcome } }: ScreenProps<Langua
           </dl>
         </>
       )}
-      <nav aria-label={t("home.languagePages")}>
-        <ul className="language-pages">
-          {LANGUAGES.map(({ code, name }) => (
-            <li key={code} lang={code}>
-              <Link to={`/languages/${code}`}>{name}</Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <LanguagePages />
       <p>
         <Link to="/">{t("status.home")}</Link>
       </p>
