@@ -4,6 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import * as chromium from "./chromium.mjs";
 import * as firefox from "./firefox.mjs";
+import { EngineHung } from "./hang.mjs";
 import { openPage } from "./page.mjs";
 import { startProxy } from "./proxy.mjs";
 import * as webkit from "./webkit.mjs";
@@ -72,11 +73,23 @@ export function inEachEngine({ site }, define) {
           test(`[${engine}] ${title}`, { timeout: SCENARIO_TIMEOUT_MS, todo: knownBugs[engine] }, async (t) => {
             if (running.failure) throw running.failure;
             const { browser, proxy, site } = /** @type {Required<typeof running>} */ (running);
-            const page = await openPage(browser, proxy);
-            try {
-              await fn({ page, site, t });
-            } finally {
-              await page.close();
+            // Once more on a fresh page if the engine stopped answering (hang.mjs), never twice:
+            // an app that hangs the engine hangs it again, and fails.
+            for (let attempt = 1; ; attempt++) {
+              /** @type {import("./page.mjs").Page | undefined} */
+              let page;
+              try {
+                page = await openPage(browser, proxy);
+                await fn({ page, site, t });
+                return;
+              } catch (error) {
+                const hung = error instanceof EngineHung ? error.message : page?.engineHung();
+                if (!hung || attempt > 1) throw error;
+                const failure = error instanceof EngineHung ? "" : ` (it failed with: ${error})`;
+                t.diagnostic(`${hung}: the scenario runs again, on a fresh page${failure}`);
+              } finally {
+                await page?.close();
+              }
             }
           }),
       });

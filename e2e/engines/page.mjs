@@ -20,6 +20,7 @@ const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
  *   select: (expression: string, value: string) => Promise<void>,
  *   setViewport: (width: number, height: number) => Promise<void>,
  *   problems: () => Promise<string[]>,
+ *   hung?: () => string | null,
  *   close: () => Promise<void>,
  * }} DriverPage
  * @typedef {{ name: string, newPage: (options: { proxy: Proxy }) => Promise<DriverPage>, close: () => Promise<void> }} Engine
@@ -81,6 +82,8 @@ export async function openPage(/** @type {Engine} */ engine, /** @type {Proxy} *
     },
     back: () => driver.back(),
     evaluate,
+    /** The first driver command that did not answer in time (the engine hung), or null. */
+    engineHung: () => driver.hung?.() ?? null,
     /**
      * Waits until React has hydrated the app (its root element carries React's props): an
      * interaction before that would meet a page that does not answer yet.

@@ -9,6 +9,7 @@ import path from "node:path";
 import net from "node:net";
 import { Capabilities, WebDriver } from "selenium-webdriver";
 import httpClient from "selenium-webdriver/http/index.js";
+import { bounded } from "./hang.mjs";
 import { TAKE_PROBLEMS, watcherScript } from "./watch.mjs";
 
 const INSTALL = "apt-get install -y webkit2gtk-driver xvfb xauth";
@@ -19,6 +20,13 @@ const WATCH = watcherScript({ console: true });
 /** Marks a document the harness is leaving, to tell the next one from it. */
 const LEAVING = "window.__e2eLeaving = true";
 const POLL_MS = 20;
+/**
+ * How long a WebDriver command may take: every one answers in well under a second, except a
+ * new session (a browser starting). Seen in CI, under load: a command that never answered.
+ */
+const COMMAND_MS = 20_000;
+const NEW_SESSION_MS = 40_000;
+const QUIT_MS = 10_000;
 
 /** The MiniBrowser of the installed WebKitGTK (its folder names the API version). */
 function miniBrowser() {
@@ -70,8 +78,17 @@ export async function launch() {
     name: "webkit",
     /** @param {{ proxy: import("./proxy.mjs").Proxy }} options */
     async newPage({ proxy }) {
-      const session = await WebDriver.createSession(new httpClient.Executor(new httpClient.HttpClient(url)), capabilities);
-      const run = (/** @type {string} */ expression) => session.executeScript(`return ${expression}`);
+      const session = await bounded(
+        Promise.resolve(WebDriver.createSession(new httpClient.Executor(new httpClient.HttpClient(url)), capabilities)),
+        "WebKit: a new session",
+        NEW_SESSION_MS,
+      );
+      /** The first command that did not answer in time, if one did not. */
+      let hung = /** @type {string | null} */ (null);
+      const command = (/** @type {Promise<any>} */ promise, /** @type {string} */ what) =>
+        bounded(promise, `WebKit: ${what}`, COMMAND_MS, (message) => (hung ??= message));
+      const run = (/** @type {string} */ expression) =>
+        command(session.executeScript(`return ${expression}`), `a script (${expression.slice(0, 60)})`);
 
       /** Navigates with `start`, putting the watcher in the new document before its scripts run. */
       async function navigate(/** @type {() => Promise<unknown>} */ start) {
@@ -79,7 +96,7 @@ export async function launch() {
         const hold = proxy.holdNextDocument();
         let held = false;
         hold.arrival.then(() => (held = true));
-        await start();
+        await command(start(), "a navigation");
         try {
           // The new document exists once it answers without the mark; a document from the
           // cache never reaches the proxy, and gets the watcher once loaded.
@@ -101,25 +118,30 @@ export async function launch() {
       return {
         navigate: (/** @type {string} */ target) => navigate(() => session.get(target)),
         reload: () => navigate(() => session.navigate().refresh()),
-        back: () => session.navigate().back(),
+        back: () => command(session.navigate().back(), "going back"),
         evaluate: run,
         async click(/** @type {string} */ expression) {
-          await (await run(expression)).click();
+          await command((await run(expression)).click(), "a click");
         },
         async select(/** @type {string} */ expression, /** @type {string} */ value) {
           // As a person does it: the option is clicked, and WebKit fires input and change.
-          const option = await session.executeScript(
-            `return [...(${expression}).options].find((o) => o.value === arguments[0])`,
-            value,
+          const option = await command(
+            session.executeScript(`return [...(${expression}).options].find((o) => o.value === arguments[0])`, value),
+            "finding an option",
           );
-          await option.click();
+          await command(option.click(), "a click on an option");
         },
         async setViewport(/** @type {number} */ width, /** @type {number} */ height) {
-          await session.manage().window().setRect({ width, height });
+          await command(session.manage().window().setRect({ width, height }), "resizing the window");
         },
         /** What the watcher kept (the console included) since the last call. */
         problems: async () => /** @type {string[]} */ (await run(TAKE_PROBLEMS).catch(() => [])),
-        close: () => session.quit(),
+        hung: () => hung,
+        // A session that does not close is left to the driver's end (its process group).
+        close: () =>
+          bounded(session.quit(), "WebKit: closing the session", QUIT_MS).catch((error) =>
+            process.stderr.write(`${error.message}; left to the driver's end\n`),
+          ),
       };
     },
     async close() {
