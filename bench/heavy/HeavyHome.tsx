@@ -3,6 +3,7 @@
 // made of the app's own pieces (its translator and tables, plurals, dates in the pinned
 // time zone, links, the language select) and comes to about 1,000 elements and 50 KB of
 // HTML, the size of a real screen, where rendering rather than HTTP dominates.
+import type { ScreenProps } from "../../app/data/route";
 import { formatInZone } from "../../app/i18n/dates";
 import { useLanguage } from "../../app/i18n/LanguageProvider";
 import { Link } from "../../app/navigation";
@@ -11,7 +12,7 @@ import { LanguageSelect } from "../../app/ui/LanguageSelect";
 const ROWS = 100;
 const START = Date.UTC(2026, 0, 5, 8, 30);
 
-export function Home({ timeZone }: { timeZone: string }) {
+export default function HeavyHome({ timeZone }: ScreenProps) {
   const { t, dateLocale } = useLanguage();
   const rows = Array.from({ length: ROWS }, (_, i) => ({
     id: i + 1,

@@ -8,16 +8,27 @@ import { bundleOptions } from "../../app/bundle.mjs";
 
 const root = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
 
-/** Writes the heavy server bundle to `outFile`. */
+/** Where the app's routes import the home screen, which the heavy page stands in for. */
+const ROUTES = path.join(root, "app/routes.ts");
+const HOME = "./ui/Home";
+
+/**
+ * Writes the heavy server bundle to `outFile`. It fails when the home screen is no longer
+ * imported where it is looked for: the heavy rows would then time the home page unnoticed.
+ */
 export async function buildHeavyBundle(outFile) {
   const { server } = await bundleOptions({ root, outDir: path.dirname(outFile), dev: false, buildTime: Date.now() });
+  let replaced = false;
   const heavyHome = {
     name: "heavy-home",
     setup(b) {
-      b.onResolve({ filter: /^\.\/ui\/Home$/ }, (args) =>
-        args.importer === path.join(root, "app/App.tsx") ? { path: path.join(root, "bench/heavy/HeavyHome.tsx") } : undefined,
-      );
+      b.onResolve({ filter: /^\.\/ui\/Home$/ }, (args) => {
+        if (args.importer !== ROUTES) return undefined;
+        replaced = true;
+        return { path: path.join(root, "bench/heavy/HeavyHome.tsx") };
+      });
     },
   };
   await build({ ...server, outfile: outFile, plugins: [heavyHome, ...server.plugins] });
+  if (!replaced) throw new Error(`the heavy page stands in for the home screen, but ${path.relative(root, ROUTES)} no longer imports "${HOME}"`);
 }
