@@ -206,9 +206,9 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
 
 /**
  * The data the screen on show receives. A class, not an object literal with a getter: V8
- * gives each such literal a hidden class of its own, made in the old generation, so one per
- * render filled it with garbage (uncached pages: 23% fewer per second, the heap 4 times
- * larger under load).
+ * makes such a literal an object in dictionary mode (`%HasFastProperties` is false), and
+ * one per render filled the old generation (a mark-compact every ~28,000 renders rather
+ * than one in 200,000; under load a V8 heap of 36 MB rather than 9, 4% fewer pages/s).
  */
 class ShownData implements ScreenData<unknown> {
   constructor(
