@@ -22,8 +22,8 @@ export async function buildHeavyBundle(outFile) {
   const heavyHome = {
     name: "heavy-home",
     setup(b) {
-      b.onResolve({ filter: /^\.\/ui\/Home$/ }, (args) => {
-        if (args.importer !== ROUTES) return undefined;
+      b.onResolve({ filter: /^\.\/ui\// }, (args) => {
+        if (args.importer !== ROUTES || args.path !== HOME) return undefined;
         replaced = true;
         return { path: path.join(root, "bench/heavy/HeavyHome.tsx") };
       });
