@@ -37,6 +37,20 @@ test("text: ICU quoting is undone at build time; plain text is itself", () => {
   assert.equal(format("it''s '{'here'}'", "en-US"), "it's {here}");
 });
 
+test("what ICU takes for text but a translator hardly means is refused: a stray }, an apostrophe quoting an argument", () => {
+  assert.throws(() => readMessage("Cette application parle une langue}, puis l’autre"), /has a \} that closes nothing, at column 35: remove it, or write '\}'/);
+  assert.throws(() => readMessage("{n, plural, one {# langue} other {# langues}}}"), /has a \} that closes nothing, at column 46/);
+  assert.throws(() => readMessage("👋 {name}} !"), /at column 9:/, "columns count characters, as the parser's do");
+  assert.throws(() => readMessage("Version d'{version}'"), /has an apostrophe at column 10 that quotes \{version…\} as text \(ICU quoting\)/);
+  assert.throws(() => readMessage("l'{count, plural, one {#} other {#}} x"), /apostrophe at column 2 that quotes \{count…\}/, "unclosed, it quotes to the end");
+  assert.throws(() => readMessage("{n, plural, one {l'{n}'} other {#}}"), /apostrophe at column 19 that quotes \{n…\}/, "in a case too");
+  // What ICU quoting is for still builds: braces quoted one by one, a doubled or a typographic apostrophe.
+  assert.equal(format("it''s '{'name'}' and '}'", "en-US"), "it's {name} and }");
+  assert.equal(format("{n, plural, one {'#'{n}'#'} other {#}}", "en-US", { n: 1 }), "#1#");
+  assert.equal(format("d''{version} et d’{version}", "fr-FR", { version: "1.2" }), "d'1.2 et d’1.2");
+  assert.equal(format("l'été", "fr-FR"), "l'été", "an apostrophe before a letter is text");
+});
+
 test("arguments and their types", () => {
   const { arguments: args } = readMessage("{n, plural, one {#} other {# {n, number}}} {who} {g, select, a {} b {} other {}} {n}");
   assert.deepEqual([...args], [

@@ -3,7 +3,9 @@
 // translator cannot honour is refused here, with the reason: a date or a time (it would be
 // written in the browser's time zone, not the page's, and break hydration: format it with
 // app/i18n/dates.ts and pass the text), a rich-text tag (t() returns text), a plural or
-// select without `other` (no case for a value the message did not foresee).
+// select without `other` (no case for a value the message did not foresee), and two
+// slips the parser takes for text: a `}` that closes nothing, and an apostrophe that
+// quotes an argument away (`d'{version}'` shows "d{version}").
 import { type MessageFormatElement, parse, TYPE } from "@formatjs/icu-messageformat-parser";
 
 /** What a message needs of one argument. */
@@ -42,12 +44,13 @@ const NUMBER_STYLES: Record<string, Intl.NumberFormatOptions> = {
 export function readMessage(message: string): ReadMessage {
   let elements: MessageFormatElement[];
   try {
-    elements = parse(message, { requiresOtherClause: false, shouldParseSkeletons: true });
+    elements = parse(message, { requiresOtherClause: false, shouldParseSkeletons: true, captureLocation: true });
   } catch (error) {
     const { message: code, location } = error as Error & { location?: { start: { column: number } } };
     const at = location ? ` at column ${location.start.column}` : "";
     throw new MessageError(`is not valid ICU (${code}${at})`);
   }
+  checkLiterals(message, elements, false);
   const read: ReadMessage = { arguments: new Map(), plurals: [], code: "", plain: false };
   const text = plainText(elements);
   if (text !== null) {
@@ -57,6 +60,54 @@ export function readMessage(message: string): ReadMessage {
   }
   read.code = `(a,f)=>${compile(elements, read, false)}`;
   return read;
+}
+
+/**
+ * Refuses what ICU reads as text but a translator hardly means: the parser (like ICU's
+ * own MessagePattern) keeps a `}` outside every argument as text, and an apostrophe
+ * before `{` quotes everything up to the next apostrophe, arguments included. Each
+ * literal's source is read again as the parser reads it (ICU's "'" rules).
+ */
+function checkLiterals(message: string, elements: MessageFormatElement[], inPlural: boolean): void {
+  for (const element of elements) {
+    if (element.type === TYPE.literal && element.location) {
+      checkLiteral(message, element.location.start.offset, element.location.end.offset, inPlural);
+    } else if (element.type === TYPE.select || element.type === TYPE.plural) {
+      for (const option of Object.values(element.options)) checkLiterals(message, option.value, element.type === TYPE.plural);
+    } else if (element.type === TYPE.tag) {
+      checkLiterals(message, element.children, inPlural);
+    }
+  }
+}
+
+/** An argument's opening, as the parser reads one: `{name}` or `{name,`. */
+const ARGUMENT = /\{\s*([^\s{}',#]+)\s*[},]/;
+
+function checkLiteral(message: string, start: number, end: number, inPlural: boolean): void {
+  const column = (offset: number) => [...message.slice(0, offset)].length + 1;
+  for (let i = start; i < end; i++) {
+    const char = message[i];
+    if (char === "}") {
+      throw new MessageError(`has a } that closes nothing, at column ${column(i)}: remove it, or write '}' to show one`);
+    }
+    if (char !== "'") continue;
+    const next = message[i + 1] ?? "";
+    if (next === "'") {
+      i++; // '' is one apostrophe
+      continue;
+    }
+    if (!(next !== "" && "{}<>".includes(next)) && !(next === "#" && inPlural)) continue; // an apostrophe as text
+    let close = i + 1;
+    while (close < end && !(message[close] === "'" && message[close + 1] !== "'")) close += message[close] === "'" ? 2 : 1;
+    const swallowed = message.slice(i + 1, close).match(ARGUMENT);
+    if (swallowed) {
+      throw new MessageError(
+        `has an apostrophe at column ${column(i)} that quotes {${swallowed[1]}…} as text (ICU quoting), so it would never be replaced: ` +
+          `write the apostrophe ’ (or '' for a straight one), or quote each brace, '{'${swallowed[1]}'}', to show the braces`,
+      );
+    }
+    i = close;
+  }
 }
 
 /** The text of a message without arguments, or null. */
