@@ -14,10 +14,23 @@ import { fileURLToPath } from "node:url";
 export const DECLARATIONS = "app/i18n/messages.generated.ts";
 const TABLE = /[\\/]app[\\/]i18n[\\/]tables[\\/]\w+\.ts$/;
 
-/** Imports a TypeScript module in Node, bundled alone. */
+/** Imports a TypeScript module in Node, bundled alone: { module, warnings } (esbuild's). */
 async function importAlone(root, file) {
   const alone = await build({ absWorkingDir: root, entryPoints: [file], bundle: true, write: false, format: "esm", platform: "node", logLevel: "silent" });
-  return import(`data:text/javascript;base64,${Buffer.from(alone.outputFiles[0].text).toString("base64")}`);
+  const module = await import(`data:text/javascript;base64,${Buffer.from(alone.outputFiles[0].text).toString("base64")}`);
+  return { module, warnings: alone.warnings };
+}
+
+/** The keys `file` writes twice in an object, as esbuild warns of them (its module keeps the last). */
+function duplicateKeys(file, warnings) {
+  return warnings
+    .filter(({ id, location }) => id === "duplicate-object-key" && location?.file === file)
+    .map(({ location, notes }) => {
+      // esbuild's columns and lengths count UTF-8 bytes.
+      const token = Buffer.from(location.lineText).subarray(location.column, location.column + location.length).toString();
+      const key = /^["']/.test(token) ? new Function(`return ${token}`)() : token;
+      return { key, first: notes[0]?.location?.line ?? 0, again: location.line };
+    });
 }
 
 let checker = null;
@@ -32,17 +45,18 @@ async function appSources(root) {
   return Promise.all(files.map(async (file) => ({ file: `app/${file}`, text: await readFile(path.join(root, "app", file), "utf8") })));
 }
 
-/** A table's module, imported again only when its source changed; a problem if it is not one. */
+/** A table's module and its keys written twice, imported again only when its source changed; a problem if it is not one. */
 async function tableModule(root, file, source, code) {
   const loaded = loadedTables.get(file);
-  if (loaded?.source === source) return loaded.module;
+  if (loaded?.source === source) return loaded;
   if (!/^export default \w+;$/m.test(source)) throw problem(file, `${file} must end with \`export default <table>;\``);
-  const module = await importAlone(root, file);
+  const { module, warnings } = await importAlone(root, file);
   if (!module.dateLocale?.formatLong || !module.dateLocale?.localize) {
     throw problem(file, `${file} must export its date locale beside the table, e.g. \`export { ${code} as dateLocale } from "date-fns/locale/${code}";\``);
   }
-  loadedTables.set(file, { source, module });
-  return module;
+  const table = { source, module, duplicates: duplicateKeys(file, warnings) };
+  loadedTables.set(file, table);
+  return table;
 }
 
 const problem = (file, text) => Object.assign(new Error(text), { problems: [{ file, line: 0, text }] });
@@ -63,13 +77,14 @@ export function checkCatalogue(root, options = {}) {
 let queue = Promise.resolve();
 
 async function check(root, options) {
-  checker ??= await importAlone(root, fileURLToPath(new URL("./catalogue.ts", import.meta.url)));
+  checker ??= (await importAlone(root, fileURLToPath(new URL("./catalogue.ts", import.meta.url)))).module;
   const listed = options.tables ?? (await listedTables(root));
   const tables = [];
   try {
     for (const { code, locale, file } of listed) {
       const source = await readFile(path.join(root, file), "utf8");
-      tables.push({ language: code, locale, file, source, module: await tableModule(root, file, source, code) });
+      const { module, duplicates } = await tableModule(root, file, source, code);
+      tables.push({ language: code, locale, file, source, module, duplicates });
     }
   } catch (error) {
     const errors = error.problems ?? error.errors?.map((e) => ({ file: e.location?.file ?? "", line: e.location?.line ?? 0, text: e.text }));

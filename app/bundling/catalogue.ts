@@ -15,6 +15,15 @@ export interface CatalogueTable {
   source: string;
   /** The table as its module exports it. */
   table: Record<string, unknown>;
+  /** Keys its source writes twice (its module keeps the last value), with both lines. */
+  duplicates?: DuplicateKey[];
+}
+
+export interface DuplicateKey {
+  key: string;
+  /** The line of the first one, then of the one written again. */
+  first: number;
+  again: number;
 }
 
 export interface Problem {
@@ -86,6 +95,14 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], 
   for (const table of tables) {
     const read = new Map<string, Read>();
     reads.set(table.language, read);
+    for (const { key, first, again } of table.duplicates ?? []) {
+      const what = Object.prototype.hasOwnProperty.call(table.table, key) ? `message "${key}" (${table.language})` : `the key "${key}"`;
+      errors.push({
+        file: table.file,
+        line: again,
+        text: `${what} is written twice, at ${table.file}:${first} and ${table.file}:${again}, and only the last would be kept: remove one`,
+      });
+    }
     for (const [key, entry] of Object.entries(table.table)) {
       const at = { file: table.file, line: lineOf(table, key) };
       const named = `message "${key}" (${table.language})`;
@@ -134,7 +151,10 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], 
         const expected = argumentsText(theirs.message.arguments);
         const found = argumentsText(mine.message.arguments);
         if (sameArguments(mine.message.arguments, theirs.message.arguments)) continue;
-        errors.push({ ...at, text: `message "${key}" (${table.language}) takes ${found}, but in ${first.language} it takes ${expected}: every language takes the same arguments` });
+        errors.push({
+          ...at,
+          text: `message "${key}" (${table.language}) takes ${found}, but in ${first.language} it takes ${expected}: every language takes the same arguments (${first.language}'s is at ${first.file}:${lineOf(first, key)})`,
+        });
       }
     }
   }
@@ -243,8 +263,9 @@ function compiledTables(tables: CatalogueTable[], reads: Map<string, Map<string,
       replaced.set(key, (replaced.get(key) ?? 0) + 1);
       return `${head}${entry.message.code}`;
     });
+    const duplicated = new Set(table.duplicates?.map(({ key }) => key));
     for (const [key, entry] of read) {
-      if (entry.kind !== "message" || entry.message.plain || replaced.get(key) === 1) continue;
+      if (entry.kind !== "message" || entry.message.plain || replaced.get(key) === 1 || duplicated.has(key)) continue;
       errors.push({
         file: table.file,
         line: lineOf(table, key),

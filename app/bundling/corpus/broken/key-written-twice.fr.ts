@@ -1,0 +1,15 @@
+// expect error: message "page.title" (fr) is written twice, at app/bundling/corpus/broken/key-written-twice.fr.ts:3 and app/bundling/corpus/broken/key-written-twice.fr.ts:9
+const fr = {
+  "page.title": "Accueil",
+  "cart.items": "{count, plural, one {# article} many {# d’articles} other {# articles}}",
+  "cart.total": "Total : {amount, number, ::currency/EUR}",
+  "user.greeting": "Bonjour {name} !",
+  "user.pronoun": "{gender, select, female {Elle} male {Il} other {Iel}} a répondu.",
+  "race.rank": "{rank, selectordinal, one {#re} other {#e}} place",
+  "page.title": "Page d’accueil",
+  "build.line": (p: { version: string; date: string }) => `Version ${p.version} du ${p.date}`,
+};
+
+export default fr;
+
+export { fr as dateLocale } from "date-fns/locale/fr";
