@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { context } from "esbuild";
 import { bundleOptions, checkLanguages, readLanguages, writeManifest } from "./bundle.mjs";
 import { builtReport, failedReport } from "./bundling/build-report.mjs";
+import { writeDeclarations } from "./bundling/catalogue.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const separator = process.argv.indexOf("--", 2);
@@ -76,6 +77,8 @@ async function rebuild() {
     // Both builds end before the next may start, failed or not.
     const [server, client] = await Promise.allSettled([contexts.server.rebuild(), contexts.client.rebuild()]);
     for (const built of [server, client]) if (built.status === "rejected") throw built.reason;
+    // What `node app/bundling/catalogue.mjs` does: the editor's types follow the tables.
+    await writeDeclarations(root);
     const manifest = await writeManifest({ root, outDir, metafile: client.value.metafile, languages, buildTime: Date.now(), dev: true });
     const serverHash = createHash("sha256").update(await readFile(path.join(outDir, "server.js"))).digest("hex");
     const scripts = JSON.stringify([manifest.entry, manifest.preload, manifest.languageChunks]);
@@ -202,7 +205,7 @@ async function build() {
   }
 }
 function changed(file) {
-  // Written by the build itself (app/bundling/catalogue.mjs) when the keys change.
+  // Written by this loop itself (writeDeclarations) when the keys change.
   if (file?.endsWith("messages.generated.ts")) return;
   if (file?.endsWith("languages.json")) changedLanguages = true;
   clearTimeout(pending);

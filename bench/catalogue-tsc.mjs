@@ -1,9 +1,9 @@
 // What the catalogue's typing costs the type check: a copy of the app whose tables carry
 // 5,000 more keys (plain text, arguments, plurals, selects, in French and English) and a
 // file that calls t() once for each, type-checked with the generated declarations
-// (app/i18n/messages.generated.ts, as the build writes them) and without them (t taking
-// any string, as before the catalogue was typed), in turns. Writes its section of
-// BENCHMARKS.md (run it under the heavy lock: it keeps a core busy).
+// (app/i18n/messages.generated.ts, as `node app/bundling/catalogue.mjs` writes them) and
+// without them (t taking any string, as before the catalogue was typed), in turns. Writes
+// its section of BENCHMARKS.md (run it under the heavy lock: it keeps a core busy).
 //   node bench/catalogue-tsc.mjs [--keys 5000] [--rounds 5] [--no-write]   (KEEP=1 keeps the copy)
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";

@@ -1,11 +1,13 @@
 // The translation catalogue in the build (app/bundling/catalogue.ts does the checking):
 // - an esbuild plugin, in both bundles and the development loop: before each build it
 //   checks every table (an error fails the build, naming file, line, key and language;
-//   warnings are printed once) and writes app/i18n/messages.generated.ts, the key union
-//   and each key's arguments that t() is typed with; it then gives each table module with
-//   its messages compiled to functions, so the browser parses no ICU;
-// - a command, `node app/bundling/catalogue.mjs`, run before the type check: it writes the
-//   declarations (they are not committed) and reports the same problems.
+//   warnings are printed once), then gives each table module with its messages compiled
+//   to functions, so the browser parses no ICU;
+// - a command, `node app/bundling/catalogue.mjs`, the one that rewrites
+//   app/i18n/messages.generated.ts (the key union and each key's arguments that t() is
+//   typed with) and reports the same problems. That file is committed, so a fresh clone
+//   type-checks; a build never writes it (the development loop does, after each build),
+//   and app/bundling/declarations.test.mjs fails when it is not what the tables make.
 import { build } from "esbuild";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -62,10 +64,12 @@ async function tableModule(root, file, source, code) {
 const problem = (file, text) => Object.assign(new Error(text), { problems: [{ file, line: 0, text }] });
 
 /**
- * Checks the catalogue of `root` (app/i18n/languages.json's languages, the default first)
- * and writes the declarations when they changed: { errors, warnings, compiled, fresh }.
- * The tests give other tables (`tables`: { code, locale, file }, the default first), other
- * sources, and `declarations`: where to write them (null: nowhere).
+ * Checks the catalogue of `root` (app/i18n/languages.json's languages, the default first):
+ * { errors, warnings, compiled, declarations, fresh }. It writes nothing: the declarations
+ * are committed, and only `writeDeclarations` (the command below) rewrites them. The
+ * tests give other tables (`tables`: { code, locale, file }, the default first), other
+ * sources, and `declarations`: the file the declarations are for (their import of the
+ * first table is relative to it; null: none), which `write: true` writes.
  */
 export function checkCatalogue(root, options = {}) {
   // One check at a time: the two bundles of a build ask together, and the second one
@@ -88,28 +92,37 @@ async function check(root, options) {
     }
   } catch (error) {
     const errors = error.problems ?? error.errors?.map((e) => ({ file: e.location?.file ?? "", line: e.location?.line ?? 0, text: e.text }));
-    if (errors) return { errors, warnings: [], compiled: new Map(), fresh: true };
+    if (errors) return { errors, warnings: [], compiled: new Map(), declarations: null, fresh: true };
     throw error;
   }
   const sources = options.sources ?? (await appSources(root));
   const declarations = options.declarations === undefined ? path.join(root, DECLARATIONS) : options.declarations;
-  const inputs = JSON.stringify([tables.map((t) => [t.file, t.locale, t.source]), sources, declarations]);
-  if (last?.root === root && last.inputs === inputs) return { ...last.result, fresh: false };
   const tableImport = declarations
     ? `./${path.relative(path.dirname(declarations), path.join(root, tables[0].file)).split(path.sep).join("/").replace(/\.ts$/, "")}`.replace(/^\.\/\.\./, "..")
     : undefined;
-  const result = checker.checkCatalogue(
-    tables.map(({ module, ...table }) => ({ ...table, table: module.default })),
-    sources,
-    tableImport,
-  );
-  if (declarations) {
+  const inputs = JSON.stringify([tables.map((t) => [t.file, t.locale, t.source]), sources, tableImport]);
+  let result = last?.root === root && last.inputs === inputs ? last.result : null;
+  const fresh = result === null;
+  if (fresh) {
+    result = checker.checkCatalogue(
+      tables.map(({ module, ...table }) => ({ ...table, table: module.default })),
+      sources,
+      tableImport,
+    );
+    last = { root, inputs, result };
+  }
+  if (declarations && options.write) {
     const current = await readFile(declarations, "utf8").catch(() => null);
     if (current !== result.declarations) await writeFile(declarations, result.declarations);
   }
-  last = { root, inputs, result };
-  return { ...result, fresh: true };
+  return { ...result, fresh };
 }
+
+/**
+ * Rewrites app/i18n/messages.generated.ts from the tables (when it changed), and gives
+ * the check's result: the command below, and the development loop after each build.
+ */
+export const writeDeclarations = (root) => checkCatalogue(root, { write: true });
 
 /** The listed languages' tables, the default language's first. */
 async function listedTables(root) {
@@ -155,7 +168,7 @@ export function catalogue(root) {
 // `node app/bundling/catalogue.mjs`: the declarations, and the problems.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-  const { errors, warnings } = await checkCatalogue(root);
+  const { errors, warnings } = await writeDeclarations(root);
   for (const warning of warnings) console.warn(`warning: ${describe(warning)}`);
   for (const error of errors) console.error(`error: ${describe(error)}`);
   if (errors.length > 0) process.exit(1);

@@ -36,7 +36,7 @@ export interface Problem {
 export interface CheckedCatalogue {
   errors: Problem[];
   warnings: Problem[];
-  /** app/i18n/messages.generated.ts. */
+  /** app/i18n/messages.generated.ts, as the tables make it. */
   declarations: string;
   /** Each table's source with its messages compiled, by file. */
   compiled: Map<string, string>;
@@ -229,8 +229,9 @@ function declarations(first: CatalogueTable, reads: Map<string, Read>, tableImpo
     }
   }
   return [
-    `// GENERATED from ${first.file} by the build (app/bundling/catalogue.mjs), on every build and`,
-    "// before the type check: do not edit, not committed. See docs/translations.md.",
+    `// GENERATED from ${first.file} and the other tables: do not edit. After a change to a`,
+    "// table, run `node app/bundling/catalogue.mjs` (npm run dev does, after each build) and",
+    "// commit this file: app/bundling/declarations.test.mjs fails when it is not what they make.",
     ...(functions ? [`import type table from ${JSON.stringify(tableImport)};`] : []),
     "",
     "/** Each message's arguments, by key (null: it takes none). */",
