@@ -23,7 +23,10 @@ use super::record::{Kind, SpanRecord, Value};
 /// How long one export may take before its spans are dropped.
 pub const EXPORT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The traces URL of `--otlp-endpoint`: a collector's base URL gets the OTLP path.
+/// The traces URL of `--otlp-endpoint`, by OpenTelemetry's rule for
+/// `OTEL_EXPORTER_OTLP_ENDPOINT`: a base URL keeps its path and gets `/v1/traces` after it
+/// (`http://gw/otlp` → `http://gw/otlp/v1/traces`); a URL whose path already ends in
+/// `/v1/traces` is the traces URL itself.
 pub fn traces_url(endpoint: &str) -> Result<String, String> {
     let mut url = reqwest::Url::parse(endpoint)
         .map_err(|e| format!("--otlp-endpoint {endpoint:?} is not a URL: {e}"))?;
@@ -37,8 +40,9 @@ pub fn traces_url(endpoint: &str) -> Result<String, String> {
             "--otlp-endpoint {endpoint:?}: give a URL without credentials, query or fragment"
         ));
     }
-    if url.path() == "/" {
-        url.set_path("/v1/traces");
+    if !url.path().ends_with("/v1/traces") {
+        let base = url.path().trim_end_matches('/').to_string();
+        url.set_path(&format!("{base}/v1/traces"));
     }
     Ok(url.to_string())
 }
@@ -273,6 +277,16 @@ mod tests {
             traces_url("http://collector:4318/otlp/v1/traces").unwrap(),
             "http://collector:4318/otlp/v1/traces"
         );
+        // As OTEL_EXPORTER_OTLP_ENDPOINT: a base URL keeps its path, and the signal's follows.
+        for (base, traces) in [
+            ("http://collector:4318/", "http://collector:4318/v1/traces"),
+            ("http://gw/otlp", "http://gw/otlp/v1/traces"),
+            ("http://gw/otlp/", "http://gw/otlp/v1/traces"),
+            ("http://gw/a/b", "http://gw/a/b/v1/traces"),
+            ("http://gw/otlp/v1/traces", "http://gw/otlp/v1/traces"),
+        ] {
+            assert_eq!(traces_url(base).unwrap(), traces, "{base}");
+        }
         for refused in [
             "collector:4318",
             "https://collector:4318",
