@@ -3,7 +3,9 @@
 // app/contract.ts to the Rust types. Run by `node app/test/run.mjs` (so `cargo test`),
 // which builds without writing it.
 import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -25,4 +27,16 @@ test(`${DECLARATIONS} is what the tables make`, async () => {
     `${DECLARATIONS} is not what the tables make: run \`node app/bundling/catalogue.mjs\` and commit it.\n` +
       `First difference, line ${at + 1}:\n  the file:   ${lines[at] ?? "(missing)"}\n  the tables: ${made[at]}`,
   );
+});
+
+test("a check writes no declarations (a build then cannot hide a stale file from the test above)", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "bilingue-declarations-"));
+  try {
+    const declarations = path.join(dir, "messages.generated.ts");
+    const { errors } = await checkCatalogue(root, { declarations });
+    assert.equal(errors.length, 0);
+    assert.equal(existsSync(declarations), false, "only `node app/bundling/catalogue.mjs` (and npm run dev) write them");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
