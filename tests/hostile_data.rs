@@ -241,3 +241,104 @@ fn other_visitors_large_answers_fail_no_page_beside_them() {
     }
     assert_eq!(metric(&host, "bilingue_runtime_restarts_total"), 0.0);
 }
+
+/// Answers up to the loaders' 4 MiB cap, of the shapes that cost V8 most to parse and to
+/// show, each handed to a runtime with the lowest heap allowed.
+fn costly_answers() -> Vec<(&'static str, String)> {
+    let status = |version: &str| {
+        format!(
+            r#"{{"version":"{version}","languages":["fr","en"],"serverTime":"2030-01-02T03:04:05.000Z"}}"#
+        )
+    };
+    let cap = 4 << 20;
+    let keys: String = (0..)
+        .map(|i| format!("\"k{i}\":{i},"))
+        .take_while({
+            let mut len = 0;
+            move |pair: &String| {
+                len += pair.len();
+                len < cap - 2
+            }
+        })
+        .collect();
+    vec![
+        // 4,194,298 bytes: the answer that ended the process.
+        (
+            "empty objects",
+            format!("[{}{{}}]", "{},".repeat(1_398_098)),
+        ),
+        ("numbers", format!("[{}1]", "1,".repeat(cap / 2 - 2))),
+        ("keys", format!("{{{}\"end\":0}}", keys)),
+        (
+            "nesting",
+            format!("{}{}", "[".repeat(cap / 2), "]".repeat(cap / 2)),
+        ),
+        ("a long version", status(&"x".repeat(cap - 100))),
+        (
+            "a long two-byte version",
+            status(&"é".repeat(cap / 2 - 100)),
+        ),
+        ("control characters", "\u{1}".repeat(cap)),
+        ("quotes", format!("[\"{}\"]", "\\\"".repeat(cap / 2 - 4))),
+        // Within half the heap, by the host's reckoning: shown on the page.
+        ("a version just allowed", status(&"x".repeat(1_900_000))),
+        (
+            "strings just allowed",
+            format!("[{}\"ab\"]", "\"ab\",".repeat(200_000)),
+        ),
+        (
+            "nesting just allowed",
+            format!("{}{}", "[".repeat(45_000), "]".repeat(45_000)),
+        ),
+    ]
+}
+
+#[test]
+fn no_answer_within_the_caps_ends_the_process_at_the_lowest_heap() {
+    let answers = costly_answers();
+    for (what, body) in &answers {
+        assert!(body.len() <= 4 << 20, "{what}: {} bytes", body.len());
+    }
+    let served = Arc::new(AtomicUsize::new(0));
+    let bodies: Arc<Vec<String>> = Arc::new(answers.iter().map(|(_, b)| b.clone()).collect());
+    let upstream = support::serve_router(Router::new().route(
+        "/api/status",
+        get({
+            let served = served.clone();
+            move || {
+                let body = bodies[served.load(Ordering::SeqCst)].clone();
+                async move { json(body) }
+            }
+        }),
+    ));
+    let host = crate::support::binary::Host::started(&[
+        "--render-heap-mb",
+        "16",
+        "--api-upstream",
+        &upstream,
+        "--page-cache-entries",
+        "0",
+    ]);
+    for (i, (what, _)) in answers.iter().enumerate() {
+        served.store(i, Ordering::SeqCst);
+        let page = client()
+            .get(host.url("/fr/status"))
+            .send()
+            .unwrap_or_else(|e| panic!("{what}: {e}; logs:\n{}", host.logs()));
+        assert_eq!(page.status(), 200, "{what}");
+        let home = client()
+            .get(host.url("/fr/"))
+            .send()
+            .and_then(|answer| answer.text())
+            .unwrap_or_else(|e| {
+                panic!(
+                    "after {what}, the host is gone: {e}; logs:\n{}",
+                    host.logs()
+                )
+            });
+        assert!(home.contains(FRENCH_HOME), "after {what}: {home:.1500}");
+    }
+    let logs = host.logs();
+    assert!(logs.contains("a loader's answer was refused"), "{logs}");
+    assert_eq!(host.metric("bilingue_panics_total"), 0.0);
+}

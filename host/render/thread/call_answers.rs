@@ -1,15 +1,24 @@
 //! Answers to the loaders' API calls, held by a render thread until the bundle takes them,
 //! handed over within a budget of the heap: what many visitors' large answers would take of
 //! the heap at once is spread over several calls into the bundle, between which the pages
-//! they finished are garbage.
+//! they finished are garbage. An answer that would take more than half the heap by itself
+//! is refused before V8 sees it: parsing it (`JSON.parse` cannot be interrupted) could
+//! grow the heap past what the runtime may ever take, and V8 would end the process.
 
 use std::collections::VecDeque;
 
-use crate::render::CallOutcome;
+use crate::render::{ApiAnswer, CallOutcome};
 
-/// The answers handed to the bundle in one call take at most this part of its heap (their
-/// bodies; parsed, they take a few times that).
-const ANSWERS_SHARE_OF_HEAP: usize = 16;
+/// The answers handed to the bundle in one call cost at most this part of its heap.
+const ANSWERS_SHARE_OF_HEAP: usize = 8;
+
+/// One answer may cost at most this part of the heap.
+const ONE_ANSWER_SHARE_OF_HEAP: usize = 2;
+
+/// What V8 takes at most for an object or an array parsed from JSON (its header and the
+/// room it keeps for properties or elements), and for each value or property in one.
+const CONTAINER_BYTES: usize = 64;
+const SLOT_BYTES: usize = 16;
 
 /// An answer to an API call of page `job`, from the runtime it was asked by (a replaced
 /// runtime's late answers are dropped).
@@ -19,11 +28,14 @@ pub(super) struct CallAnswer {
     pub outcome: CallOutcome,
 }
 
-/// Answers come, not yet handed to the bundle, in the order they came.
+/// Answers come, not yet handed to the bundle, in the order they came, each with what it
+/// costs the heap.
 pub(super) struct HeldAnswers {
-    held: VecDeque<CallAnswer>,
-    /// The bodies one call into the bundle takes at most (but always one answer).
+    held: VecDeque<(CallAnswer, usize)>,
+    /// What one call into the bundle may cost at most (but always one answer).
     budget: usize,
+    /// What one answer may cost at most.
+    most: usize,
 }
 
 impl HeldAnswers {
@@ -32,6 +44,7 @@ impl HeldAnswers {
         Self {
             held: VecDeque::new(),
             budget: heap_bytes / ANSWERS_SHARE_OF_HEAP,
+            most: heap_bytes / ONE_ANSWER_SHARE_OF_HEAP,
         }
     }
 
@@ -39,30 +52,89 @@ impl HeldAnswers {
         self.held.is_empty()
     }
 
+    /// Holds `answers`; one that would cost more than its share of the heap becomes a
+    /// failed call, which the page shows as its data's error.
     pub(super) fn hold(&mut self, answers: impl IntoIterator<Item = CallAnswer>) {
-        self.held.extend(answers);
+        for mut answer in answers {
+            let body = answer.outcome.answer.body.as_deref().unwrap_or_default();
+            let cost = heap_cost(body);
+            if cost > self.most {
+                let why = format!(
+                    "the answer ({} bytes) would take about {} MiB of the render's heap, more than half of --render-heap-mb ({} MiB)",
+                    body.len(),
+                    cost.div_ceil(1 << 20),
+                    (self.most * ONE_ANSWER_SHARE_OF_HEAP) >> 20
+                );
+                tracing::warn!(why, "a loader's answer was refused");
+                let refused = ApiAnswer {
+                    status: answer.outcome.answer.status,
+                    ..ApiAnswer::failed(answer.outcome.answer.id, why)
+                };
+                answer.outcome.answer = refused;
+            }
+            self.held.push_back((answer, cost.min(self.most)));
+        }
     }
 
     /// The answers for runtime `runtime` to hand the bundle in one call, in the order they
-    /// came, their bodies within the budget (at least one answer); other runtimes' are
+    /// came, their cost within the budget (at least one answer); other runtimes' are
     /// dropped.
     pub(super) fn next_batch(&mut self, runtime: u64) -> Vec<CallAnswer> {
         let mut taken = Vec::new();
-        let mut bytes = 0;
-        while let Some(next) = self.held.front() {
+        let mut spent = 0;
+        while let Some((next, cost)) = self.held.front() {
             if next.runtime != runtime {
                 self.held.pop_front();
                 continue;
             }
-            let size = next.outcome.answer.body.as_ref().map_or(0, String::len);
-            if !taken.is_empty() && bytes + size > self.budget {
+            if !taken.is_empty() && spent + cost > self.budget {
                 break;
             }
-            bytes += size;
-            taken.push(self.held.pop_front().expect("looked at"));
+            spent += cost;
+            taken.push(self.held.pop_front().expect("looked at").0);
         }
         taken
     }
+}
+
+/// What an answer's body may take of the heap once the bundle has it, at most: the text
+/// of the answers as handed over (with JSON's escapes; two bytes a character, should any be
+/// outside Latin-1), the body as a string of its own, and, when it looks like JSON, the
+/// objects, arrays and values parsing it makes (their strings are the body's, counted).
+pub(super) fn heap_cost(body: &str) -> usize {
+    let mut escaped = 0;
+    let mut containers = 0;
+    let mut slots = 0;
+    let mut in_string = false;
+    let mut escaping = false;
+    for &byte in body.as_bytes() {
+        escaped += match byte {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0..0x20 => 6,
+            _ => 1,
+        };
+        if in_string {
+            match (escaping, byte) {
+                (true, _) => escaping = false,
+                (false, b'\\') => escaping = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'{' | b'[' => containers += 1,
+            b',' | b':' => slots += 1,
+            _ => {}
+        }
+    }
+    let looks_like_json = matches!(body.trim_start().as_bytes().first(), Some(b'{' | b'['));
+    let parsed = match looks_like_json {
+        true => containers * (CONTAINER_BYTES + SLOT_BYTES) + slots * SLOT_BYTES,
+        false => 0,
+    };
+    2 * escaped + 2 * body.len() + parsed
 }
 
 #[cfg(test)]
@@ -93,13 +165,56 @@ mod tests {
     }
 
     #[test]
-    fn the_budget_is_a_sixteenth_of_the_heap() {
-        assert_eq!(HeldAnswers::new(64 << 20).budget, 4 << 20);
+    fn the_budget_is_an_eighth_of_the_heap_and_one_answer_half_of_it() {
+        let held = HeldAnswers::new(64 << 20);
+        assert_eq!((held.budget, held.most), (8 << 20, 32 << 20));
+    }
+
+    #[test]
+    fn an_answer_costs_its_text_its_string_and_what_parsing_it_makes() {
+        assert_eq!(heap_cost(""), 0);
+        assert_eq!(heap_cost("abc"), 2 * 3 + 2 * 3);
+        assert_eq!(heap_cost("a\"b"), 2 * 4 + 2 * 3, "an escaped quote");
+        assert_eq!(heap_cost("\u{1}"), 2 * 6 + 2, "a control character");
+        // `[{},{}]`: three containers, one comma.
+        assert_eq!(heap_cost("[{},{}]"), 2 * 7 + 2 * 7 + 3 * 80 + 16);
+        // Brackets and commas inside strings are text.
+        assert_eq!(heap_cost(r#"["[,{"]"#), 2 * 9 + 2 * 7 + 80);
+        assert_eq!(heap_cost(r#"["\"[,{"]"#), 2 * 13 + 2 * 9 + 80);
+        assert_eq!(heap_cost("not [json], {}"), 2 * 14 + 2 * 14);
+    }
+
+    #[test]
+    fn an_answer_that_would_fill_half_the_heap_is_refused_before_v8() {
+        // 1.4 million empty objects in 4 MiB: what ended the process at a 16 MiB heap.
+        let objects = format!("[{}{{}}]", "{},".repeat(1_398_000));
+        for heap_mb in [16, 32, 48, 128] {
+            let mut held = HeldAnswers::new(heap_mb << 20);
+            let mut big = answer(0, 1, 0);
+            big.outcome.answer.body = Some(objects.clone());
+            big.outcome.answer.status = Some(200);
+            held.hold([big, answer(0, 2, 10)]);
+            let batch = held.next_batch(0);
+            let refused = &batch[0].outcome.answer;
+            assert_eq!(refused.body, None, "{heap_mb} MiB");
+            assert_eq!(refused.status, Some(200), "the API's own status is kept");
+            let why = refused.error.as_deref().unwrap();
+            assert!(why.contains(&format!("({heap_mb} MiB)")), "{why}");
+        }
+        let mut held = HeldAnswers::new(512 << 20);
+        let mut big = answer(0, 1, 0);
+        big.outcome.answer.body = Some(objects);
+        held.hold([big]);
+        assert!(
+            held.next_batch(0)[0].outcome.answer.body.is_some(),
+            "room enough"
+        );
     }
 
     #[test]
     fn answers_go_to_the_bundle_in_their_order_within_the_budget() {
-        let mut held = HeldAnswers::new(16 * 100);
+        // Plain text costs four bytes a byte (its text handed over, and its string).
+        let mut held = HeldAnswers::new(8 * 400);
         held.hold([
             answer(0, 1, 40),
             answer(0, 2, 60),
@@ -109,7 +224,7 @@ mod tests {
         assert_eq!(
             ids(&held.next_batch(0)),
             [1, 2],
-            "100 bytes fit, 101 do not"
+            "400 bytes of cost fit, 404 do not"
         );
         assert_eq!(ids(&held.next_batch(0)), [3, 4]);
         assert!(held.is_empty());
@@ -118,7 +233,7 @@ mod tests {
 
     #[test]
     fn an_answer_larger_than_the_budget_still_goes_alone() {
-        let mut held = HeldAnswers::new(16 * 100);
+        let mut held = HeldAnswers::new(8 * 400 * 4);
         held.hold([answer(0, 1, 500), answer(0, 2, 500), answer(0, 3, 10)]);
         assert_eq!(ids(&held.next_batch(0)), [1]);
         assert_eq!(ids(&held.next_batch(0)), [2]);
@@ -127,7 +242,7 @@ mod tests {
 
     #[test]
     fn a_replaced_runtimes_answers_are_dropped() {
-        let mut held = HeldAnswers::new(16 * 100);
+        let mut held = HeldAnswers::new(8 * 400);
         held.hold([
             answer(0, 1, 10),
             answer(1, 2, 10),
