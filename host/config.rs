@@ -169,19 +169,16 @@ pub const HOUR: Duration = Duration::from_secs(3600);
 pub const DAY: Duration = Duration::from_secs(86_400);
 
 /// A duration option's parser: human units (see [`parse_span`]), from `least` to `most`;
-/// the error names both.
+/// every refusal names both.
 pub fn within(
     least: Duration,
     most: Duration,
 ) -> impl Fn(&str) -> Result<Duration, String> + Clone + Send + Sync + 'static {
     move |text| {
-        let span = parse_span(text)?;
+        let bounds = format!("{}..{}", human(least), human(most));
+        let span = parse_span(text).map_err(|why| format!("{why}, within {bounds}"))?;
         if span < least || span > most {
-            return Err(format!(
-                "{text:?} is outside {}..{} for this option",
-                human(least),
-                human(most)
-            ));
+            return Err(format!("{text:?} is outside {bounds} for this option"));
         }
         Ok(span)
     }
@@ -214,39 +211,21 @@ pub fn parse_delay(text: &str) -> Result<Duration, String> {
     within(Duration::ZERO, DAY * 365)(text)
 }
 
-/// `1500ms`, `90s`, `5m`, `1h`, `1d`, `1h30m`, `0.5s`, or a bare number of seconds.
+/// `1500ms`, `90s`, `5m`, `1h`, `1d`, `1h30m` (humantime's units), or a bare number of
+/// seconds; written exactly, with no space around it.
 pub fn parse_span(text: &str) -> Result<Duration, String> {
     let wrong = || format!("{text:?} is not a duration such as 1500ms, 90s, 5m, 1h or 1d");
-    let mut rest = text.trim();
-    if rest.is_empty() {
+    if text.is_empty() || text.trim() != text {
         return Err(wrong());
     }
-    let mut total = Duration::ZERO;
-    while !rest.is_empty() {
-        let number_end = rest
-            .find(|c: char| !c.is_ascii_digit() && c != '.')
-            .unwrap_or(rest.len());
-        let (number, after) = rest.split_at(number_end);
-        let unit_end = after
-            .find(|c: char| !c.is_ascii_alphabetic())
-            .unwrap_or(after.len());
-        let (unit, after) = after.split_at(unit_end);
-        let value: f64 = number.parse().map_err(|_| wrong())?;
-        let unit = match (unit, after.is_empty() && total.is_zero()) {
-            ("ms", _) => MS,
-            ("s", _) => SECOND,
-            ("m", _) => MINUTE,
-            ("h", _) => HOUR,
-            ("d", _) => DAY,
-            // A bare number, alone: seconds.
-            ("", true) => SECOND,
-            _ => return Err(wrong()),
-        };
-        let part = Duration::try_from_secs_f64(value * unit.as_secs_f64()).map_err(|_| wrong())?;
-        total = total.checked_add(part).ok_or_else(wrong)?;
-        rest = after;
+    if text.bytes().all(|b| b.is_ascii_digit()) {
+        return text.parse().map(Duration::from_secs).map_err(|_| wrong());
     }
-    Ok(total)
+    // humantime reads any digit and space Unicode knows; an option is written in ASCII.
+    if !text.is_ascii() || text.contains(|c: char| c.is_ascii_whitespace() && c != ' ') {
+        return Err(wrong());
+    }
+    humantime::parse_duration(text).map_err(|_| wrong())
 }
 
 /// A duration as an operator writes it: `7d`, `1h`, `90s`, `1500ms`.
@@ -276,19 +255,28 @@ mod tests {
         assert_eq!(parse_span("1h"), Ok(HOUR));
         assert_eq!(parse_span("1d"), Ok(DAY));
         assert_eq!(parse_span("1h30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_span("1h 30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_span("5 minutes"), Ok(Duration::from_secs(300)));
         assert_eq!(parse_span("0.5s"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_span("2"), Ok(Duration::from_secs(2)));
         assert_eq!(parse_span("86400s"), Ok(DAY));
         for wrong in [
             "soon",
             "",
-            "5 minutes",
             "-1s",
             "1x",
             "1h30",
             "s",
             ".s",
             "1e9999d",
+            "99999999999999999999999s",
+            " 90s",
+            "90s ",
+            "\t90s",
+            "\u{a0}90s",
+            "\u{3000}90s",
+            "90\u{a0}s",
+            "１s",
         ] {
             assert!(parse_span(wrong).is_err(), "{wrong:?}");
         }
@@ -303,6 +291,10 @@ mod tests {
             r#""0ms" is outside 1ms..1m for this option"#
         );
         assert!(render("2m").is_err());
+        assert_eq!(
+            render("soon").unwrap_err(),
+            r#""soon" is not a duration such as 1500ms, 90s, 5m, 1h or 1d, within 1ms..1m"#
+        );
         let drain_delay = within(Duration::ZERO, HOUR);
         assert_eq!(drain_delay("0"), Ok(Duration::ZERO));
         assert!(drain_delay("2h").unwrap_err().contains("0s..1h"));
