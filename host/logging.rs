@@ -22,19 +22,18 @@ pub fn init(format: LogFormat) {
         // JSON escapes line breaks in its strings already.
         LogFormat::Json => builder.json().with_writer(io::stderr).init(),
     }
-    // A panic is a record like any other (one line, JSON in JSON logs), with where it was.
+    // A panic is a record like any other (one line, JSON in JSON logs), with where it was;
+    // one that is caught is logged by its catcher, with what became of it.
     std::panic::set_hook(Box::new(|info| {
-        let payload = info.payload();
-        let message = payload
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("(not a string)");
+        if crate::server::panics::left_to_a_catcher(info) {
+            return;
+        }
+        let panicked = crate::server::panics::Panicked::from_hook(info);
         tracing::error!(
             target: "bilingue::panic",
-            panic = message,
-            at = %info.location().map_or_else(String::new, ToString::to_string),
-            thread = std::thread::current().name().unwrap_or("unnamed"),
+            panic = panicked.message,
+            at = panicked.at,
+            thread = panicked.thread,
             "panicked"
         );
     }));

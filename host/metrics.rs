@@ -39,6 +39,7 @@ struct Sampled {
     open_connections: Gauge,
     cache_entries: Gauge,
     restarts: Counter,
+    thread_panics: Counter,
     render_failures: Counter,
     renders_abandoned: Counter,
     streams_abandoned: Counter,
@@ -133,6 +134,10 @@ impl Metrics {
             open_connections: gauge("bilingue_open_connections", "Client connections open."),
             cache_entries: gauge("bilingue_page_cache_entries", "Pages in the page cache."),
             restarts: counter("bilingue_runtime_restarts_total", "V8 runtimes replaced."),
+            thread_panics: counter(
+                "bilingue_render_thread_panics_total",
+                "Render threads that panicked and were started again.",
+            ),
             render_failures: counter(
                 "bilingue_render_failures_total",
                 "Renders that failed or were stopped.",
@@ -218,6 +223,9 @@ impl Metrics {
         sampled
             .restarts
             .absolute(stats.restarts.load(Ordering::Relaxed));
+        sampled
+            .thread_panics
+            .absolute(stats.thread_panics.load(Ordering::Relaxed));
         sampled
             .render_failures
             .absolute(stats.render_failures.load(Ordering::Relaxed));

@@ -221,3 +221,47 @@ fn no_answer_that_sets_a_cookie_may_be_kept_by_another_whoever_wrote_it() {
         assert_eq!(header(&response, "expires"), "", "{kind}");
     }
 }
+
+/// A 304 carries no `Content-Length` (RFC 9110 §8.6: only the 200's own length, or none),
+/// over HTTP/1.1 and HTTP/2, for GET and HEAD alike.
+#[test]
+fn a_304_says_no_length_over_either_protocol() {
+    let base = support::base_url();
+    let address = base.trim_start_matches("http://");
+    for path in ["/fr/", "/en/"] {
+        let etag = header(
+            &client().get(format!("{base}{path}")).send().unwrap(),
+            "etag",
+        );
+        for method in ["GET", "HEAD"] {
+            let request = format!(
+                "{method} {path} HTTP/1.1\r\nHost: {address}\r\nIf-None-Match: {etag}\r\nConnection: close\r\n\r\n"
+            );
+            let answer = support::raw_exchange(address, request.as_bytes());
+            let head = answer
+                .split("\r\n\r\n")
+                .next()
+                .unwrap()
+                .to_ascii_lowercase();
+            assert!(head.starts_with("http/1.1 304"), "{method} {path}: {head}");
+            assert!(!head.contains("content-length"), "{method} {path}: {head}");
+            let parts = support::block_on(async {
+                let mut h2 = support::h2_connect(address).await.ready().await.unwrap();
+                let request = axum::http::Request::builder()
+                    .method(method)
+                    .uri(format!("{base}{path}"))
+                    .header("if-none-match", &etag)
+                    .body(())
+                    .unwrap();
+                let (answer, _) = h2.send_request(request, true).unwrap();
+                answer.await.unwrap().into_parts().0
+            });
+            assert_eq!(parts.status, 304, "HTTP/2 {method} {path}");
+            assert!(
+                !parts.headers.contains_key("content-length"),
+                "HTTP/2 {method} {path}: {:?}",
+                parts.headers
+            );
+        }
+    }
+}

@@ -81,3 +81,88 @@ fn without_the_switch_the_trigger_is_an_ordinary_header() {
         .unwrap();
     assert_eq!(page.status(), 200);
 }
+
+/// What `/readyz` says, and when.
+fn readyz(host: &Host) -> String {
+    client()
+        .get(host.url("/readyz"))
+        .send()
+        .and_then(|answer| answer.text())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_render_thread_that_panics_is_seen_logged_once_and_started_again() {
+    let host = Host::start_with(&["--render-threads", "2"], &[("BILINGUE_TEST_PANICS", "1")]);
+    host.wait_ready(Duration::from_secs(60));
+    assert_eq!(readyz(&host).trim(), "2/2 render threads ready");
+    let client = client();
+    // More than there are threads: each dies once at least, none stays dead.
+    for round in 1..=3 {
+        let page = client
+            .get(host.url("/fr/x-test-panic-render-thread"))
+            .send()
+            .unwrap_or_else(|e| panic!("{e}; logs:\n{}", host.logs()));
+        assert_eq!(page.status(), 404, "the client-rendered page, for no route");
+        assert_eq!(header(&page, "cache-control"), "no-store");
+        // Counted as the thread unwinds, which may end after the page was answered.
+        let started = Instant::now();
+        while host.metric("bilingue_render_thread_panics_total") < f64::from(round) {
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "panic {round} not counted"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(
+            host.metric("bilingue_render_thread_panics_total"),
+            f64::from(round)
+        );
+        assert_eq!(host.metric("bilingue_panics_total"), f64::from(round));
+        let started = Instant::now();
+        while readyz(&host).trim() != "2/2 render threads ready" {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the thread was not started again: {}; logs:\n{}",
+                readyz(&host),
+                host.logs()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(host.metric("bilingue_render_threads_ready"), 2.0);
+        for path in ["/fr/", "/en/status", "/en/languages/fr"] {
+            let page = client.get(host.url(path)).send().unwrap();
+            assert_eq!(page.status(), 200, "{path} after panic {round}");
+            assert!(
+                !crate::support::is_client_rendered(&page.text().unwrap()),
+                "{path} rendered"
+            );
+        }
+    }
+    let logs = host.logs();
+    assert_eq!(
+        logs.matches("x-test-panic: render thread").count(),
+        3,
+        "one record per panic:\n{logs}"
+    );
+    assert!(logs.contains("it starts again"), "{logs}");
+    assert!(logs.contains("render-"), "the thread is named: {logs}");
+}
+
+#[test]
+fn a_caught_panic_is_logged_once() {
+    let host = Host::start_with(&[], &[("BILINGUE_TEST_PANICS", "1")]);
+    host.wait_ready(Duration::from_secs(60));
+    let page = client()
+        .get(host.url("/fr/"))
+        .header("x-test-panic", "handler")
+        .send()
+        .unwrap();
+    assert_eq!(page.status(), 500);
+    let logs = host.logs();
+    assert_eq!(logs.matches("x-test-panic: handler").count(), 1, "{logs}");
+    assert!(
+        logs.contains("tests/") || logs.contains("host/server/panics.rs"),
+        "where: {logs}"
+    );
+}

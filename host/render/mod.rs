@@ -160,6 +160,8 @@ pub enum RenderError {
     Unreadable(String),
     #[error("the render threads are gone")]
     PoolClosed,
+    #[error("the render thread stopped (a panic) before the page was done")]
+    ThreadLost,
     #[error("the render queue is full")]
     Busy,
     #[error("the render ran past --render-timeout and was stopped")]

@@ -3,11 +3,12 @@
 //! others keep serving, and hands development reloads to each. A full queue answers at
 //! once (`Busy`), never by waiting.
 
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Sender, TrySendError, bounded, unbounded};
+use crossbeam_channel::{Receiver, Sender, TrySendError, bounded, unbounded};
 use tokio::sync::oneshot;
 
 use super::readiness::Readiness;
@@ -74,7 +75,7 @@ impl RenderPool {
             reloads.push(reload);
             thread::Builder::new()
                 .name(format!("render-{index}"))
-                .spawn(move || RenderThread::new(context, queue, reloaded).run())
+                .spawn(move || serve(&context, &queue, &reloaded))
                 .map_err(|e| RenderError::Start(format!("cannot spawn a render thread: {e}")))?;
         }
         Ok(Self {
@@ -152,6 +153,28 @@ impl RenderPool {
             TrySendError::Full(_) => RenderError::Busy,
             TrySendError::Disconnected(_) => RenderError::PoolClosed,
         })?;
-        answer.await.map_err(|_| RenderError::PoolClosed)?
+        // The pool is open (this is it): a reply dropped unsent is a thread that died.
+        answer.await.map_err(|_| RenderError::ThreadLost)?
+    }
+}
+
+/// A render thread's life: a thread that panics is logged and counted, its pages fail
+/// (their replies are dropped with it), and it starts again from a fresh runtime; its
+/// part of `/readyz` goes as it unwinds and comes back once the new runtime is warm. It
+/// ends when the pool closes.
+fn serve(context: &Arc<ThreadContext>, queue: &Receiver<Job>, reloads: &Receiver<Reload>) {
+    loop {
+        let thread = RenderThread::new(context.clone(), queue.clone(), reloads.clone());
+        match crate::server::panics::catching(move || thread.run()) {
+            Ok(()) => return,
+            Err(panicked) => {
+                context.stats.thread_panics.fetch_add(1, Ordering::Relaxed);
+                crate::server::panics::note(
+                    &panicked,
+                    "on a render thread: its pages failed, and it starts again",
+                    "",
+                );
+            }
+        }
     }
 }

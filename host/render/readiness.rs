@@ -2,6 +2,7 @@
 //! warmed, and how the start-up warm-up ended. `/readyz` and `/metrics` read it; the render
 //! threads alone change it (warmed up, replacing a runtime, taking a new bundle).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::watch;
@@ -86,9 +87,78 @@ impl Readiness {
     }
 }
 
+/// One thread's part of the count: counted once at most while its runtime serves, and
+/// no longer once it is dropped, so a thread that dies (a panic unwinds it) is never
+/// reported ready.
+#[derive(Debug)]
+pub struct ThreadReadiness {
+    readiness: Arc<Readiness>,
+    counted: bool,
+}
+
+impl ThreadReadiness {
+    pub fn new(readiness: Arc<Readiness>) -> Self {
+        Self {
+            readiness,
+            counted: false,
+        }
+    }
+
+    /// The thread's runtime is up and warmed.
+    pub fn ready(&mut self) {
+        if !self.counted {
+            self.counted = true;
+            self.readiness.thread_ready();
+        }
+    }
+
+    /// The thread has no runtime until it has another.
+    pub fn unready(&mut self) {
+        if self.counted {
+            self.counted = false;
+            self.readiness.thread_unready();
+        }
+    }
+
+    /// The thread could not warm up (see [`Readiness::thread_failed`]).
+    pub fn failed(&self, why: String) {
+        self.readiness.thread_failed(why);
+    }
+}
+
+impl Drop for ThreadReadiness {
+    fn drop(&mut self) {
+        self.unready();
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Readiness;
+    use super::{Readiness, ThreadReadiness};
+    use std::sync::Arc;
+
+    #[test]
+    fn a_thread_counts_once_and_not_after_it_is_gone() {
+        let readiness = Arc::new(Readiness::new(2));
+        let mut first = ThreadReadiness::new(readiness.clone());
+        first.ready();
+        first.ready();
+        assert_eq!(readiness.ready_threads(), 1);
+        let mut second = ThreadReadiness::new(readiness.clone());
+        second.ready();
+        assert!(readiness.all_ready());
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+            let _held = second;
+            panic!("the thread dies");
+        }));
+        assert!(unwound.is_err());
+        assert_eq!(readiness.ready_threads(), 1, "the dead thread is not ready");
+        first.unready();
+        first.unready();
+        assert_eq!(readiness.ready_threads(), 0);
+        drop(first);
+        assert_eq!(readiness.ready_threads(), 0);
+    }
 
     #[tokio::test]
     async fn the_warm_up_is_over_when_every_thread_is_ready_or_one_failed() {

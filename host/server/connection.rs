@@ -13,7 +13,6 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -215,14 +214,13 @@ impl hyper::body::Body for WatchedBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
         let inner = &mut self.inner;
-        let polled =
-            match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll_frame(cx))) {
-                Ok(polled) => polled,
-                Err(payload) => {
-                    super::panics::note(&*payload, "in an answer's body: the answer was cut", "");
-                    Poll::Ready(Some(Err(axum::Error::new("the answer's body panicked"))))
-                }
-            };
+        let polled = match super::panics::catching(|| Pin::new(inner).poll_frame(cx)) {
+            Ok(polled) => polled,
+            Err(panicked) => {
+                super::panics::note(&panicked, "in an answer's body: the answer was cut", "");
+                Poll::Ready(Some(Err(axum::Error::new("the answer's body panicked"))))
+            }
+        };
         let owed = match &polled {
             Poll::Ready(Some(Ok(_))) if !self.inner.is_end_stream() => self.watch.now(),
             _ => NEVER,
@@ -260,9 +258,23 @@ impl hyper::service::Service<Request<Incoming>> for ConnectionService {
         request.extensions_mut().insert(PeerAddr(self.peer));
         let answer = tower_service::Service::call(&mut self.router.clone(), request);
         Box::pin(async move {
-            let response = answer.await?;
+            let mut response = answer.await?;
+            drop_length_without_content(&mut response);
             Ok(response.map(|body| WatchedBody::new(body, in_flight)))
         })
+    }
+}
+
+/// A 204 never carries `Content-Length`, and a 304 only the length the 200 would have
+/// had (RFC 9110 §8.6): axum writes the empty body's `0` on both (on every HTTP/2 answer,
+/// and on HTTP/1.1 for HEAD), so it goes here, after every layer has had its say.
+fn drop_length_without_content<B>(response: &mut Response<B>) {
+    use axum::http::{StatusCode, header};
+    if matches!(
+        response.status(),
+        StatusCode::NO_CONTENT | StatusCode::NOT_MODIFIED
+    ) {
+        response.headers_mut().remove(header::CONTENT_LENGTH);
     }
 }
 

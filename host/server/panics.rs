@@ -1,38 +1,130 @@
 //! A panic never reaches the visitor as a dropped connection: one in a handler is caught
 //! here and answered `500` (a small HTML page, or JSON under `/api`; the outer layers add
 //! the security headers and count it), one in an answer's body cuts that answer only
-//! (`connection.rs`); either way it is logged and counted (`bilingue_panics_total`).
+//! (`connection.rs`), one on a render thread replaces that thread (`render/pool.rs`).
+//! Each is logged once, as one record saying what it was, where, and what became of it,
+//! and counted (`bilingue_panics_total`); a panic nothing catches is logged by the hook
+//! alone (`logging.rs`).
 //!
 //! Debug builds only, for the tests: with `BILINGUE_TEST_PANICS=1` in the environment, a
 //! request carrying `x-test-panic: handler` panics in its handler, and `x-test-panic: body`
 //! gets an answer whose body panics once sent. Release builds have neither.
 
-use std::any::Any;
-use std::panic::AssertUnwindSafe;
+use std::cell::{Cell, RefCell};
+use std::panic::{AssertUnwindSafe, PanicHookInfo};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
 
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use futures_util::FutureExt as _;
 
-/// Panics caught since start-up, handlers and bodies alike.
+/// Panics caught since start-up, handlers, bodies and render threads alike.
 static PANICS: AtomicU64 = AtomicU64::new(0);
 
 pub fn caught() -> u64 {
     PANICS.load(Ordering::Relaxed)
 }
 
-/// Logs and counts a caught panic.
-pub fn note(payload: &(dyn Any + Send), while_doing: &str, path: &str) {
+thread_local! {
+    /// How many [`catching`] calls this thread is inside: the hook leaves their panics to
+    /// them, so that each is logged once, with what became of it.
+    static CATCHING: Cell<u32> = const { Cell::new(0) };
+    /// What the hook saw of the panic being caught.
+    static SEEN: RefCell<Option<Panicked>> = const { RefCell::new(None) };
+}
+
+/// A panic as the hook saw it.
+#[derive(Debug, Clone)]
+pub struct Panicked {
+    pub message: String,
+    /// Its file, line and column.
+    pub at: String,
+    pub thread: String,
+}
+
+impl Panicked {
+    pub fn from_hook(info: &PanicHookInfo<'_>) -> Self {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("(not a string)");
+        Self {
+            message: message.to_owned(),
+            at: info
+                .location()
+                .map_or_else(String::new, ToString::to_string),
+            thread: std::thread::current()
+                .name()
+                .unwrap_or("unnamed")
+                .to_owned(),
+        }
+    }
+}
+
+/// The panic hook's question: whether a [`catching`] on this thread will log `info`
+/// (it keeps what it needs); if not, the hook logs it.
+pub fn left_to_a_catcher(info: &PanicHookInfo<'_>) -> bool {
+    let catching = CATCHING.get() > 0;
+    if catching {
+        SEEN.set(Some(Panicked::from_hook(info)));
+    }
+    catching
+}
+
+/// Runs `f`; a panic in it comes back as what the hook saw of it (not yet logged: see
+/// [`note`]).
+pub fn catching<R>(f: impl FnOnce() -> R) -> Result<R, Panicked> {
+    CATCHING.set(CATCHING.get() + 1);
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(f));
+    CATCHING.set(CATCHING.get() - 1);
+    outcome.map_err(|payload| {
+        SEEN.take().unwrap_or_else(|| Panicked {
+            message: payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "(not a string)".into()),
+            at: String::new(),
+            thread: std::thread::current()
+                .name()
+                .unwrap_or("unnamed")
+                .to_owned(),
+        })
+    })
+}
+
+/// Logs a caught panic, once, with what became of it, and counts it.
+pub fn note(panicked: &Panicked, while_doing: &str, path: &str) {
     PANICS.fetch_add(1, Ordering::Relaxed);
-    let message = payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("(not a string)");
-    tracing::error!(panic = message, path = %path.escape_debug(), "a panic {while_doing}");
+    tracing::error!(
+        target: "bilingue::panic",
+        panic = panicked.message,
+        at = panicked.at,
+        thread = panicked.thread,
+        path = %path.escape_debug(),
+        "a panic {while_doing}"
+    );
+}
+
+/// A future each of whose polls runs in [`catching`].
+struct Caught<F>(F);
+
+impl<F: Future + Unpin> Future for Caught<F> {
+    type Output = Result<F::Output, Panicked>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = &mut self.0;
+        match catching(|| Pin::new(inner).poll(cx)) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Err(panicked) => Poll::Ready(Err(panicked)),
+        }
+    }
 }
 
 const PAGE: &str = concat!(
@@ -60,10 +152,10 @@ fn internal_error(api: bool) -> Response {
 /// Answers `500` for a handler that panics.
 pub async fn catch(request: Request, next: Next) -> Response {
     let path = request.uri().path().to_owned();
-    match AssertUnwindSafe(next.run(request)).catch_unwind().await {
+    match Caught(Box::pin(next.run(request))).await {
         Ok(response) => response,
-        Err(payload) => {
-            note(&*payload, "in a handler: answered 500", &path);
+        Err(panicked) => {
+            note(&panicked, "in a handler: answered 500", &path);
             let api = path == "/api" || path.starts_with("/api/");
             internal_error(api)
         }
@@ -73,10 +165,25 @@ pub async fn catch(request: Request, next: Next) -> Response {
 /// The tests' way to make a handler panic: only in debug builds, only when asked for.
 #[cfg(debug_assertions)]
 pub fn test_trigger(router: axum::Router) -> axum::Router {
-    match std::env::var("BILINGUE_TEST_PANICS").as_deref() {
-        Ok("1") => router.layer(axum::middleware::from_fn(panic_on_demand)),
-        _ => router,
+    match switched_on() {
+        true => router.layer(axum::middleware::from_fn(panic_on_demand)),
+        false => router,
     }
+}
+
+/// The tests' way to make a render thread panic: only in debug builds, only with the
+/// switch, for a page whose path holds `x-test-panic-render-thread`.
+#[cfg(debug_assertions)]
+pub fn on_a_render_thread(boot_json: &str) {
+    if switched_on() && boot_json.contains("x-test-panic-render-thread") {
+        panic!("x-test-panic: render thread");
+    }
+}
+
+#[cfg(debug_assertions)]
+fn switched_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("BILINGUE_TEST_PANICS").as_deref() == Ok("1"))
 }
 
 #[cfg(debug_assertions)]

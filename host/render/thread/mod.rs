@@ -33,7 +33,7 @@ use self::call_answers::{CallAnswer, HeldAnswers};
 use self::dispatch::Dispatch;
 use self::loading::{LoadingPages, ReplyTo};
 use super::exchange::Outbox;
-use super::readiness::Readiness;
+use super::readiness::{Readiness, ThreadReadiness};
 use super::runtime::Renderer;
 use super::stream::Abandoned;
 use super::warm_up::WarmUp;
@@ -62,6 +62,8 @@ pub struct PoolStats {
     pub abandoned: AtomicU64,
     /// Streamed pages whose client went away before their end: their render was stopped.
     pub streams_abandoned: AtomicU64,
+    /// Render threads that panicked, and were started again.
+    pub thread_panics: AtomicU64,
 }
 
 /// A new bundle to take; the thread answers whether a runtime could start from it.
@@ -96,6 +98,8 @@ pub(super) struct RenderThread {
     /// Which runtime this is, counting replacements.
     runtime: u64,
     loading: LoadingPages,
+    /// This thread's part of `/readyz`; a thread that dies takes it with it.
+    readiness: ThreadReadiness,
 }
 
 enum Event {
@@ -119,6 +123,7 @@ impl RenderThread {
             bundle: context.bundle.clone(),
             held: HeldAnswers::new(context.warm_up.limits.heap_bytes),
             loading: LoadingPages::new(context.stats.clone()),
+            readiness: ThreadReadiness::new(context.readiness.clone()),
             context,
             queue,
             reloads,
@@ -132,7 +137,7 @@ impl RenderThread {
 
     pub(super) fn run(mut self) {
         let context = self.context.clone();
-        let mut renderer = replacement::first(&context, &self.bundle);
+        let mut renderer = replacement::first(&context, &mut self.readiness, &self.bundle);
         loop {
             let event = self.next_event();
             let outcome = match (&mut renderer, event) {
@@ -141,8 +146,13 @@ impl RenderThread {
                     self.loading
                         .fail_all(&RenderError::Start("the bundle was replaced".into()));
                     self.runtime += 1;
-                    let reloaded =
-                        replacement::reload(&context, &mut renderer, &mut self.bundle, bundle);
+                    let reloaded = replacement::reload(
+                        &context,
+                        &mut self.readiness,
+                        &mut renderer,
+                        &mut self.bundle,
+                        bundle,
+                    );
                     let _ = reply.send(reloaded);
                     continue;
                 }
@@ -172,7 +182,12 @@ impl RenderThread {
                 && let Ok(stopped) = std::mem::replace(&mut renderer, Err(RenderError::PoolClosed))
             {
                 self.runtime += 1;
-                renderer = Ok(replacement::replace(&context, &self.bundle, stopped));
+                renderer = Ok(replacement::replace(
+                    &context,
+                    &mut self.readiness,
+                    &self.bundle,
+                    stopped,
+                ));
             }
         }
     }
@@ -216,6 +231,8 @@ impl RenderThread {
             return Ok(());
         }
         job.visitor.trace.mark_taken();
+        #[cfg(debug_assertions)]
+        crate::server::panics::on_a_render_thread(&job.boot_json);
         let timeout = self.context.warm_up.limits.timeout;
         let id = self
             .loading

@@ -7,6 +7,7 @@ use std::thread;
 use std::time::Duration;
 
 use super::ThreadContext;
+use crate::render::readiness::ThreadReadiness;
 use crate::render::runtime::Renderer;
 use crate::render::warm_up::warm_up;
 use crate::render::{Bundle, RenderError};
@@ -14,15 +15,19 @@ use crate::render::{Bundle, RenderError};
 /// The thread's first runtime, warmed up; without one (its warm-up failed: in
 /// development, until a better bundle comes), the thread answers every page with that
 /// failure.
-pub(super) fn first(context: &ThreadContext, bundle: &Bundle) -> Result<Renderer, RenderError> {
+pub(super) fn first(
+    context: &ThreadContext,
+    readiness: &mut ThreadReadiness,
+    bundle: &Bundle,
+) -> Result<Renderer, RenderError> {
     match warm_up(&context.warm_up, bundle) {
         Ok((renderer, pages)) => {
             let _ = context.warm_up_pages.set(pages);
-            context.readiness.thread_ready();
+            readiness.ready();
             Ok(renderer)
         }
         Err(error) => {
-            context.readiness.thread_failed(error.to_string());
+            readiness.failed(error.to_string());
             Err(error)
         }
     }
@@ -30,9 +35,13 @@ pub(super) fn first(context: &ThreadContext, bundle: &Bundle) -> Result<Renderer
 
 /// A fresh runtime from `bundle`, warmed up, tried until one starts; the stopped one is
 /// dropped first, since two full heaps at once is what the limit prevents.
-pub(super) fn replace(context: &ThreadContext, bundle: &Bundle, stopped: Renderer) -> Renderer {
-    let readiness = &context.readiness;
-    readiness.thread_unready();
+pub(super) fn replace(
+    context: &ThreadContext,
+    readiness: &mut ThreadReadiness,
+    bundle: &Bundle,
+    stopped: Renderer,
+) -> Renderer {
+    readiness.unready();
     drop(stopped);
     let fresh = loop {
         match warm_up(&context.warm_up, bundle) {
@@ -44,7 +53,7 @@ pub(super) fn replace(context: &ThreadContext, bundle: &Bundle, stopped: Rendere
         }
     };
     context.stats.restarts.fetch_add(1, Ordering::Relaxed);
-    readiness.thread_ready();
+    readiness.ready();
     tracing::warn!("a render runtime was replaced");
     fresh
 }
@@ -54,11 +63,11 @@ pub(super) fn replace(context: &ThreadContext, bundle: &Bundle, stopped: Rendere
 /// isolates in stack order, so two cannot overlap here.
 pub(super) fn reload(
     context: &ThreadContext,
+    readiness: &mut ThreadReadiness,
     renderer: &mut Result<Renderer, RenderError>,
     current: &mut Bundle,
     bundle: Bundle,
 ) -> Result<(), RenderError> {
-    let was_ready = renderer.is_ok();
     *renderer = Err(RenderError::Start("the runtime is being replaced".into()));
     let outcome = match warm_up(&context.warm_up, &bundle) {
         Ok((fresh, _)) => {
@@ -71,11 +80,9 @@ pub(super) fn reload(
             Err(error)
         }
     };
-    let readiness = &context.readiness;
-    match (was_ready, renderer.is_ok()) {
-        (false, true) => readiness.thread_ready(),
-        (true, false) => readiness.thread_unready(),
-        _ => {}
+    match renderer.is_ok() {
+        true => readiness.ready(),
+        false => readiness.unready(),
     }
     outcome
 }
