@@ -134,7 +134,7 @@ async function routesOf(root, languages) {
     declaredRoutes.source = source;
   }
   const { sitemap, patterns } = declaredRoutes.routes;
-  return { sitemap, routeSegments: firstSegments(patterns, languages) };
+  return { sitemap, routeSegments: firstSegments(patterns, languages), routePatterns: patterns };
 }
 
 /**

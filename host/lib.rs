@@ -144,7 +144,11 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
     let origin = origin::Origin::parse("https://www.example.org").unwrap();
     let build = pages::PageBuild {
         document: pages::DocumentAssets::from_manifest(manifest),
-        routes: manifest::AppRoutes::new(&routes.iter().map(|r| r.to_string()).collect::<Vec<_>>()),
+        routes: manifest::AppRoutes::new(
+            &(manifest.route_patterns.iter().cloned())
+                .chain(routes.iter().map(|r| r.to_string()))
+                .collect::<Vec<_>>(),
+        ),
     };
     Parts {
         pages: Arc::new(pages::Pages::new(
@@ -282,16 +286,16 @@ mod tests {
 
     #[tokio::test]
     async fn a_three_letter_route_of_the_app_is_a_page_not_a_language() {
-        let (status, page) = get_from(parts(&["xyz"]), "/fr/xyz").await;
+        let (status, page) = get_from(parts(&["/xyz"]), "/fr/xyz").await;
         assert_eq!(status, StatusCode::OK);
         assert!(page.contains("<p>fr /xyz</p>"), "{page}");
         // Unprefixed, it leads to the prefixed page, as every page of the app does.
-        let (status, _) = get_from(parts(&["xyz"]), "/xyz").await;
+        let (status, _) = get_from(parts(&["/xyz"]), "/xyz").await;
         assert_eq!(status, StatusCode::FOUND);
-        let (status, page) = get_from(parts(&["xyz"]), "/en/xyz").await;
+        let (status, page) = get_from(parts(&["/xyz"]), "/en/xyz").await;
         assert_eq!(status, StatusCode::OK);
         assert!(page.contains("<p>en /xyz</p>"), "{page}");
-        let (status, _) = get_from(parts(&["xyz"]), "/xyw").await;
+        let (status, _) = get_from(parts(&["/xyz"]), "/xyw").await;
         assert_eq!(status, StatusCode::NOT_FOUND, "a language we do not offer");
     }
 }

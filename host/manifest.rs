@@ -27,6 +27,8 @@ pub struct Manifest {
     pub sitemap: Vec<String>,
     /// The first path segment of every route the app declares (`status` for `/status`).
     pub route_segments: Vec<String>,
+    /// Every route's pattern, as the app declares it (`/languages/:code`).
+    pub route_patterns: Vec<String>,
     /// The crawler user agents (isbot's list).
     pub crawlers: CrawlerList,
     /// `languages.json`, as the build read it.
@@ -58,23 +60,88 @@ pub struct LookaroundPattern {
     pub relaxed: String,
 }
 
-/// The first path segments the app routes: a path starting with one is the app's, never a
-/// language prefix, however much it looks like a language tag (`/faq`, `/cgu`).
+/// The routes the app declares, by pattern (`/`, `/languages/:code`). A path starting with
+/// one's first segment is the app's, never a language prefix, however much it looks like a
+/// language tag (`/faq`, `/cgu`).
 #[derive(Debug, Clone, Default)]
 pub struct AppRoutes {
+    /// `None`: a bundle other than the build's renders the pages (`--server-bundle`), and
+    /// the manifest cannot say which paths it takes.
+    patterns: Option<Vec<String>>,
     first_segments: HashSet<String>,
 }
 
 impl AppRoutes {
-    pub fn new(first_segments: &[String]) -> Self {
+    pub fn new(patterns: &[String]) -> Self {
+        let first_segments = patterns
+            .iter()
+            .filter_map(|pattern| pattern.split('/').nth(1))
+            .filter(|first| !first.is_empty() && !first.starts_with(':'))
+            .map(str::to_owned)
+            .collect();
         Self {
-            first_segments: first_segments.iter().cloned().collect(),
+            patterns: Some(patterns.to_vec()),
+            first_segments,
+        }
+    }
+
+    /// The same first segments, for a bundle whose routes the manifest does not know:
+    /// every path may be one of its pages.
+    pub fn of_another_bundle(self) -> Self {
+        Self {
+            patterns: None,
+            ..self
         }
     }
 
     pub fn routes(&self, segment: &str) -> bool {
         self.first_segments.contains(segment)
     }
+
+    /// Whether some route's pattern takes `path` (without its language prefix), as the
+    /// app's router matches (app/data/route.ts, `matchRoute`): segment by segment, a
+    /// parameter taking any non-empty segment that decodes. The app may still find no
+    /// page there (its loader's 404); a path no pattern takes is certainly none.
+    pub fn match_any(&self, path: &str) -> bool {
+        let Some(patterns) = &self.patterns else {
+            return true;
+        };
+        patterns.iter().any(|pattern| {
+            let parts = pattern.split('/');
+            let segments = path.split('/');
+            parts.clone().count() == segments.clone().count()
+                && parts
+                    .zip(segments)
+                    .all(|(part, segment)| match part.strip_prefix(':') {
+                        Some(_) => !segment.is_empty() && decodes(segment),
+                        None => part == segment,
+                    })
+        })
+    }
+}
+
+/// Whether a path segment's percent-encoding decodes to UTF-8, as `decodeURIComponent`
+/// requires.
+fn decodes(segment: &str) -> bool {
+    let bytes = segment.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok());
+            match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                Some(byte) => decoded.push(byte),
+                None => return false,
+            }
+            i += 3;
+        } else {
+            decoded.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(decoded).is_ok()
 }
 
 include!(concat!(env!("OUT_DIR"), "/manifest.rs"));
@@ -98,8 +165,35 @@ mod tests {
     #[test]
     fn the_embedded_manifest_is_read_strictly_and_names_the_apps_routes() {
         assert!(EMBEDDED.route_segments.iter().any(|s| s == "status"));
-        let routes = AppRoutes::new(&EMBEDDED.route_segments);
+        let routes = AppRoutes::new(&EMBEDDED.route_patterns);
         assert!(routes.routes("status") && !routes.routes("de"));
+    }
+
+    #[test]
+    fn a_path_is_matched_as_the_apps_router_matches_it() {
+        let routes = AppRoutes::new(&["/".into(), "/status".into(), "/languages/:code".into()]);
+        for path in [
+            "/",
+            "/status",
+            "/languages/en",
+            "/languages/%C3%A9",
+            "/languages/..",
+        ] {
+            assert!(routes.match_any(path), "{path}");
+        }
+        for path in [
+            "",
+            "/status/",
+            "/nowhere",
+            "/languages/",
+            "/languages/en/x",
+            "/languages/%ff",
+            "/languages/%zz",
+            "/languages/%e",
+            "//",
+        ] {
+            assert!(!routes.match_any(path), "{path}");
+        }
     }
 
     #[test]

@@ -194,12 +194,11 @@ impl Host {
                 stale_if_error: config.page_stale_if_error,
             },
         };
-        let mut pages = Pages::new(
-            pool.clone(),
-            PageBuild::from_manifest(manifest),
-            cache,
-            site,
-        );
+        let mut build = PageBuild::from_manifest(manifest);
+        if config.server_bundle.is_some() {
+            build.routes = build.routes.of_another_bundle();
+        }
+        let mut pages = Pages::new(pool.clone(), build, cache, site);
         if let Some(dev) = &dev {
             let dev = dev.clone();
             pages.describe_failure = Some(Box::new(move |error| dev.describe_failure(error)));

@@ -58,18 +58,23 @@ impl Fallback {
             Fallback::ServerError(error) => return Err(PageError::Render(error)),
             Fallback::ClientRendered(error) | Fallback::ComeBackLater(error) => error,
         };
+        // A path no route takes is no page, whoever asks and however busy the threads: the
+        // browser's render would show the not-found screen, so the status says it now.
+        let status = match build.routes.match_any(path) {
+            true => asked.status(StatusCode::OK),
+            false => StatusCode::NOT_FOUND,
+        };
+        let sending = match (crawler, status) {
+            (true, StatusCode::OK) => "asking the crawler to come back later (503)",
+            _ => "sending the client-rendered page",
+        };
         match error {
-            RenderError::Busy => {
-                tracing::warn!(%path, "render queue full: sending the client-rendered page")
-            }
-            _ => {
-                tracing::error!(%path, %error, "server render failed: sending the client-rendered page")
-            }
+            RenderError::Busy => tracing::warn!(%path, "render queue full: {sending}"),
+            _ => tracing::error!(%path, %error, "server render failed: {sending}"),
         }
-        if crawler {
+        if crawler && status == StatusCode::OK {
             return Ok(come_back_later(asked.language));
         }
-        let status = asked.status(StatusCode::OK);
         let links = asked.links(&pages.site.origin, status);
         let (title, description) = pages.renderer.shell_text(asked.language);
         let problem = pages
@@ -120,6 +125,7 @@ mod tests {
             RenderError::Script("TypeError".into()),
             RenderError::Unreadable("not JSON".into()),
             RenderError::PoolClosed,
+            RenderError::ThreadLost,
             RenderError::Busy,
             RenderError::TimedOut,
             RenderError::WarmUpTimedOut(std::time::Duration::from_secs(1)),

@@ -64,7 +64,7 @@ impl PageBuild {
     pub fn from_manifest(manifest: &Manifest) -> Self {
         Self {
             document: DocumentAssets::from_manifest(manifest),
-            routes: AppRoutes::new(&manifest.route_segments),
+            routes: AppRoutes::new(&manifest.route_patterns),
         }
     }
 }

@@ -354,6 +354,36 @@ async fn a_full_queue_sends_the_client_rendered_page_and_leaves_no_mark() {
 }
 
 #[tokio::test]
+async fn a_full_queue_still_says_404_for_a_path_no_route_takes() {
+    let always_busy = |_: usize, _: &BootState| Err(RenderError::Busy);
+    let site = Site::new(Scripted::new(always_busy));
+    for path in ["/fr/nowhere", "/en/status/extra", "/fr/languages/"] {
+        for user_agent in [
+            "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0",
+            "Googlebot/2.1",
+        ] {
+            let answer = site.get(path, &[("user-agent", user_agent)]).await;
+            assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path} {user_agent}");
+            assert_eq!(answer.header(header::CACHE_CONTROL), "no-store");
+        }
+    }
+    let known = site
+        .get("/fr/status", &[("user-agent", "Googlebot/2.1")])
+        .await;
+    assert_eq!(
+        known.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "a page: come back later"
+    );
+    let known = site.get("/fr/languages/zz", &[]).await;
+    assert_eq!(
+        known.status,
+        StatusCode::OK,
+        "maybe a page: the browser will tell"
+    );
+}
+
+#[tokio::test]
 async fn a_page_not_the_same_for_everyone_is_not_kept_and_no_one_waits_for_it() {
     let private = |_: usize, boot: &BootState| page(boot, false, false);
     let site = Site::new(Scripted::new(private));
