@@ -60,10 +60,6 @@ pub fn routes(store: Arc<Store>) -> Router {
         .with_state(store)
 }
 
-/// An earlier build's asset names no build of ours: it is purged as `assets-previous`.
-static PREVIOUS_KEYS: LazyLock<Keys> =
-    LazyLock::new(|| Keys::of(&["assets".into(), "assets-previous".into()]));
-
 async fn asset(
     State(store): State<Arc<Store>>,
     Path(name): Path<String>,
@@ -88,17 +84,19 @@ async fn asset(
             .await
             .map(|asset| from_folder(&asset, encoding, gzip_taken)),
     };
+    // An earlier build's asset is named by the builds it belongs to, not by ours.
     let previous = match current {
         Some(_) => None,
-        None => store
-            .previous
-            .find(&name)
-            .await
-            .map(|asset| from_folder(&asset, encoding, gzip_taken)),
+        None => store.previous.find(&name).await.map(|asset| {
+            (
+                from_folder(&asset, encoding, gzip_taken),
+                Keys::of_earlier_asset(&asset.builds),
+            )
+        }),
     };
     let (mut response, keys) = match (current, previous) {
         (Some(found), _) => (answer(found), None),
-        (None, Some(found)) => (answer(found), Some(&*PREVIOUS_KEYS)),
+        (None, Some((found, keys))) => (answer(found), Some(keys)),
         (None, None) => {
             return (
                 StatusCode::NOT_FOUND,

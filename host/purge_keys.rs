@@ -7,7 +7,10 @@
 //! - `pages-build-ID`, `assets-build-ID`, `crawlers-build-ID`: one family of one build
 //!   (after a deploy, purge the previous build's pages: `pages-build-OLD`);
 //! - `lang-fr`: the pages of one language; `route-status`: one route's pages, in every
-//!   language (`route-home` for `/fr/`, `route-other` for paths the app does not route).
+//!   language (`route-home` for `/fr/`, `route-other` for paths the app does not route);
+//! - `assets-previous`: the assets served from `--previous-assets` (other builds'), each
+//!   also naming every build whose list in that folder holds it (`build-OLD assets
+//!   assets-build-OLD`), so a purge of that build reaches them on every replica.
 //!
 //! ID is a digest of the build's manifest and server bundle, made once at start-up; every
 //! header value is made then too, one per family, so an answer only picks its own.
@@ -44,6 +47,16 @@ impl Keys {
         }
     }
 
+    /// An asset of other builds (`--previous-assets`): theirs, as their own replicas name
+    /// their assets, and `assets-previous`.
+    pub fn of_earlier_asset(builds: &[String]) -> Self {
+        let mut keys: Vec<String> = builds.iter().map(|id| format!("build-{id}")).collect();
+        keys.push("assets".into());
+        keys.extend(builds.iter().map(|id| format!("assets-build-{id}")));
+        keys.push("assets-previous".into());
+        Self::of(&keys)
+    }
+
     /// Sets both headers, unless the answer named its own.
     pub fn write(&self, response: &mut Response) {
         let headers = response.headers_mut();
@@ -64,6 +77,25 @@ pub fn build_id(manifest: &[u8], bundle: &[u8]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// Whether `id` can be a build's ID in a key (as [`build_id`] makes them, or read from a
+/// folder's list).
+pub fn is_build_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+/// The ID of the build this binary embeds, as [`crate::Host::start`] names it when it
+/// serves that build.
+pub fn embedded_build_id() -> String {
+    build_id(
+        crate::manifest::MANIFEST.as_bytes(),
+        crate::assets::SERVER_SNAPSHOT,
+    )
 }
 
 /// Every family's keys, made at start-up.
@@ -221,6 +253,27 @@ mod tests {
         assert_eq!(keys("/api/status"), "api");
         // A route whose name cannot be a key is "other", never written as it came.
         assert!(keys("/fr/Not A Key").ends_with("route-other"));
+    }
+
+    #[test]
+    fn an_earlier_builds_asset_names_every_build_that_holds_it() {
+        let header = |keys: Keys| keys.surrogate_key.to_str().unwrap().to_string();
+        assert_eq!(
+            header(Keys::of_earlier_asset(&["aa11".into()])),
+            "build-aa11 assets assets-build-aa11 assets-previous"
+        );
+        assert_eq!(
+            header(Keys::of_earlier_asset(&["aa11".into(), "bb22".into()])),
+            "build-aa11 build-bb22 assets assets-build-aa11 assets-build-bb22 assets-previous"
+        );
+        assert_eq!(
+            header(Keys::of_earlier_asset(&[])),
+            "assets assets-previous"
+        );
+        assert!(is_build_id(&build_id(b"{}", b"bundle")));
+        for not_an_id in ["", "AB12", "ab 12", "ab,12", "../x", &"a".repeat(65)] {
+            assert!(!is_build_id(not_an_id), "{not_an_id:?}");
+        }
     }
 
     #[test]
