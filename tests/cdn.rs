@@ -1,7 +1,8 @@
 //! Behind a real shared cache: Varnish, with its built-in VCL and nothing of ours, in front
 //! of the binary. Public pages are hits after one request, their `Age` grows, a
 //! revalidation is a 304, a page holding a visitor's data never reaches another visitor,
-//! and a new build's pages replace the old ones when their time is up.
+//! and a new build's pages replace the old ones when their time is up. Purging by key runs
+//! the VCL we ship, `deploy/varnish.vcl` (its other duties: `shipped_vcl.rs`).
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
@@ -13,7 +14,8 @@ use crate::support::header;
 
 const BROWSERS: &str = "gzip, deflate, br";
 
-/// `varnishd` in the foreground, with its built-in VCL and `backend` as its only backend.
+/// `varnishd` in the foreground, in front of one backend: with its built-in VCL, ours
+/// (`deploy/varnish.vcl`), or a test's.
 pub struct Varnish {
     child: Child,
     dir: std::path::PathBuf,
@@ -30,33 +32,65 @@ pub fn free_port() -> u16 {
 
 impl Varnish {
     fn start(backend: &str) -> Self {
-        Self::start_with(backend, None)
+        Self::run(&["-b", backend.trim_start_matches("http://")])
     }
 
     /// With `vcl` after a `vcl 4.1;` line and a backend `default` at `backend`.
     pub fn start_with(backend: &str, vcl: Option<&str>) -> Self {
+        let address = backend.trim_start_matches("http://");
+        match vcl {
+            None => Self::run(&["-b", address]),
+            Some(vcl) => {
+                let (host, port) = address.rsplit_once(':').unwrap();
+                Self::start_vcl(&format!(
+                    "vcl 4.1;\nbackend default {{ .host = \"{host}\"; .port = \"{port}\"; }}\n{vcl}"
+                ))
+            }
+        }
+    }
+
+    /// With the VCL the project ships, `deploy/varnish.vcl`, its backend at `backend`.
+    pub fn start_shipped(backend: &str) -> Self {
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/varnish.vcl");
+        let shipped = std::fs::read_to_string(file).unwrap();
+        let (host, port) = backend
+            .trim_start_matches("http://")
+            .rsplit_once(':')
+            .unwrap();
+        let (from_host, from_port) = (".host = \"bilingue\";", ".port = \"80\";");
+        assert!(
+            shipped.contains(from_host) && shipped.contains(from_port),
+            "{file} names its backend as {from_host} {from_port}"
+        );
+        Self::start_vcl(
+            &shipped
+                .replacen(from_host, &format!(".host = \"{host}\";"), 1)
+                .replacen(from_port, &format!(".port = \"{port}\";"), 1),
+        )
+    }
+
+    /// With this whole VCL.
+    pub fn start_vcl(vcl: &str) -> Self {
+        let file = std::env::temp_dir().join(format!(
+            "bilingue-varnish-{}-{}.vcl",
+            std::process::id(),
+            free_port()
+        ));
+        std::fs::write(&file, vcl).unwrap();
+        let varnish = Self::run(&["-f", file.to_str().unwrap()]);
+        let _ = std::fs::remove_file(&file);
+        varnish
+    }
+
+    /// `varnishd` in the foreground with these arguments, once it listens.
+    fn run(args: &[&str]) -> Self {
         let port = free_port();
         let dir = std::env::temp_dir().join(format!("bilingue-varnish-{port}"));
         let mut command = Command::new("varnishd");
         command
             .args(["-F", "-j", "none", "-s", "malloc,64m"])
-            .args(["-a", &format!("127.0.0.1:{port}")]);
-        let address = backend.trim_start_matches("http://");
-        match vcl {
-            None => command.args(["-b", address]),
-            Some(vcl) => {
-                let (host, port) = address.rsplit_once(':').unwrap();
-                let file = std::env::temp_dir().join(format!("bilingue-varnish-{port}.vcl"));
-                std::fs::write(
-                    &file,
-                    format!(
-                        "vcl 4.1;\nbackend default {{ .host = \"{host}\"; .port = \"{port}\"; }}\n{vcl}"
-                    ),
-                )
-                .unwrap();
-                command.arg("-f").arg(file)
-            }
-        };
+            .args(["-a", &format!("127.0.0.1:{port}")])
+            .args(args);
         let child = command
             .arg("-n")
             .arg(&dir)
@@ -66,14 +100,31 @@ impl Varnish {
             .unwrap_or_else(|e| panic!("cannot run varnishd ({e}): apt-get install -y varnish"));
         let base = format!("http://127.0.0.1:{port}");
         let started = Instant::now();
+        let mut varnish = Self { child, dir, base };
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            let exited = varnish.child.try_wait().unwrap();
+            assert!(
+                exited.is_none(),
+                "varnishd exited ({exited:?}): check its VCL with varnishd -C -f"
+            );
             assert!(
                 started.elapsed() < Duration::from_secs(20),
                 "varnishd did not listen"
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        Self { child, dir, base }
+        varnish
+    }
+
+    /// Drops what one purge key (or several, space-separated) names; Varnish's answer.
+    pub fn purge(&self, key: &str) -> String {
+        let answer = crate::support::client()
+            .request(reqwest::Method::from_bytes(b"PURGE").unwrap(), &self.base)
+            .header("xkey", key)
+            .send()
+            .unwrap();
+        assert_eq!(answer.status(), 200, "{key}");
+        answer.text().unwrap()
     }
 
     pub fn get(&self, path: &str, headers: &[(&str, &str)]) -> reqwest::blocking::Response {
@@ -330,26 +381,11 @@ fn a_cdn_can_be_told_to_keep_a_page_a_day_in_human_units() {
     }
 }
 
-/// The README's VCL for purging by key with xkey (Debian's varnish-modules).
-const XKEY_VCL: &str = r#"
-import xkey;
-acl purgers { "127.0.0.1"; }
-sub vcl_recv {
-    if (req.method == "PURGE") {
-        if (client.ip !~ purgers) { return (synth(403, "Forbidden")); }
-        set req.http.n-gone = xkey.purge(req.http.xkey);
-        return (synth(200, "Purged " + req.http.n-gone));
-    }
-}
-sub vcl_backend_response {
-    set beresp.http.xkey = beresp.http.surrogate-key;
-}
-"#;
-
 #[test]
 fn a_purge_by_key_drops_one_builds_pages_one_language_or_everything_of_a_build() {
     let host = Host::started(&[]);
-    let varnish = Varnish::start_with(&host.base, Some(XKEY_VCL));
+    // The VCL we ship purges by key with xkey (Debian's varnish-modules).
+    let varnish = Varnish::start_shipped(&host.base);
     let home = varnish.get("/fr/", &[]);
     let keys = header(&home, "surrogate-key");
     let build = keys
@@ -378,18 +414,7 @@ fn a_purge_by_key_drops_one_builds_pages_one_language_or_everything_of_a_build()
             .collect();
         assert_eq!(seen, expected, "hits of {kept:?}");
     };
-    let purge = |key: &str| {
-        let answer = crate::support::client()
-            .request(
-                reqwest::Method::from_bytes(b"PURGE").unwrap(),
-                &varnish.base,
-            )
-            .header("xkey", key)
-            .send()
-            .unwrap();
-        assert_eq!(answer.status(), 200, "{key}");
-        answer.text().unwrap()
-    };
+    let purge = |key: &str| varnish.purge(key);
     for path in kept {
         varnish.get(path, &[]);
     }

@@ -22,7 +22,7 @@ use crate::support::module_scripts;
 
 /// A copy of the app with other French text (so other client chunks and entry), built
 /// with the app's own build script into `DIR/out`: a build folder for `--app-build`.
-fn variant_build(dir: &Path) -> PathBuf {
+pub fn variant_build(dir: &Path) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();

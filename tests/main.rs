@@ -2,6 +2,7 @@
 //!
 //! - `http`: pages over real HTTP against the real router (languages, signals, assets).
 //! - `cdn`: the binary behind Varnish (its built-in VCL): hits, Age, 304, no leak, deploys.
+//! - `shipped_vcl`: behind Varnish with `deploy/varnish.vcl`: stale-if-error, earlier builds' assets.
 //! - `caching`: what browsers and shared caches may keep, validators, 304, HEAD.
 //! - `encoding`: what pages are sent in, asked as browsers ask and as other clients do.
 //! - `loaders`: screens whose data is in the first paint, from the built-in API or an upstream.
@@ -45,6 +46,7 @@ mod logs;
 mod panics;
 mod proxy;
 mod screens;
+mod shipped_vcl;
 mod shutdown;
 mod startup;
 mod streaming;
