@@ -1,6 +1,6 @@
-//! The host's house rules, read from its source: its top-level modules form no import
-//! cycle, no source file is over 400 lines outside its tests, and no two of its types
-//! share a name. Test code (a `#[cfg(test)]` module, inline or in its own file) is left
+//! The host's house rules, read from its source: no import cycle among its modules at any
+//! depth (the top-level modules, and the files and folders of each folder), no source file
+//! over 400 lines outside its tests, and no two of its types of one name. Test code (a `#[cfg(test)]` module, inline or in its own file) is left
 //! out of all three.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -90,40 +90,215 @@ fn test_only_modules(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The top-level module a file under host/ belongs to (`pages` for pages/cache/mod.rs);
-/// `None` for the crate's root files.
-fn top_module(path: &Path) -> Option<String> {
-    let first = path.components().next()?.as_os_str().to_string_lossy();
-    match first.strip_suffix(".rs") {
-        Some("lib" | "main") => None,
-        Some(module) => Some(module.to_string()),
-        None => Some(first.into_owned()),
+/// A module's path from the crate's root: `["pages", "cache"]` for pages/cache/mod.rs (or
+/// a pages/cache.rs); `[]` for lib.rs.
+fn module_of(file: &Path) -> Vec<String> {
+    let mut path: Vec<String> = file
+        .with_extension("")
+        .components()
+        .map(|part| part.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(path.last().map(String::as_str), Some("mod" | "lib")) {
+        path.pop();
+    }
+    path
+}
+
+/// A file's code without its comment lines: prose may name modules it does not use.
+fn code_of(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Identifiers and `::` each as a token, and any other character as one.
+fn tokens(code: &str) -> Vec<&str> {
+    let mut tokens = Vec::new();
+    let mut rest = code;
+    while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
+        rest = &rest[start..];
+        let length = if rest.starts_with("::") {
+            2
+        } else if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len())
+        } else {
+            rest.chars().next().map_or(1, char::len_utf8)
+        };
+        tokens.push(&rest[..length]);
+        rest = &rest[length..];
+    }
+    tokens
+}
+
+fn is_identifier(token: &str) -> bool {
+    token.starts_with(|c: char| c.is_alphabetic() || c == '_')
+}
+
+/// A path a file names, from the crate's root; `name`: what a `use` of it brings in (its
+/// last segment, or what follows `as`).
+struct Named {
+    path: Vec<String>,
+    name: Option<String>,
+}
+
+/// The paths of the tree at `tokens[at]` (`a::{b, c::d as e, self}`) under `prefix`, into
+/// `out`; where the tree ends.
+fn path_tree(tokens: &[&str], mut at: usize, prefix: Vec<String>, out: &mut Vec<Named>) -> usize {
+    match tokens.get(at).copied() {
+        Some("{") => {
+            at += 1;
+            while tokens.get(at).is_some_and(|token| *token != "}") {
+                at = path_tree(tokens, at, prefix.clone(), out);
+                if tokens.get(at) == Some(&",") {
+                    at += 1;
+                }
+            }
+            at + 1
+        }
+        Some(token) if is_identifier(token) => {
+            let mut path = prefix;
+            if token != "self" {
+                path.push(token.to_string());
+            }
+            at += 1;
+            if tokens.get(at) == Some(&"::") {
+                return path_tree(tokens, at + 1, path, out);
+            }
+            let mut name = path.last().cloned();
+            if tokens.get(at) == Some(&"as") {
+                name = tokens.get(at + 1).map(|alias| alias.to_string());
+                at += 2;
+            }
+            out.push(Named { path, name });
+            at
+        }
+        // A glob, or where a path in an expression ends (`::<`).
+        _ => {
+            out.push(Named {
+                path: prefix,
+                name: None,
+            });
+            at
+        }
     }
 }
 
-/// Which top-level modules each one names (`crate::x`), itself aside.
-fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (path, text) in source_files() {
-        let Some(module) = top_module(&path) else {
-            continue;
+/// What the code of `module` names: each path written from `crate::`, `super::` or
+/// `self::`, with (second) those its `pub use` items bring in, from there or from its own
+/// modules (`children`).
+fn names_in(
+    code: &str,
+    module: &[String],
+    children: &BTreeSet<String>,
+) -> (Vec<Named>, Vec<Named>) {
+    let tokens = tokens(code);
+    let (mut named, mut reexported) = (Vec::new(), Vec::new());
+    let mut at = 0;
+    while at < tokens.len() {
+        let after = tokens.get(at + 1) == Some(&"::");
+        let public_use = at >= 2
+            && tokens[at - 1] == "use"
+            && (tokens[at - 2] == "pub" || tokens[at - 2] == ")");
+        let (start, base) = match tokens[at] {
+            "crate" if after => (at + 2, Vec::new()),
+            "self" if after => (at + 2, module.to_vec()),
+            "super" if after => {
+                let mut base = module.to_vec();
+                base.pop();
+                let mut start = at + 2;
+                while tokens.get(start) == Some(&"super") && tokens.get(start + 1) == Some(&"::") {
+                    base.pop();
+                    start += 2;
+                }
+                (start, base)
+            }
+            child if public_use && children.contains(child) => (at, module.to_vec()),
+            _ => {
+                at += 1;
+                continue;
+            }
         };
-        let named = graph.entry(module.clone()).or_default();
-        for (at, _) in text.match_indices("crate::") {
-            let rest = &text[at + "crate::".len()..];
-            let end = rest
-                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            if !rest[..end].is_empty() && rest[..end] != module {
-                named.insert(rest[..end].to_string());
+        let mut found = Vec::new();
+        at = path_tree(&tokens, start, base, &mut found);
+        if public_use {
+            reexported.extend(found.iter().map(|n| Named {
+                path: n.path.clone(),
+                name: n.name.clone(),
+            }));
+        }
+        named.extend(found);
+    }
+    (named, reexported)
+}
+
+/// The graph of each module of the host that has modules of its own: in the graph of `m`,
+/// `a → b` says that code in `m::a` (in any file under it) names something of `m::b`. A
+/// module's own file (lib.rs, mod.rs) is its face: its modules may use what it holds, and
+/// it is no node of its graph. A name brought in by a `pub use` counts as where it comes
+/// from. main.rs is a crate of its own.
+fn module_graphs() -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> {
+    let files: Vec<(Vec<String>, String)> = source_files()
+        .into_iter()
+        .filter(|(path, _)| path != Path::new("main.rs"))
+        .map(|(path, text)| (module_of(&path), code_of(&text)))
+        .collect();
+    let mut graphs: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (module, _) in &files {
+        for depth in 0..module.len() {
+            graphs
+                .entry(module[..depth].to_vec())
+                .or_default()
+                .entry(module[depth].clone())
+                .or_default();
+        }
+    }
+    let mut aliases: BTreeMap<Vec<String>, Vec<String>> = BTreeMap::new();
+    let mut named: Vec<(&[String], Vec<String>)> = Vec::new();
+    for (module, code) in &files {
+        let children = graphs
+            .get(module)
+            .map(|graph| graph.keys().cloned().collect())
+            .unwrap_or_default();
+        let (paths, reexported) = names_in(code, module, &children);
+        for Named { path, name } in reexported {
+            if let Some(name) = name {
+                aliases.insert([module.clone(), vec![name]].concat(), path);
+            }
+        }
+        named.extend(paths.into_iter().map(|n| (module.as_slice(), n.path)));
+    }
+    let resolve = |mut path: Vec<String>| {
+        // A bound: `pub use` chains are short, and a loop of them is no compiler's.
+        for _ in 0..16 {
+            let Some(at) = (1..=path.len())
+                .rev()
+                .find(|at| aliases.contains_key(&path[..*at]))
+            else {
+                break;
+            };
+            path = [aliases[&path[..at]].clone(), path[at..].to_vec()].concat();
+        }
+        path
+    };
+    for (from, path) in named {
+        let path = resolve(path);
+        for depth in 0..from.len() {
+            let graph = graphs
+                .get_mut(&from[..depth])
+                .expect("each parent has its graph");
+            let reaches = path.len() > depth
+                && path[..depth] == from[..depth]
+                && path[depth] != from[depth]
+                && graph.contains_key(&path[depth]);
+            if reaches {
+                let node = graph.get_mut(&from[depth]).expect("a module of its parent");
+                node.insert(path[depth].clone());
             }
         }
     }
-    let modules: BTreeSet<String> = graph.keys().cloned().collect();
-    for named in graph.values_mut() {
-        named.retain(|name| modules.contains(name));
-    }
-    graph
+    graphs
 }
 
 /// A cycle in `graph`, as the modules along it (the first again at the end), if any.
@@ -159,16 +334,35 @@ fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 }
 
 #[test]
-fn the_hosts_top_level_modules_form_no_import_cycle() {
-    let graph = module_graph();
-    assert!(graph.len() > 15, "{graph:?}");
+fn no_host_module_at_any_depth_is_in_an_import_cycle() {
+    let graphs = module_graphs();
+    let graph = |module: &[&str]| {
+        let module: Vec<String> = module.iter().map(|m| m.to_string()).collect();
+        graphs
+            .get(&module)
+            .unwrap_or_else(|| panic!("{module:?}: {graphs:#?}"))
+    };
+    let top = graph(&[]);
+    assert!(top.len() > 15, "{top:?}");
     assert!(
-        graph["pages"].contains("render") && graph["render"].contains("lang"),
-        "the references are read: {graph:?}"
+        top["pages"].contains("render") && top["render"].contains("lang"),
+        "the references are read: {top:?}"
     );
-    if let Some(cycle) = cycle(&graph) {
-        panic!("an import cycle: {}", cycle.join(" → "));
-    }
+    assert!(
+        graph(&["pages"])["encoding"].contains("cache")
+            && graph(&["trace"])["middleware"].contains("export")
+            && graph(&["render", "thread"]).contains_key("loading"),
+        "every folder's files are read: {graphs:#?}"
+    );
+    let cycles: Vec<String> = graphs
+        .iter()
+        .filter_map(|(module, graph)| {
+            let cycle = cycle(graph)?;
+            let folder: String = module.iter().map(|m| format!("{m}/")).collect();
+            Some(format!("in host/{folder}: {}", cycle.join(" → ")))
+        })
+        .collect();
+    assert!(cycles.is_empty(), "import cycles: {cycles:#?}");
 }
 
 #[test]

@@ -2,52 +2,21 @@
 //! and for how long, its validator, and `304 Not Modified` when the client's copy is the
 //! one it would get.
 //!
-//! The validator is a strong `ETag`, a digest of the very bytes sent (so each coding of a
-//! page has its own, and a new build's page, whose bytes differ, has a new one); a request
-//! whose `If-None-Match` names it gets a 304 with the same headers and no body, whether
-//! the page came from the cache or was just rendered.
+//! A request whose `If-None-Match` names the page's validator (`representation`) gets a
+//! 304 with the same headers and no body, whether the page came from the cache or was just
+//! rendered.
 
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use base64::Engine as _;
-use sha2::{Digest, Sha256};
 
 use super::cache::{Keeping, KeptPage, PublicPage, RenderTurn};
 use super::document::Written;
 use super::encoding;
+use super::representation::{PageHeaders, Representation};
 use super::request::Asked;
 use super::sharing::{Freshness, Sharing};
-use crate::lang::Language;
 use crate::links::PageLinks;
-
-/// The headers a page answers with, besides its body's.
-#[derive(Clone)]
-pub struct PageHeaders {
-    pub language: Language,
-    /// Who may keep the page, and for how long.
-    pub cache_control: HeaderValue,
-    /// The alternates, for a page that names them.
-    pub link: Option<HeaderValue>,
-    /// The build's Content-Security-Policy for its documents.
-    pub policy: HeaderValue,
-}
-
-/// One coding of a page: its bytes, its `Content-Encoding`, and its validator.
-pub struct Representation {
-    pub body: Bytes,
-    pub encoding: Option<&'static str>,
-    pub etag: Option<HeaderValue>,
-    /// How long ago it was made, for a page whose data is public for a while only.
-    pub age: Option<u64>,
-}
-
-/// A strong validator for exactly these bytes: 128 bits of their SHA-256.
-pub fn etag(bytes: &[u8]) -> HeaderValue {
-    let digest = Sha256::digest(bytes);
-    let tag = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&digest[..16]);
-    HeaderValue::try_from(format!("\"{tag}\"")).expect("base64 is header-safe")
-}
 
 /// Whether `If-None-Match` names `etag` (or `*`): the weak comparison RFC 9110 §13.1.2
 /// asks for, over a list that may span several fields.
@@ -183,22 +152,12 @@ pub fn write_headers(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pages::representation::etag;
 
     fn asking(value: &str) -> HeaderMap {
         let mut headers = HeaderMap::new();
         headers.append(header::IF_NONE_MATCH, HeaderValue::from_str(value).unwrap());
         headers
-    }
-
-    #[test]
-    fn a_validator_names_exactly_its_bytes() {
-        assert_eq!(etag(b"page"), etag(b"page"));
-        assert_ne!(etag(b"page"), etag(b"page "));
-        let tag = etag(b"page");
-        assert!(
-            tag.to_str().unwrap().starts_with('"') && tag.len() == 24,
-            "{tag:?}"
-        );
     }
 
     #[test]

@@ -14,9 +14,9 @@
 use axum::body::Bytes;
 use axum::http::HeaderMap;
 
-use super::answer::{Representation, etag};
 use super::cache::KeptPage;
 use super::gzip;
+use super::representation::{Representation, etag};
 use crate::accept_encoding::takes_gzip;
 
 /// The largest page sent plain: 10 segments of 1,460 bytes, less room for the headers.

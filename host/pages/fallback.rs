@@ -6,10 +6,11 @@
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use super::answer::{self, PageHeaders};
+use super::answer;
 use super::document::{self, Content};
 use super::encoding;
 use super::error::PageError;
+use super::representation::PageHeaders;
 use super::request::Asked;
 use super::{PageBuild, Pages};
 use crate::lang::Language;

@@ -25,6 +25,7 @@ mod nonce;
 mod path;
 mod redirect;
 mod render;
+mod representation;
 mod request;
 mod sharing;
 mod streamed;

@@ -14,10 +14,11 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use http_body_util::StreamBody;
 
-use super::answer::{PageHeaders, write_headers};
+use super::answer::write_headers;
 use super::document::{self, Content, Frame};
 use super::error::PageError;
 use super::gzip::GzipParts;
+use super::representation::PageHeaders;
 use super::request::Asked;
 use super::timing::{self, RenderTimes};
 use super::{PageBuild, Pages};

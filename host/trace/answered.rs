@@ -11,7 +11,8 @@ use axum::body::{Body, Bytes};
 use axum::http::{Method, StatusCode};
 use http_body::{Body as _, Frame, SizeHint};
 
-use super::record::{Trace, Value};
+use super::record::Trace;
+use super::span::Value;
 
 /// What the request's span says of it.
 pub struct Summary {

@@ -18,7 +18,7 @@ use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::trace::{SpanData, SpanEvents, SpanExporter as _, SpanLinks};
 
 use super::context::TraceContext;
-use super::record::{Kind, SpanRecord, Value};
+use super::span::{Kind, SpanRecord, Value};
 
 /// How long one export may take before its spans are dropped.
 pub const EXPORT_TIMEOUT: Duration = Duration::from_secs(5);

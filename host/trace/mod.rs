@@ -11,12 +11,14 @@ mod export;
 mod middleware;
 mod record;
 pub mod server_timing;
+mod span;
 mod upstream;
 
 pub use context::SpanId;
 pub use export::{EXPORT_TIMEOUT, Exporter, traces_url};
 pub use middleware::{Tracing, trace_request};
-pub use record::{Kind, Span, Trace, Value};
+pub use record::{Span, Trace};
+pub use span::{Kind, Value};
 pub use upstream::UpstreamCall;
 
 /// Marks a request whose `traceparent` the host wrote itself (a loader's API call): the

@@ -11,34 +11,7 @@ use std::time::{Instant, SystemTime};
 
 use super::context::{SpanId, TraceContext, TraceId};
 use super::export::Exporter;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// The request the host answers.
-    Server,
-    /// A call the host makes (a loader's API call, the proxy's upstream request).
-    Client,
-    Internal,
-}
-
-#[derive(Debug, Clone)]
-pub enum Value {
-    Text(String),
-    Number(i64),
-}
-
-/// A finished span, as the exporter takes it.
-#[derive(Debug, Clone)]
-pub struct SpanRecord {
-    pub id: SpanId,
-    pub parent: Option<SpanId>,
-    pub name: Cow<'static, str>,
-    pub kind: Kind,
-    pub start: SystemTime,
-    pub end: SystemTime,
-    pub attributes: Vec<(&'static str, Value)>,
-    pub failed: bool,
-}
+use super::span::{Kind, SpanRecord, Value};
 
 /// A request's trace; clones share it (the page handler, the render thread, the loader's
 /// calls, the body that streams).

@@ -9,7 +9,8 @@ use axum::http::{Extensions, HeaderMap, Method, StatusCode};
 
 use super::Propagated;
 use super::context::SpanId;
-use super::record::{Kind, Span, Trace, Value};
+use super::record::{Span, Trace};
+use super::span::{Kind, Value};
 
 pub struct UpstreamCall {
     trace: Trace,

@@ -10,7 +10,7 @@ use axum::http::{HeaderValue, StatusCode};
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
-use crate::pages::answer::{PageHeaders, Representation, etag};
+use crate::pages::representation::{PageHeaders, Representation, etag};
 
 pub struct KeptPage {
     pub status: StatusCode,

@@ -30,7 +30,7 @@ use flight::{Flight, Flights, Key, Lead};
 use shelf::{Entry, Shelf};
 
 use crate::lang::Language;
-use crate::pages::answer::PageHeaders;
+use crate::pages::representation::PageHeaders;
 
 /// The part of the capacity pages not found and marks may take: one entry in this many.
 const NOT_FOUND_SHARE: usize = 8;
