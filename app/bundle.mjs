@@ -10,6 +10,7 @@
 import { build } from "esbuild";
 import { crawlerRules } from "./bundling/crawlers.mjs";
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { catalogue } from "./bundling/catalogue.mjs";
@@ -20,14 +21,22 @@ async function importAlone(file) {
   return import(`data:text/javascript;base64,${Buffer.from(alone.outputFiles[0].text).toString("base64")}`);
 }
 
-/** In the server bundle, the shared client's transport is the host (app/server/transport.ts). */
-function hostTransport(root) {
+/**
+ * In the server bundle, the modules it takes in place of those the browser gets, by who
+ * imports them and how (bundling/server-substitutes.json): the shared HTTP client's
+ * transport is the host there (app/server/transport.ts). The import cycle test
+ * (app/test/importCycles.test.ts) counts these as imports too.
+ */
+function serverSubstitutes(root) {
+  const substitutes = JSON.parse(readFileSync(path.join(root, "app/bundling/server-substitutes.json"), "utf8"));
+  const specifiers = substitutes.map(({ specifier }) => specifier.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   return {
-    name: "host-transport",
+    name: "server-substitutes",
     setup(b) {
-      b.onResolve({ filter: /^\.\/transport$/ }, (args) =>
-        args.importer === path.join(root, "app/http/client.ts") ? { path: path.join(root, "app/server/transport.ts") } : undefined,
-      );
+      b.onResolve({ filter: new RegExp(`^(?:${specifiers.join("|")})$`) }, (args) => {
+        const substitute = substitutes.find(({ importer, specifier }) => args.importer === path.join(root, importer) && args.path === specifier);
+        return substitute ? { path: path.join(root, substitute.path) } : undefined;
+      });
     },
   };
 }
@@ -102,7 +111,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime }) {
     format: "iife",
     platform: "browser",
     loader: { ".css": "empty" },
-    plugins: [catalogue(root), hostTransport(root), formattingDateLocales()],
+    plugins: [catalogue(root), serverSubstitutes(root), formattingDateLocales()],
   };
   const client = {
     ...shared,

@@ -1,5 +1,6 @@
 // How the shared client reaches the API: in the browser, axios's own (XMLHttpRequest). The
-// server bundle replaces this module (app/build.mjs) with app/server/transport.ts, where
+// server bundle replaces this module (app/bundling/server-substitutes.json) with
+// app/server/transport.ts, where
 // the host makes each call.
 import type { AxiosAdapter } from "axios";
 
