@@ -1,6 +1,7 @@
 //! The container and Kubernetes files: the manifests pass the Kubernetes schemas (with an
-//! offline validator, `kubernetes-validate`), the Dockerfile passes `hadolint`, and what
-//! they tell the binary matches it.
+//! offline validator, `kubernetes-validate`), the Dockerfile passes `hadolint`, what they
+//! tell the binary matches it, every replica serves the folder of assets each pod adds its
+//! release's to, and the memory limit holds every V8 heap at its worst.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -107,6 +108,34 @@ fn the_dockerfile_passes_hadolint() {
     );
 }
 
+/// The lines under the first line that is `key:` alone (those indented deeper than it), in
+/// a manifest written in block style, as ours are.
+fn block(manifest: &str, key: &str) -> String {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut lines = manifest.lines();
+    let head = lines
+        .by_ref()
+        .find(|line| line.trim() == format!("{key}:"))
+        .unwrap_or_else(|| panic!("no {key}: in\n{manifest}"));
+    lines
+        .take_while(|line| line.trim().is_empty() || indent(line) > indent(head))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `(first, second)` of each `- NAME: first` line followed by a `SECOND: second` line.
+fn pairs(manifest: &str, name: &str, second: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = manifest.lines().map(str::trim).collect();
+    lines
+        .windows(2)
+        .filter_map(|pair| {
+            let first = pair[0].strip_prefix(&format!("- {name}: "))?;
+            let value = pair[1].strip_prefix(&format!("{second}: "))?;
+            Some((first.to_string(), value.trim_matches('"').to_string()))
+        })
+        .collect()
+}
+
 /// `(name, value)` of each `- name: BILINGUE_…` / `value: …` pair in a manifest.
 fn environment(manifest: &str) -> Vec<(String, String)> {
     let lines: Vec<&str> = manifest.lines().map(str::trim).collect();
@@ -198,5 +227,124 @@ fn the_deployment_and_the_image_set_only_options_the_binary_has() {
     assert!(
         patience >= warm_up,
         "the startup probe gives up after {patience}s, the warm-up may take {warm_up}s"
+    );
+}
+
+/// The volume of `container` (a block of it) whose mount holds `path`.
+fn volume_holding(container: &str, path: &str) -> String {
+    pairs(&block(container, "volumeMounts"), "name", "mountPath")
+        .into_iter()
+        .find(|(_, mount)| path == mount || path.starts_with(&format!("{mount}/")))
+        .map(|(volume, _)| volume)
+        .unwrap_or_else(|| panic!("no volume mounted over {path} in\n{container}"))
+}
+
+#[test]
+fn every_pod_adds_its_assets_to_a_folder_all_replicas_serve() {
+    let deployment = std::fs::read_to_string(root().join("deploy/deployment.yaml")).unwrap();
+    let init = block(&deployment, "initContainers");
+    let main = block(&deployment, "containers");
+    let image = |container: &str| {
+        container
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("image: ").map(str::to_string))
+            .expect("an image")
+    };
+    assert_eq!(
+        image(&init),
+        image(&main),
+        "the release's own binary writes"
+    );
+    let value = |container: &str, name: &str| {
+        environment(container)
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    };
+    let written = value(&init, "BILINGUE_WRITE_ASSETS").expect("an init container writes");
+    let served = value(&main, "BILINGUE_PREVIOUS_ASSETS").expect("the replicas serve it");
+    assert_eq!(written, served, "the folder written is the one served");
+    assert_eq!(
+        value(&main, "BILINGUE_WRITE_ASSETS"),
+        None,
+        "the server itself never writes (it would exit)"
+    );
+    let volume = volume_holding(&init, &written);
+    assert_eq!(volume_holding(&main, &served), volume, "one volume");
+
+    // That volume is a claim every replica mounts at once: ReadWriteMany.
+    let volumes = block(&deployment, "volumes");
+    let mut after = volumes
+        .split(&format!("- name: {volume}\n"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{volume} in the pod's volumes:\n{volumes}"))
+        .lines()
+        .map(str::trim);
+    assert_eq!(after.next(), Some("persistentVolumeClaim:"), "{volumes}");
+    let claim = after
+        .next()
+        .and_then(|l| l.strip_prefix("claimName: "))
+        .unwrap_or_else(|| panic!("{volume}'s claim:\n{volumes}"));
+    let claims: Vec<String> = manifests()
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .filter(|text| text.lines().any(|l| l == "kind: PersistentVolumeClaim"))
+        .filter(|text| {
+            block(text, "metadata")
+                .lines()
+                .any(|l| l.trim() == format!("name: {claim}"))
+        })
+        .collect();
+    assert_eq!(claims.len(), 1, "deploy/ has the claim {claim}");
+    assert!(
+        block(&claims[0], "accessModes")
+            .lines()
+            .any(|l| l.trim() == "- ReadWriteMany"),
+        "{claim} is ReadWriteMany:\n{}",
+        claims[0]
+    );
+}
+
+/// A Kubernetes quantity of memory (`512Mi`, `1Gi`), in MiB.
+fn mebibytes(quantity: &str) -> f64 {
+    let (number, unit) = quantity.split_at(quantity.find(|c: char| c.is_alphabetic()).unwrap());
+    let number: f64 = number.parse().unwrap();
+    number
+        * match unit {
+            "Mi" => 1.0,
+            "Gi" => 1024.0,
+            other => panic!("a unit of {quantity}: {other}"),
+        }
+}
+
+#[test]
+fn the_memory_limit_holds_every_heap_at_its_worst_and_the_host() {
+    let deployment = std::fs::read_to_string(root().join("deploy/deployment.yaml")).unwrap();
+    let main = block(&deployment, "containers");
+    let limit = block(&block(&main, "resources"), "limits")
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("memory: ").map(mebibytes))
+        .expect("a memory limit");
+    let value = |name: &str| -> f64 {
+        environment(&main)
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("the deployment sets {name}"))
+            .1
+            .parse()
+            .unwrap()
+    };
+    let (threads, heap) = (
+        value("BILINGUE_RENDER_THREADS"),
+        value("BILINGUE_RENDER_HEAP_MB"),
+    );
+    // Per render thread: a heap that a render filling it may take to twice its size while
+    // it is stopped (host/render/runtime.rs), and as much again in ArrayBuffers outside it.
+    let renders = threads * (2.0 * heap + heap);
+    let host = 128.0;
+    assert!(
+        limit >= renders + host,
+        "{limit} MiB: {threads} threads x {} MiB and the host's {host} MiB",
+        3.0 * heap
     );
 }
