@@ -89,15 +89,6 @@ pub fn is_build_id(id: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
-/// The ID of the build this binary embeds, as [`crate::Host::start`] names it when it
-/// serves that build.
-pub fn embedded_build_id() -> String {
-    build_id(
-        crate::manifest::MANIFEST.as_bytes(),
-        crate::assets::SERVER_SNAPSHOT,
-    )
-}
-
 /// Every family's keys, made at start-up.
 pub struct PurgeKeys {
     build: String,

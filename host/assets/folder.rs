@@ -23,7 +23,7 @@ use flate2::write::GzEncoder;
 
 use super::ASSETS;
 use crate::content_type::content_type;
-use crate::purge_keys::{embedded_build_id, is_build_id};
+use crate::purge_keys::{build_id, is_build_id};
 
 /// What a folder may hold, at most: its assets are all in memory.
 const MAX_FILES: usize = 20_000;
@@ -225,6 +225,12 @@ pub fn write_embedded(dir: &Path) -> Result<usize, String> {
         write_whole(dir, &format!("{}.br", asset.name), asset.brotli)?;
     }
     Ok(ASSETS.len())
+}
+
+/// The ID of the build this binary embeds, as [`crate::Host::start`] names it when it
+/// serves that build.
+fn embedded_build_id() -> String {
+    build_id(crate::manifest::MANIFEST.as_bytes(), super::SERVER_SNAPSHOT)
 }
 
 /// Writes `dir/name` under a hidden name (never read as an asset), then renames it: a
