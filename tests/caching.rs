@@ -192,21 +192,25 @@ fn a_page_not_found_is_public_for_a_minute_at_most() {
 fn no_answer_that_sets_a_cookie_may_be_kept_by_another_whoever_wrote_it() {
     use axum::extract::Path;
     use axum::routing::get;
-    let upstream = support::serve_router(axum::Router::new().route(
-        "/api/login/{kind}",
-        get(|Path(kind): Path<String>| async move {
-            let mut response = ([("set-cookie", "session=1")], "ok").into_response();
-            let (name, value) = match kind.as_str() {
-                "public" => ("cache-control", "public, max-age=600"),
-                "s-maxage" => ("cache-control", "s-maxage=600"),
-                "max-age" => ("cache-control", "max-age=600"),
-                _ => ("expires", "Wed, 21 Oct 2099 07:28:00 GMT"),
-            };
-            response.headers_mut().insert(name, value.parse().unwrap());
-            response
-        }),
-    ));
-    let base = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+
+    use crate::support::upstream::Upstream;
+    let upstream = Upstream::builder()
+        .route(
+            "/api/login/{kind}",
+            get(|Path(kind): Path<String>| async move {
+                let mut response = ([("set-cookie", "session=1")], "ok").into_response();
+                let (name, value) = match kind.as_str() {
+                    "public" => ("cache-control", "public, max-age=600"),
+                    "s-maxage" => ("cache-control", "s-maxage=600"),
+                    "max-age" => ("cache-control", "max-age=600"),
+                    _ => ("expires", "Wed, 21 Oct 2099 07:28:00 GMT"),
+                };
+                response.headers_mut().insert(name, value.parse().unwrap());
+                response
+            }),
+        )
+        .start();
+    let base = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     for kind in ["public", "s-maxage", "max-age", "expires"] {
         let response = client()
             .get(format!("{base}/api/login/{kind}"))

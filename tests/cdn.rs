@@ -214,24 +214,28 @@ fn a_kept_pages_age_grows_and_its_revalidation_is_a_304() {
 fn a_page_holding_a_visitors_data_never_reaches_another_visitor() {
     use axum::http::HeaderMap;
     use axum::routing::get;
-    let upstream = crate::support::serve_router(axum::Router::new().route(
-        "/api/whoami",
-        get(|headers: HeaderMap| async move {
-            let text = |name: &str| {
-                headers
-                    .get(name)
-                    .map(|v| v.to_str().unwrap().to_string())
-                    .unwrap_or_default()
-            };
-            format!(
-                "cookie=[{}] authorization=[{}]",
-                text("cookie"),
-                text("authorization")
-            )
-        }),
-    ));
+
+    use crate::support::upstream::Upstream;
+    let upstream = Upstream::builder()
+        .route(
+            "/api/whoami",
+            get(|headers: HeaderMap| async move {
+                let text = |name: &str| {
+                    headers
+                        .get(name)
+                        .map(|v| v.to_str().unwrap().to_string())
+                        .unwrap_or_default()
+                };
+                format!(
+                    "cookie=[{}] authorization=[{}]",
+                    text("cookie"),
+                    text("authorization")
+                )
+            }),
+        )
+        .start();
     let bundle = support::LOADER_BUNDLE;
-    let host = Host::started(&["--server-bundle", bundle, "--api-upstream", &upstream]);
+    let host = Host::started(&["--server-bundle", bundle, "--api-upstream", &upstream.url]);
     let varnish = Varnish::start(&host.base);
     // The loader declares its data public, and calls the API with what the visitor sent.
     let page = "/fr/public/%2Fapi%2Fwhoami";

@@ -6,11 +6,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use axum::Router;
 use axum::http::{HeaderMap, header};
-use axum::response::IntoResponse;
 use axum::routing::get;
 
+use crate::support::upstream::{Upstream, json, status_json};
 use crate::support::{self, client, metric};
 
 const FRENCH_HOME: &str = "<h1>Bienvenue sur Bilingue</h1>";
@@ -25,21 +24,19 @@ fn deeply_nested_status(depth: usize) -> String {
     )
 }
 
-fn json(body: String) -> axum::response::Response {
-    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
-}
-
 #[test]
 fn an_answer_nested_100_000_deep_fails_no_other_page_and_every_thread_keeps_rendering() {
-    let upstream = support::serve_router(Router::new().route(
-        "/api/status",
-        get(|| async { json(deeply_nested_status(100_000)) }),
-    ));
+    let upstream = Upstream::builder()
+        .route(
+            "/api/status",
+            get(|| async { json(deeply_nested_status(100_000)) }),
+        )
+        .start();
     let host = support::start(&[
         "--render-threads",
         "2",
         "--api-upstream",
-        &upstream,
+        &upstream.url,
         "--page-cache-entries",
         "0",
     ]);
@@ -65,30 +62,30 @@ fn one_visitors_lone_surrogate_fails_no_page_loading_beside_it() {
     const VISITORS: usize = 12;
     // Every answer waits until every page is loading, so that they come back together.
     let barrier = Arc::new(Barrier::new(VISITORS));
-    let upstream = support::serve_router(Router::new().route(
-        "/api/status",
-        get(move |headers: HeaderMap| {
-            let barrier = barrier.clone();
-            async move {
-                tokio::task::spawn_blocking(move || barrier.wait())
-                    .await
-                    .unwrap();
-                let version = if headers.contains_key(header::AUTHORIZATION) {
-                    r#"a\ud800b"#
-                } else {
-                    "9.9.9"
-                };
-                json(format!(
-                    r#"{{"version":"{version}","languages":["fr","en"],"serverTime":"2030-01-02T03:04:05.000Z"}}"#
-                ))
-            }
-        }),
-    ));
+    let upstream = Upstream::builder()
+        .route(
+            "/api/status",
+            get(move |headers: HeaderMap| {
+                let barrier = barrier.clone();
+                async move {
+                    tokio::task::spawn_blocking(move || barrier.wait())
+                        .await
+                        .unwrap();
+                    let version = if headers.contains_key(header::AUTHORIZATION) {
+                        r#"a\ud800b"#
+                    } else {
+                        "9.9.9"
+                    };
+                    json(status_json(version))
+                }
+            }),
+        )
+        .start();
     let host = support::start(&[
         "--render-threads",
         "1",
         "--api-upstream",
-        &upstream,
+        &upstream.url,
         "--page-cache-entries",
         "0",
     ]);
@@ -121,27 +118,28 @@ fn one_visitors_lone_surrogate_fails_no_page_loading_beside_it() {
 #[test]
 fn data_the_status_screen_cannot_use_shows_its_translated_message() {
     let answers = Arc::new(AtomicUsize::new(0));
-    let seen = answers.clone();
-    let upstream = support::serve_router(Router::new().route(
-        "/api/status",
-        get(move || {
-            let n = seen.fetch_add(1, Ordering::SeqCst);
-            let body = [
-                r#"{"unexpected":true}"#,
-                "[]",
-                r#""text""#,
-                "null",
-                r#"{"version":1,"languages":"fr","serverTime":"yesterday"}"#,
-                r#"{"version":"1","languages":[1,2],"serverTime":"2030-01-02T03:04:05.000Z"}"#,
-            ][n % 6];
-            async move { json(body.to_string()) }
-        }),
-    ));
+    let upstream = Upstream::builder()
+        .route(
+            "/api/status",
+            get(move || {
+                let n = answers.fetch_add(1, Ordering::SeqCst);
+                let body = [
+                    r#"{"unexpected":true}"#,
+                    "[]",
+                    r#""text""#,
+                    "null",
+                    r#"{"version":1,"languages":"fr","serverTime":"yesterday"}"#,
+                    r#"{"version":"1","languages":[1,2],"serverTime":"2030-01-02T03:04:05.000Z"}"#,
+                ][n % 6];
+                async move { json(body.to_string()) }
+            }),
+        )
+        .start();
     let host = support::start(&[
         "--render-threads",
         "1",
         "--api-upstream",
-        &upstream,
+        &upstream.url,
         "--page-cache-entries",
         "0",
     ]);
@@ -194,30 +192,29 @@ fn other_visitors_large_answers_fail_no_page_beside_them() {
     // Sixteen visitors whose answers are 3 MB each, all at once, beside twenty whose
     // answers are small, on one render thread with the default heap.
     // Shown on the page: each is in the markup, the boot state and the outbox too.
-    let big = format!(
-        r#"{{"version":"{}","languages":["fr","en"],"serverTime":"2030-01-02T03:04:05.000Z"}}"#,
-        "x".repeat(3_000_000)
-    );
-    let upstream = support::serve_router(Router::new().route(
-        "/api/status",
-        get(move |headers: HeaderMap| {
-            let big = big.clone();
-            async move {
-                if headers.contains_key(header::AUTHORIZATION) {
-                    tokio::time::sleep(Duration::from_millis(400)).await;
-                    json(big)
-                } else {
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                    json(r#"{"version":"9.9.9","languages":["fr","en"],"serverTime":"2030-01-02T03:04:05.000Z"}"#.into())
+    let big = status_json(&"x".repeat(3_000_000));
+    let upstream = Upstream::builder()
+        .route(
+            "/api/status",
+            get(move |headers: HeaderMap| {
+                let big = big.clone();
+                async move {
+                    if headers.contains_key(header::AUTHORIZATION) {
+                        tokio::time::sleep(Duration::from_millis(400)).await;
+                        json(big)
+                    } else {
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                        json(status_json("9.9.9"))
+                    }
                 }
-            }
-        }),
-    ));
+            }),
+        )
+        .start();
     let host = support::start(&[
         "--render-threads",
         "1",
         "--api-upstream",
-        &upstream,
+        &upstream.url,
         "--page-cache-entries",
         "0",
     ]);
@@ -245,11 +242,6 @@ fn other_visitors_large_answers_fail_no_page_beside_them() {
 /// Answers up to the loaders' 4 MiB cap, of the shapes that cost V8 most to parse and to
 /// show, each handed to a runtime with the lowest heap allowed.
 fn costly_answers() -> Vec<(&'static str, String)> {
-    let status = |version: &str| {
-        format!(
-            r#"{{"version":"{version}","languages":["fr","en"],"serverTime":"2030-01-02T03:04:05.000Z"}}"#
-        )
-    };
     let cap = 4 << 20;
     let keys: String = (0..)
         .map(|i| format!("\"k{i}\":{i},"))
@@ -273,15 +265,18 @@ fn costly_answers() -> Vec<(&'static str, String)> {
             "nesting",
             format!("{}{}", "[".repeat(cap / 2), "]".repeat(cap / 2)),
         ),
-        ("a long version", status(&"x".repeat(cap - 100))),
+        ("a long version", status_json(&"x".repeat(cap - 100))),
         (
             "a long two-byte version",
-            status(&"é".repeat(cap / 2 - 100)),
+            status_json(&"é".repeat(cap / 2 - 100)),
         ),
         ("control characters", "\u{1}".repeat(cap)),
         ("quotes", format!("[\"{}\"]", "\\\"".repeat(cap / 2 - 4))),
         // Within half the heap, by the host's reckoning: shown on the page.
-        ("a version just allowed", status(&"x".repeat(1_900_000))),
+        (
+            "a version just allowed",
+            status_json(&"x".repeat(1_900_000)),
+        ),
         (
             "strings just allowed",
             format!("[{}\"ab\"]", "\"ab\",".repeat(200_000)),
@@ -301,21 +296,23 @@ fn no_answer_within_the_caps_ends_the_process_at_the_lowest_heap() {
     }
     let served = Arc::new(AtomicUsize::new(0));
     let bodies: Arc<Vec<String>> = Arc::new(answers.iter().map(|(_, b)| b.clone()).collect());
-    let upstream = support::serve_router(Router::new().route(
-        "/api/status",
-        get({
-            let served = served.clone();
-            move || {
-                let body = bodies[served.load(Ordering::SeqCst)].clone();
-                async move { json(body) }
-            }
-        }),
-    ));
+    let upstream = Upstream::builder()
+        .route(
+            "/api/status",
+            get({
+                let served = served.clone();
+                move || {
+                    let body = bodies[served.load(Ordering::SeqCst)].clone();
+                    async move { json(body) }
+                }
+            }),
+        )
+        .start();
     let host = crate::support::binary::Host::started(&[
         "--render-heap-mb",
         "16",
         "--api-upstream",
-        &upstream,
+        &upstream.url,
         "--page-cache-entries",
         "0",
     ]);

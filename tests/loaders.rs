@@ -2,17 +2,14 @@
 //! the built-in API and from an upstream (what it carries for the visitor, and every way
 //! the call can fail), what a loader may not reach, and what the page cache may keep.
 
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::Router;
-use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value, json};
 
 use crate::support::binary::Host;
+use crate::support::upstream::{self, Upstream};
 use crate::support::{self, client, get as fetch};
 
 /// The boot state a page embeds.
@@ -50,83 +47,61 @@ fn the_status_page_has_the_built_in_apis_data_in_its_first_paint() {
     }
 }
 
-/// What an upstream API saw of the status calls made to it.
-#[derive(Default)]
-struct Seen {
-    calls: Mutex<Vec<HeaderMap>>,
-}
-
 #[derive(Clone, Copy)]
 enum Behaviour {
     Answers,
     /// Answers, 300 ms late.
     SlowAnswers,
     Fails,
+    /// Answers 10 s late.
     Slow,
 }
 
-/// An upstream whose /api/status answers as `behaviour` says; what it saw.
-fn start_upstream(behaviour: Behaviour) -> (String, Arc<Seen>) {
-    async fn status(
-        State((seen, behaviour)): State<(Arc<Seen>, Behaviour)>,
-        headers: HeaderMap,
-    ) -> Response {
-        seen.calls.lock().unwrap().push(headers);
-        match behaviour {
-            Behaviour::Answers | Behaviour::SlowAnswers => axum::Json(json!({
-                "version": "9.9.9-upstream",
-                "languages": ["fr", "en"],
-                "serverTime": "2030-01-02T03:04:05.000Z",
-            }))
-            .into_response(),
-            Behaviour::Fails => (
+/// An upstream whose /api/status answers as `behaviour` says, whose /api/whoami says
+/// which cookie and language it got, and whose /api/sets-a-cookie sets one.
+fn start_upstream(behaviour: Behaviour) -> Upstream {
+    let status = match behaviour {
+        Behaviour::Fails => get(|| async {
+            (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 axum::Json(json!({ "error": "the upstream's database is down" })),
             )
-                .into_response(),
-            Behaviour::Slow => {
-                tokio::time::sleep(Duration::from_secs(10)).await;
-                "late".into_response()
-            }
+        }),
+        Behaviour::Answers | Behaviour::SlowAnswers | Behaviour::Slow => {
+            get(|| async { upstream::json(upstream::status_json("9.9.9-upstream")) })
         }
-    }
-    async fn whoami(
-        State((seen, behaviour)): State<(Arc<Seen>, Behaviour)>,
-        headers: HeaderMap,
-    ) -> String {
-        if let Behaviour::SlowAnswers = behaviour {
-            tokio::time::sleep(Duration::from_millis(300)).await;
-        }
-        let text = |name: &str| {
-            headers
-                .get(name)
-                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
-        };
-        let (cookie, language) = (text("cookie"), text("accept-language"));
-        seen.calls.lock().unwrap().push(headers);
-        format!("cookie={cookie:?} accept-language={language:?}")
-    }
-    async fn sets_a_cookie(
-        State((seen, _)): State<(Arc<Seen>, Behaviour)>,
-        headers: HeaderMap,
-    ) -> Response {
-        seen.calls.lock().unwrap().push(headers);
-        ([("set-cookie", "tracking=42; Path=/")], "welcome").into_response()
-    }
-    let seen = Arc::new(Seen::default());
-    let router = Router::new()
-        .route("/api/status", get(status))
-        .route("/api/whoami", get(whoami))
-        .route("/api/sets-a-cookie", get(sets_a_cookie))
-        .with_state((seen.clone(), behaviour));
-    let url = support::serve_router(router);
-    (url, seen)
+    };
+    let delay = match behaviour {
+        Behaviour::SlowAnswers => Duration::from_millis(300),
+        Behaviour::Slow => Duration::from_secs(10),
+        Behaviour::Answers | Behaviour::Fails => Duration::ZERO,
+    };
+    Upstream::builder()
+        .route("/api/status", status)
+        .route(
+            "/api/whoami",
+            get(|headers: HeaderMap| async move {
+                let text = |name: &str| {
+                    headers
+                        .get(name)
+                        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+                };
+                let (cookie, language) = (text("cookie"), text("accept-language"));
+                format!("cookie={cookie:?} accept-language={language:?}")
+            }),
+        )
+        .route(
+            "/api/sets-a-cookie",
+            get(|| async { ([("set-cookie", "tracking=42; Path=/")], "welcome") }),
+        )
+        .delay(delay)
+        .start()
 }
 
 #[test]
 fn with_an_upstream_the_status_page_has_its_data_and_the_upstream_the_visitors_credentials() {
-    let (upstream, seen) = start_upstream(Behaviour::Answers);
-    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let upstream = start_upstream(Behaviour::Answers);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     let html = client()
         .get(format!("{host}/fr/status"))
         .header("cookie", "session=abc123; bilingue_lang=en")
@@ -146,14 +121,14 @@ fn with_an_upstream_the_status_page_has_its_data_and_the_upstream_the_visitors_c
         english.contains(">Jan 2, 2030, 3:04:05 AM</time>"),
         "the time in the English date locale: {english}"
     );
-    let calls = seen.calls.lock().unwrap();
-    let visitors = &calls[0];
+    let visitors = &upstream.seen()[0];
+    assert_eq!(visitors.target, "/api/status");
     // The saved language choice is the host's, not the API's: it is not forwarded.
-    assert_eq!(visitors["cookie"], "session=abc123");
-    assert_eq!(visitors["authorization"], "Bearer visitor-token");
+    assert_eq!(visitors.headers["cookie"], "session=abc123");
+    assert_eq!(visitors.headers["authorization"], "Bearer visitor-token");
     // The data is for the page's language, which is part of what the page is cached by.
-    assert_eq!(visitors["accept-language"], "fr-FR, fr;q=0.9");
-    assert_eq!(visitors["x-forwarded-for"], "127.0.0.1");
+    assert_eq!(visitors.headers["accept-language"], "fr-FR, fr;q=0.9");
+    assert_eq!(visitors.headers["x-forwarded-for"], "127.0.0.1");
 }
 
 /// The status page's error message, as the page shows it.
@@ -188,8 +163,8 @@ fn an_upstream_that_is_down_still_gives_a_page_with_the_translated_error() {
 /// The page itself is `streaming.rs`'s; here, what the boot state and the log say.
 #[test]
 fn an_upstream_500_reaches_the_boot_state_whole_and_is_logged_with_the_calls_configuration() {
-    let (upstream, _) = start_upstream(Behaviour::Fails);
-    let host = Host::start(&["--api-upstream", &upstream]);
+    let upstream = start_upstream(Behaviour::Fails);
+    let host = Host::start(&["--api-upstream", &upstream.url]);
     let response = client().get(host.url("/fr/status")).send().unwrap();
     assert_eq!(response.status(), 200);
     let html = response.text().unwrap();
@@ -220,12 +195,12 @@ fn an_upstream_500_reaches_the_boot_state_whole_and_is_logged_with_the_calls_con
 
 #[test]
 fn other_pages_keep_rendering_while_a_page_waits_for_its_data() {
-    let (upstream, _) = start_upstream(Behaviour::Slow);
+    let upstream = start_upstream(Behaviour::Slow);
     let host = support::start(&[
         "--render-threads",
         "1",
         "--api-upstream",
-        &upstream,
+        &upstream.url,
         "--load-timeout",
         "2s",
         "--page-cache-entries",
@@ -278,7 +253,7 @@ fn percent_encoded(text: &str) -> String {
 
 #[test]
 fn a_loader_reaches_this_hosts_api_and_nothing_else() {
-    let (other_host, seen_there) = start_upstream(Behaviour::Answers);
+    let other_host = start_upstream(Behaviour::Answers);
     let host = loader_host(&[]);
     let asked = |url: &str| {
         let html = support::text(host.url(&format!("/fr/call/{}", percent_encoded(url))));
@@ -291,8 +266,8 @@ fn a_loader_reaches_this_hosts_api_and_nothing_else() {
     let allowed = asked("/api/status");
     assert!(allowed.starts_with("status 200: {"), "{allowed}");
     for url in [
-        format!("{other_host}/api/status"),
-        other_host.replace("http:", ""),
+        format!("{}/api/status", other_host.url),
+        other_host.url.replace("http:", ""),
         "/admin".to_string(),
         "/api/../admin".to_string(),
         "/api/%2e%2e/admin".to_string(),
@@ -303,7 +278,7 @@ fn a_loader_reaches_this_hosts_api_and_nothing_else() {
         assert!(answer.starts_with("refused: "), "{url}: {answer}");
     }
     assert!(
-        seen_there.calls.lock().unwrap().is_empty(),
+        other_host.seen().is_empty(),
         "the other host was never called"
     );
 }
@@ -329,8 +304,8 @@ fn a_loader_that_never_finishes_gets_the_client_rendered_page_in_time() {
 
 #[test]
 fn per_visitor_data_is_never_served_to_another_visitor_from_the_cache() {
-    let (upstream, seen) = start_upstream(Behaviour::Answers);
-    let host = loader_host(&["--api-upstream", &upstream]);
+    let upstream = start_upstream(Behaviour::Answers);
+    let host = loader_host(&["--api-upstream", &upstream.url]);
     let path = format!("/fr/public/{}", percent_encoded("/api/whoami"));
     let page = |header: Option<(&str, &str)>| {
         let mut request = client().get(host.url(&path));
@@ -348,17 +323,13 @@ fn per_visitor_data_is_never_served_to_another_visitor_from_the_cache() {
     assert!(!bob.contains("alice"), "{bob}");
     // The anonymous page was public and kept: the next visitor gets it without a new call,
     // and it holds no one's data.
-    let calls = seen.calls.lock().unwrap().len();
+    let calls = upstream.seen().len();
     let carol = page(Some(("cookie", "session=carol; bilingue_lang=fr")));
     assert!(
         !carol.contains("alice") && carol.contains("cookie=None"),
         "{carol}"
     );
-    assert_eq!(
-        seen.calls.lock().unwrap().len(),
-        calls,
-        "served from the cache"
-    );
+    assert_eq!(upstream.seen().len(), calls, "served from the cache");
     assert!(host.metric("bilingue_page_cache_hits_total") >= 1.0);
 }
 
@@ -381,8 +352,8 @@ fn get_page(url: &str, headers: &[(&str, &str)]) -> reqwest::blocking::Response 
 
 #[test]
 fn any_cookie_that_reaches_the_upstream_makes_the_page_the_visitors_alone() {
-    let (upstream, _) = start_upstream(Behaviour::Answers);
-    let host = loader_host(&["--api-upstream", &upstream]);
+    let upstream = start_upstream(Behaviour::Answers);
+    let host = loader_host(&["--api-upstream", &upstream.url]);
     for (i, cookie) in [
         "alice-token",
         "=alice-token",
@@ -412,26 +383,22 @@ fn any_cookie_that_reaches_the_upstream_makes_the_page_the_visitors_alone() {
 
 #[test]
 fn the_language_cookie_alone_is_not_forwarded_and_the_page_stays_public() {
-    let (upstream, seen) = start_upstream(Behaviour::Answers);
-    let host = loader_host(&["--api-upstream", &upstream]);
+    let upstream = start_upstream(Behaviour::Answers);
+    let host = loader_host(&["--api-upstream", &upstream.url]);
     let url = public_page(&host, "whoami", "language-cookie");
     let first = get_page(&url, &[("cookie", "bilingue_lang=en")])
         .text()
         .unwrap();
     assert!(first.contains("cookie=None"), "{first}");
-    let calls = seen.calls.lock().unwrap().len();
+    let calls = upstream.seen().len();
     get_page(&url, &[]).text().unwrap();
-    assert_eq!(
-        seen.calls.lock().unwrap().len(),
-        calls,
-        "served from the cache"
-    );
+    assert_eq!(upstream.seen().len(), calls, "served from the cache");
 }
 
 #[test]
 fn the_upstream_gets_the_pages_language_never_the_visitors_accept_language() {
-    let (upstream, _) = start_upstream(Behaviour::Answers);
-    let host = loader_host(&["--api-upstream", &upstream]);
+    let upstream = start_upstream(Behaviour::Answers);
+    let host = loader_host(&["--api-upstream", &upstream.url]);
     let url = public_page(&host, "whoami", "accept-language");
     let attacker = get_page(&url, &[("accept-language", "en, <b>owned</b>")])
         .text()
@@ -447,21 +414,21 @@ fn the_upstream_gets_the_pages_language_never_the_visitors_accept_language() {
 
 #[test]
 fn a_page_whose_data_came_with_a_set_cookie_is_never_kept() {
-    let (upstream, seen) = start_upstream(Behaviour::Answers);
-    let host = loader_host(&["--api-upstream", &upstream]);
+    let upstream = start_upstream(Behaviour::Answers);
+    let host = loader_host(&["--api-upstream", &upstream.url]);
     let url = public_page(&host, "sets-a-cookie", "set-cookie");
     for round in 1..=2 {
         let page = get_page(&url, &[]);
         assert_eq!(support::header(&page, "cache-control"), "private, no-store");
         assert!(page.text().unwrap().contains("welcome"));
-        assert_eq!(seen.calls.lock().unwrap().len(), round, "asked again");
+        assert_eq!(upstream.seen().len(), round, "asked again");
     }
 }
 
 #[test]
 fn a_page_missing_from_the_cache_is_rendered_once_for_concurrent_visitors() {
-    let (upstream, seen) = start_upstream(Behaviour::SlowAnswers);
-    let host = loader_host(&["--api-upstream", &upstream]);
+    let upstream = start_upstream(Behaviour::SlowAnswers);
+    let host = loader_host(&["--api-upstream", &upstream.url]);
     let url = public_page(&host, "whoami", "single-flight");
     let visitors: Vec<_> = (0..10)
         .map(|_| {
@@ -473,7 +440,7 @@ fn a_page_missing_from_the_cache_is_rendered_once_for_concurrent_visitors() {
         assert!(visitor.join().unwrap().contains("cookie=None"));
     }
     assert_eq!(
-        seen.calls.lock().unwrap().len(),
+        upstream.seen().len(),
         1,
         "one render, one call, for ten visitors"
     );

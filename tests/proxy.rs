@@ -7,49 +7,34 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{OriginalUri, Request, State};
+use axum::extract::{OriginalUri, Request};
 use axum::http::{HeaderMap, StatusCode};
-use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
 use crate::support::binary::Host;
+use crate::support::upstream::Upstream;
 use crate::support::{self, block_on, client, h2_connect, h2_get, header, raw_exchange};
 
 const LARGE_BODY: usize = 32 * 1024 * 1024;
 
-/// What the upstream saw: every request target, and when an endless answer was dropped.
-#[derive(Default)]
-struct Seen {
-    targets: Mutex<Vec<String>>,
-    methods: Mutex<Vec<String>>,
-    endless_dropped: Mutex<Option<Instant>>,
-}
+/// When the endless answer was dropped (its client went away), once it was.
+type EndlessDropped = Arc<Mutex<Option<Instant>>>;
 
-struct Upstream {
-    url: String,
-    seen: Arc<Seen>,
-}
-
-impl Upstream {
-    fn targets(&self) -> Vec<String> {
-        self.seen.targets.lock().unwrap().clone()
-    }
-}
-
-/// Records when the endless answer is dropped (its client went away).
-struct DropMark(Arc<Seen>);
+/// Records when the endless answer is dropped.
+struct DropMark(EndlessDropped);
 
 impl Drop for DropMark {
     fn drop(&mut self) {
-        *self.0.endless_dropped.lock().unwrap() = Some(Instant::now());
+        *self.0.lock().unwrap() = Some(Instant::now());
     }
 }
 
-/// An upstream API on its own thread and port, with the same routes at `/` and `/v1`.
-fn start_upstream() -> Upstream {
+/// An upstream API with the same routes at `/` and `/v1`, and when its endless answer
+/// was dropped.
+fn start_upstream() -> (Upstream, EndlessDropped) {
     async fn echo(OriginalUri(uri): OriginalUri, request: Request) -> axum::Json<Value> {
         let (parts, body) = request.into_parts();
         let body = axum::body::to_bytes(body, usize::MAX).await.unwrap();
@@ -134,8 +119,8 @@ fn start_upstream() -> Upstream {
         }))
     }
     /// 64 KiB every 10 ms, for ever, until the host lets go of it.
-    async fn endless(State(seen): State<Arc<Seen>>) -> Body {
-        let mark = DropMark(seen);
+    async fn endless(dropped: EndlessDropped) -> Body {
+        let mark = DropMark(dropped);
         let chunk = Bytes::from(vec![b'y'; 64 * 1024]);
         Body::from_stream(futures_util::stream::unfold(mark, move |mark| {
             let chunk = chunk.clone();
@@ -161,16 +146,9 @@ fn start_upstream() -> Upstream {
             .insert("content-length", axum::http::HeaderValue::from_static("2"));
         response
     }
-    async fn record(State(seen): State<Arc<Seen>>, request: Request, next: Next) -> Response {
-        seen.targets.lock().unwrap().push(request.uri().to_string());
-        seen.methods
-            .lock()
-            .unwrap()
-            .push(request.method().to_string());
-        next.run(request).await
-    }
-    let seen = Arc::new(Seen::default());
+    let endless_dropped = EndlessDropped::default();
     let routes = || {
+        let dropped = endless_dropped.clone();
         Router::new()
             .route("/api/echo", any(echo))
             .route("/api/{*rest}", any(echo))
@@ -180,7 +158,7 @@ fn start_upstream() -> Upstream {
             .route("/api/loose-policy", get(loose_policy))
             .route("/api/events", get(events))
             .route("/api/stall", get(stall))
-            .route("/api/endless", get(endless))
+            .route("/api/endless", get(move || endless(dropped.clone())))
             .route("/api/headers-seen", get(headers_seen))
             .route("/api/status-is/{code}", get(odd_status))
             .route(
@@ -191,14 +169,11 @@ fn start_upstream() -> Upstream {
                 }),
             )
     };
-    let router = Router::new()
+    let api = Router::new()
         .merge(routes())
         .nest("/v1", routes())
-        .fallback(any(echo))
-        .layer(middleware::from_fn_with_state(seen.clone(), record))
-        .with_state(seen.clone());
-    let url = support::serve_router(router);
-    Upstream { url, seen }
+        .fallback(any(echo));
+    (Upstream::builder().merge(api).start(), endless_dropped)
 }
 
 /// A host in this process whose /api goes to `UPSTREAM/v1`, with a 1 s head time-out and
@@ -206,7 +181,7 @@ fn start_upstream() -> Upstream {
 fn proxied() -> &'static (String, Upstream) {
     static HOST: OnceLock<(String, Upstream)> = OnceLock::new();
     HOST.get_or_init(|| {
-        let upstream = start_upstream();
+        let (upstream, _) = start_upstream();
         let host = support::start(&[
             "--render-threads",
             "1",
@@ -297,8 +272,7 @@ fn a_path_that_would_leave_the_upstream_api_is_refused() {
             h2_get(&mut client, &format!("{host}/api/%2e%2e/%2e%2e/admin"), &[]).await;
         assert_eq!(refused.status, 400);
     });
-    let seen = upstream.targets();
-    for target in &seen {
+    for target in upstream.seen().iter().map(|seen| &seen.target) {
         assert!(
             target.starts_with("/v1/api/") || target == "/v1/api",
             "the upstream saw {target}"
@@ -480,7 +454,7 @@ fn a_slow_upstream_is_a_json_504_after_the_time_out() {
 
 #[test]
 fn a_client_that_never_reads_a_proxied_stream_releases_the_upstream() {
-    let upstream = start_upstream();
+    let (upstream, endless_dropped) = start_upstream();
     let host = Host::start_with(
         &["--api-upstream", &upstream.url, "--api-timeout", "30"],
         &[("BILINGUE_SEND_TIMEOUT", "2s")],
@@ -490,7 +464,7 @@ fn a_client_that_never_reads_a_proxied_stream_releases_the_upstream() {
         .unwrap();
     let started = Instant::now();
     loop {
-        if let Some(dropped) = *upstream.seen.endless_dropped.lock().unwrap() {
+        if let Some(dropped) = *endless_dropped.lock().unwrap() {
             let took = dropped - started;
             assert!(took >= Duration::from_millis(1500), "{took:?}");
             break;
@@ -547,10 +521,10 @@ fn connect_trace_and_other_methods_are_not_forwarded() {
             "{method}: {answer:.200}"
         );
     }
-    let methods = upstream.seen.methods.lock().unwrap().clone();
+    let seen = upstream.seen();
     for method in ["CONNECT", "TRACE", "PROPFIND"] {
         assert!(
-            !methods.iter().any(|m| m == method),
+            !seen.iter().any(|seen| seen.method == method),
             "the upstream saw {method}"
         );
     }

@@ -6,28 +6,27 @@
 use std::io::Read as _;
 use std::time::{Duration, Instant};
 
-use axum::Router;
 use axum::http::StatusCode;
-use axum::response::IntoResponse;
 use axum::routing::get;
 
+use crate::support::upstream::{self, Upstream};
 use crate::support::{self, client, header};
 
 const GOOGLEBOT: &str = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
 /// An upstream whose /api/status answers after `delay`, with `status`.
-fn slow_upstream(delay: Duration, status: StatusCode) -> String {
-    support::serve_router(Router::new().route(
-        "/api/status",
-        get(move || async move {
-            tokio::time::sleep(delay).await;
-            let body = match status {
-                StatusCode::OK => r#"{"version":"9.9.9","languages":["fr","en"],"serverTime":"2030-01-02T03:04:05.000Z"}"#,
-                _ => r#"{"error":"the upstream's database is down"}"#,
-            };
-            (status, [("content-type", "application/json")], body).into_response()
-        }),
-    ))
+fn slow_upstream(delay: Duration, status: StatusCode) -> Upstream {
+    let body = match status {
+        StatusCode::OK => upstream::status_json("9.9.9"),
+        _ => r#"{"error":"the upstream's database is down"}"#.to_string(),
+    };
+    Upstream::builder()
+        .route(
+            "/api/status",
+            get(move || async move { (status, upstream::json(body)) }),
+        )
+        .delay(delay)
+        .start()
 }
 
 /// Every piece of the body as it arrived, with when.
@@ -54,7 +53,7 @@ fn whole(pieces: &[(Duration, String)]) -> String {
 #[test]
 fn the_frame_comes_at_once_and_the_data_in_the_same_answer_when_it_comes() {
     let upstream = slow_upstream(Duration::from_millis(1500), StatusCode::OK);
-    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     let started = Instant::now();
     let response = client()
         .get(format!("{host}/fr/status"))
@@ -134,7 +133,7 @@ fn the_frame_comes_at_once_and_the_data_in_the_same_answer_when_it_comes() {
 #[test]
 fn over_http2_the_frame_comes_first_too() {
     let upstream = slow_upstream(Duration::from_millis(1500), StatusCode::OK);
-    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     let address = host.trim_start_matches("http://").to_string();
     let frames = support::block_on(async move {
         let client = support::h2_connect(&address).await;
@@ -178,7 +177,7 @@ fn past_the_load_time_out_the_part_shows_the_time_out_error_and_the_page_ends() 
         "--render-threads",
         "1",
         "--api-upstream",
-        &upstream,
+        &upstream.url,
         "--load-timeout",
         "500ms",
     ]);
@@ -203,7 +202,7 @@ fn an_api_error_after_the_head_shows_the_error_and_its_translated_message() {
         Duration::from_millis(300),
         StatusCode::INTERNAL_SERVER_ERROR,
     );
-    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     let html = support::text(format!("{host}/fr/status"));
     assert!(
         html.contains("L’état du serveur n’a pas pu être obtenu."),
@@ -224,7 +223,7 @@ fn an_api_error_after_the_head_shows_the_error_and_its_translated_message() {
 #[test]
 fn a_crawler_gets_the_whole_page_in_one_piece_with_its_data() {
     let upstream = slow_upstream(Duration::from_millis(500), StatusCode::OK);
-    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     let response = client()
         .get(format!("{host}/fr/status"))
         .header("user-agent", GOOGLEBOT)
@@ -247,7 +246,7 @@ fn a_crawler_gets_the_whole_page_in_one_piece_with_its_data() {
 fn a_client_that_leaves_mid_stream_stops_the_render_and_is_counted() {
     use std::io::Write as _;
     let upstream = slow_upstream(Duration::from_secs(2), StatusCode::OK);
-    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream]);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     let address = host.trim_start_matches("http://");
     let before = support::metric(&host, "bilingue_streams_abandoned_total");
     let mut stream = std::net::TcpStream::connect(address).unwrap();

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -19,36 +18,32 @@ use opentelemetry_proto::tonic::trace::v1::span::SpanKind;
 use prost::Message as _;
 
 use crate::support::binary::Host;
-use crate::support::{self, block_on, client, h2_connect, header, raw_exchange};
+use crate::support::upstream::{self, Upstream};
+use crate::support::{block_on, client, h2_connect, header, raw_exchange};
 
 const TRACE_ID: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
 const CALLER_SPAN: &str = "00f067aa0ba902b7";
 const TRACEPARENT: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 const GOOGLEBOT: &str = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
-/// The `traceparent` of every request the upstream got, by path.
-type Seen = Arc<Mutex<Vec<(String, Option<String>)>>>;
-
-/// An upstream whose /api/status answers after `delay`, noting each request's traceparent.
-fn upstream(delay: Duration) -> (String, Seen) {
-    let seen: Seen = Arc::default();
-    let router = Router::new()
+/// An upstream whose /api/status answers after `delay`.
+fn upstream(delay: Duration) -> Upstream {
+    Upstream::builder()
         .route(
             "/api/status",
-            get(move |State(seen): State<Seen>, headers: HeaderMap| async move {
-                let traceparent = headers
-                    .get("traceparent")
-                    .map(|v| v.to_str().unwrap().to_string());
-                seen.lock().unwrap().push(("/api/status".into(), traceparent));
-                tokio::time::sleep(delay).await;
-                (
-                    [("content-type", "application/json")],
-                    r#"{"version":"9.9.9","languages":["fr","en"],"serverTime":"2030-01-02T03:04:05.000Z"}"#,
-                )
-            }),
+            get(|| async { upstream::json(upstream::status_json("9.9.9")) }),
         )
-        .with_state(seen.clone());
-    (support::serve_router(router), seen)
+        .delay(delay)
+        .start()
+}
+
+/// The `traceparent` of every request the upstream got.
+fn traceparents(upstream: &Upstream) -> Vec<Option<String>> {
+    upstream
+        .seen()
+        .iter()
+        .map(|seen| seen.header("traceparent"))
+        .collect()
 }
 
 /// `00-<trace>-<parent>-<flags>`, split.
@@ -63,8 +58,8 @@ fn fields(traceparent: &str) -> (String, String, String) {
 
 #[test]
 fn a_callers_trace_reaches_the_upstream_through_a_loader_and_through_the_proxy() {
-    let (api, by_upstream) = upstream(Duration::ZERO);
-    let host = Host::started(&["--api-upstream", &api, "--access-log"]);
+    let api = upstream(Duration::ZERO);
+    let host = Host::started(&["--api-upstream", &api.url, "--access-log"]);
 
     // A page whose loader calls the API (whole, for a crawler).
     let page = client()
@@ -83,10 +78,10 @@ fn a_callers_trace_reaches_the_upstream_through_a_loader_and_through_the_proxy()
         .unwrap();
     assert_eq!(proxied.status(), 200);
 
-    let seen = by_upstream.lock().unwrap().clone();
+    let seen = traceparents(&api);
     assert_eq!(seen.len(), 2, "{seen:?}");
     let mut parents = Vec::new();
-    for (_, traceparent) in &seen {
+    for traceparent in &seen {
         let (trace, parent, flags) = fields(traceparent.as_deref().expect("a traceparent"));
         assert_eq!(trace, TRACE_ID, "the caller's trace goes on");
         assert_ne!(parent, CALLER_SPAN, "each call has a parent of its own");
@@ -103,11 +98,11 @@ fn a_callers_trace_reaches_the_upstream_through_a_loader_and_through_the_proxy()
         }
         assert_eq!(request.send().unwrap().status(), 200);
     }
-    let seen = by_upstream.lock().unwrap().clone();
+    let seen = traceparents(&api);
     assert_eq!(seen.len(), 4, "{seen:?}");
     let fresh: Vec<String> = seen[2..]
         .iter()
-        .map(|(_, tp)| fields(tp.as_deref().unwrap()).0)
+        .map(|tp| fields(tp.as_deref().unwrap()).0)
         .collect();
     assert!(
         fresh
@@ -146,7 +141,7 @@ fn hex(bytes: &[u8]) -> String {
 /// An OTLP/HTTP receiver (protobuf) on its own port: what it got, decoded.
 fn collector() -> (String, Arc<Mutex<Vec<Got>>>) {
     let got: Arc<Mutex<Vec<Got>>> = Arc::default();
-    let router = Router::new()
+    let collector = Upstream::builder()
         .route(
             "/v1/traces",
             post(|State(got): State<Arc<Mutex<Vec<Got>>>>, headers: HeaderMap, body: Bytes| async move {
@@ -185,10 +180,11 @@ fn collector() -> (String, Arc<Mutex<Vec<Got>>>) {
                     Bytes::new(),
                 )
                     .into_response()
-            }),
+            })
+            .with_state(got.clone()),
         )
-        .with_state(got.clone());
-    (support::serve_router(router), got)
+        .start();
+    (collector.url, got)
 }
 
 fn header_of(headers: &HeaderMap, name: &str) -> String {
@@ -234,8 +230,8 @@ fn named<'a>(spans: &'a [Got], name: &str) -> &'a Got {
 #[test]
 fn a_collector_gets_a_pages_spans_with_their_parents() {
     let (otlp, got) = collector();
-    let (api, by_upstream) = upstream(Duration::from_millis(200));
-    let host = Host::started(&["--api-upstream", &api, "--otlp-endpoint", &otlp]);
+    let api = upstream(Duration::from_millis(200));
+    let host = Host::started(&["--api-upstream", &api.url, "--otlp-endpoint", &otlp]);
 
     // A person's page streams; a crawler's comes whole.
     let streamed = client()
@@ -279,11 +275,9 @@ fn a_collector_gets_a_pages_spans_with_their_parents() {
     );
     assert!(call.attributes["url.path"].contains("/api/status"));
     // The upstream's parent is the call's own span: one trace from the browser to the API.
-    let upstream_parent = by_upstream
-        .lock()
-        .unwrap()
+    let upstream_parent = traceparents(&api)
         .iter()
-        .filter_map(|(_, tp)| tp.as_deref().map(fields))
+        .filter_map(|tp| tp.as_deref().map(fields))
         .find(|(trace, _, _)| trace == TRACE_ID)
         .expect("the upstream got the trace")
         .1;
@@ -382,8 +376,8 @@ fn duration_of(server_timing: &str, name: &str) -> Option<f64> {
 
 #[test]
 fn a_whole_page_says_where_its_time_went_and_a_kept_one_that_it_was_kept() {
-    let (api, _) = upstream(Duration::from_millis(150));
-    let host = Host::started(&["--api-upstream", &api]);
+    let api = upstream(Duration::from_millis(150));
+    let host = Host::started(&["--api-upstream", &api.url]);
     let get = |path: &str, agent: &str| {
         client()
             .get(host.url(path))
@@ -418,8 +412,8 @@ fn a_whole_page_says_where_its_time_went_and_a_kept_one_that_it_was_kept() {
 
 #[test]
 fn a_streamed_page_says_its_head_at_once_and_the_rest_in_a_trailer() {
-    let (api, _) = upstream(Duration::from_millis(300));
-    let host = Host::started(&["--api-upstream", &api]);
+    let api = upstream(Duration::from_millis(300));
+    let host = Host::started(&["--api-upstream", &api.url]);
 
     // HTTP/2: trailers always reach the client.
     let (head, trailers) = block_on(async {

@@ -2,6 +2,7 @@
 //! its render threads, spoken to over HTTP.
 
 pub mod binary;
+pub mod upstream;
 
 use std::sync::OnceLock;
 
@@ -32,22 +33,9 @@ pub fn register_metrics_url(base: &str, metrics: &str) {
         .push((base.to_string(), metrics.to_string()));
 }
 
-/// Serves `router` on 127.0.0.1:0 from a thread of its own (an upstream API, say); its base URL.
+/// Serves `router` as an [`upstream::Upstream`] that no test asks what it saw; its base URL.
 pub fn serve_router(router: axum::Router) -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap()
-            .block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                tx.send(listener.local_addr().unwrap()).unwrap();
-                axum::serve(listener, router).await.unwrap();
-            });
-    });
-    format!("http://{}", rx.recv().unwrap())
+    upstream::Upstream::builder().merge(router).start().url
 }
 
 pub fn base_url() -> &'static str {
