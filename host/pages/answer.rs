@@ -1,22 +1,141 @@
-//! What a page answers with, besides its document: its language signals, who may keep it
-//! and for how long, its validator, and `304 Not Modified` when the client's copy is the
-//! one it would get.
+//! Step 6, for every page: its head, which says its language, who may keep it and for how
+//! long, its alternates and its coding; the cache's turn settled by who may keep it (the
+//! one write to the cache); and its body, whole or as it comes.
 //!
 //! A request whose `If-None-Match` names the page's validator (`representation`) gets a
 //! 304 with the same headers and no body, whether the page came from the cache or was just
 //! rendered.
+
+use std::time::Instant;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::cache::{Keeping, KeptPage, PublicPage, RenderTurn};
-use super::document::Written;
+use super::document::WholeDocument;
 use super::encoding;
 use super::representation::{PageHeaders, Representation};
 use super::request::Asked;
 use super::sharing::{Freshness, Sharing};
+use super::timing::{self, RenderTimes};
+use super::written::Written;
+use crate::accept_encoding::takes_gzip;
+use crate::lang::Language;
 use crate::links::PageLinks;
+
+/// Step 6: the page `written`, answered as `sharing` says, and the cache's turn settled.
+/// Its head says where its time went (`timing`), but for what stands in for a failed
+/// render.
+pub fn send(
+    turn: RenderTurn<'_>,
+    written: Written,
+    sharing: Sharing,
+    asked: &Asked,
+    freshness: &Freshness,
+    times: &RenderTimes,
+) -> Response {
+    let started = Instant::now();
+    let headers = |status, links: &Option<PageLinks>, policy| PageHeaders {
+        language: asked.language,
+        cache_control: freshness.cache_control(sharing, status),
+        link: links.as_ref().and_then(PageLinks::link_header),
+        policy,
+    };
+    match written {
+        Written::Whole(page) => {
+            let headers = headers(page.status, &page.links, page.policy.clone());
+            let mut answer = document(turn, page, sharing, headers, &asked.headers);
+            timing::whole(&mut answer, times, &asked.trace, started.elapsed());
+            answer
+        }
+        Written::Shell(page) => {
+            let headers = headers(page.status, &page.links, page.policy.clone());
+            document(turn, page, sharing, headers, &asked.headers)
+        }
+        Written::Frame(page) => {
+            settle(turn, sharing);
+            let gzip = takes_gzip(&asked.headers);
+            let headers = headers(page.status, &page.links, page.policy.clone());
+            let status = page.status;
+            let mut answer = Response::new(page.body(asked, *times, gzip));
+            *answer.status_mut() = status;
+            write_headers(&mut answer, headers, gzip.then_some("gzip"));
+            let fields = answer.headers_mut();
+            fields.insert(timing::SERVER_TIMING, timing::streamed_head(times));
+            if asked.trailers {
+                fields.insert(header::TRAILER, HeaderValue::from_static("server-timing"));
+            }
+            answer
+        }
+        Written::ComeBackLater => {
+            let status = StatusCode::SERVICE_UNAVAILABLE;
+            let cache_control = freshness.cache_control(sharing, status);
+            settle(turn, sharing);
+            come_back_later(asked.language, cache_control)
+        }
+    }
+}
+
+/// Tells the cache what became of a page it does not keep.
+fn settle(turn: RenderTurn<'_>, sharing: Sharing) {
+    match sharing {
+        Sharing::Private | Sharing::Once => turn.not_kept(),
+        Sharing::StandIn { page_failed: true } => turn.failed(),
+        // A public page is kept by `document`; only a document can be.
+        Sharing::Public { .. } | Sharing::NoOne | Sharing::StandIn { page_failed: false } => {
+            turn.release()
+        }
+    }
+}
+
+/// A whole document: kept when it is public (a page its visitor keeps is revalidated, so
+/// it carries a validator; one no one keeps needs none).
+fn document(
+    turn: RenderTurn<'_>,
+    page: WholeDocument,
+    sharing: Sharing,
+    headers: PageHeaders,
+    request: &HeaderMap,
+) -> Response {
+    let fresh = |status, document, headers| {
+        let representation = encoding::fresh(document, request, sharing.validated());
+        respond(status, representation, headers, request)
+    };
+    let Sharing::Public { limit } = sharing else {
+        settle(turn, sharing);
+        return fresh(page.status, page.document, headers);
+    };
+    let public = PublicPage {
+        status: page.status,
+        document: page.document,
+        headers,
+        limit,
+    };
+    match turn.keep(public) {
+        Keeping::Kept(page) => kept(&page, request),
+        Keeping::Uncached(page) => fresh(page.status, page.document, page.headers),
+    }
+}
+
+/// A crawler's answer when its page could not be rendered: come back in 30 s.
+fn come_back_later(language: Language, cache_control: HeaderValue) -> Response {
+    let mut response = (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [
+            (header::RETRY_AFTER, HeaderValue::from_static("30")),
+            (header::CACHE_CONTROL, cache_control),
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            ),
+        ],
+        "Le service est momentanément indisponible ; réessayez plus tard. / The service is briefly unavailable; try again later.\n",
+    )
+        .into_response();
+    response.extensions_mut().insert(language);
+    response
+}
 
 /// Whether `If-None-Match` names `etag` (or `*`): the weak comparison RFC 9110 §13.1.2
 /// asks for, over a list that may span several fields.
@@ -40,59 +159,9 @@ pub fn kept(page: &KeptPage, request: &HeaderMap) -> Response {
     )
 }
 
-/// Step 6 for a page rendered whole: the cache's turn settled by who may keep it (the one
-/// write to the cache), then the answer. A page its visitor keeps is revalidated, so it
-/// carries a validator; one no one keeps needs none.
-pub fn whole(
-    turn: RenderTurn<'_>,
-    page: Written,
-    sharing: Sharing,
-    freshness: &Freshness,
-    asked: &Asked,
-) -> Response {
-    let headers = PageHeaders {
-        language: asked.language,
-        cache_control: freshness.cache_control(sharing, page.status),
-        link: page.links.as_ref().and_then(PageLinks::link_header),
-        policy: page.policy,
-    };
-    let request = &asked.headers;
-    let fresh = |status, document, headers, validated| {
-        respond(
-            status,
-            encoding::fresh(document, request, validated),
-            headers,
-            request,
-        )
-    };
-    match sharing {
-        Sharing::Public { limit } => {
-            let public = PublicPage {
-                status: page.status,
-                document: page.document,
-                headers,
-                limit,
-            };
-            match turn.keep(public) {
-                Keeping::Kept(page) => kept(&page, request),
-                Keeping::Uncached(page) => fresh(page.status, page.document, page.headers, true),
-            }
-        }
-        Sharing::Private => {
-            // The app says this page is not the same for everyone: no one waits for another's.
-            turn.not_kept();
-            fresh(page.status, page.document, headers, true)
-        }
-        Sharing::NoOne => {
-            turn.release();
-            fresh(page.status, page.document, headers, false)
-        }
-    }
-}
-
 /// The page's answer: `representation` with `headers`, or a 304 when the client has it.
 /// The language rides along as a response extension, for the request counts.
-pub fn respond(
+fn respond(
     status: StatusCode,
     representation: Representation,
     headers: PageHeaders,
@@ -122,11 +191,7 @@ pub fn respond(
 /// What every page says of itself, whole or streamed: its language (also a response
 /// extension, for the request counts), policy, type, who may keep it, its coding, its
 /// alternates, and what it varies on.
-pub fn write_headers(
-    response: &mut Response,
-    headers: PageHeaders,
-    encoding: Option<&'static str>,
-) {
+fn write_headers(response: &mut Response, headers: PageHeaders, encoding: Option<&'static str>) {
     response.extensions_mut().insert(headers.language);
     let answer = response.headers_mut();
     answer.insert(header::CONTENT_SECURITY_POLICY, headers.policy);

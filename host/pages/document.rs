@@ -131,9 +131,10 @@ pub struct Content<'a> {
     pub dev_problem: Option<&'a str>,
 }
 
-/// A rendered page, written: its status, its document, its links (a page found names
-/// them), and the policy its scripts run under.
-pub struct Written {
+/// A whole document, written: its status, its text, its links (a page found names them),
+/// and the policy its scripts run under. A page rendered whole is one, and so is the
+/// client-rendered page.
+pub struct WholeDocument {
     pub status: StatusCode,
     pub document: String,
     pub links: Option<PageLinks>,
@@ -148,7 +149,7 @@ pub fn whole(
     asked: &Asked,
     boot: BootState,
     mut rendered: Rendered,
-) -> Result<Written, askama::Error> {
+) -> Result<WholeDocument, askama::Error> {
     let rendered_status =
         StatusCode::from_u16(rendered.status).expect("the pool checks the status range");
     let status = asked.status(rendered_status);
@@ -164,7 +165,7 @@ pub fn whole(
         links: links.as_ref(),
         dev_problem: None,
     };
-    Ok(Written {
+    Ok(WholeDocument {
         status,
         document: write(&build.document, &boot, &content)?,
         links,

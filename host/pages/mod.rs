@@ -1,4 +1,5 @@
-//! A page request, in six steps, each a call into the file that owns it:
+//! A page request, in six steps, each a call into the file that owns it; every kind of
+//! page (whole, streamed, or standing in for a failed render) goes through all six:
 //!
 //! 1. `request`: what is asked: the language (path prefix › saved choice › default) and
 //!    the path without its prefix; an unprefixed path is answered at once with the way to
@@ -6,11 +7,14 @@
 //! 2. `cache`: the cache's turn: the page is kept (sent at once), or this request renders
 //!    it, leading the render or after waiting for another's, and settles the turn.
 //! 3. `render`: V8 renders the screen (its loader's data first, within `--load-timeout`):
-//!    whole, streamed, or failed (`fallback`: the client-rendered page, or a crawler's 503).
-//! 4. `sharing`: who may keep the page, from what the app declared and what its data carried.
-//! 5. `document`: the HTML document around the markup (`streamed`: its frame, sent first).
-//! 6. `answer`: the one cache write (settling the turn), the coding (`encoding`, `gzip`),
-//!    the validator and 304, and the page's headers.
+//!    whole, streamed, or failed (`outcome`: what a failure becomes, for a person or a
+//!    crawler).
+//! 4. `sharing`: who may keep the page, from what the app declared and what its data
+//!    carried; a streamed page and a stand-in have their own answer.
+//! 5. `document`: the HTML document around the markup (`streamed`: its frame, sent
+//!    first; `fallback`: the client-rendered page, or a crawler's 503), as `written`.
+//! 6. `answer`: the page's headers, the one cache write (settling the turn), the coding
+//!    (`encoding`, `gzip`), the validator and 304, and the body.
 
 mod answer;
 mod cache;
@@ -22,6 +26,7 @@ mod escape;
 mod fallback;
 mod gzip;
 mod nonce;
+mod outcome;
 mod path;
 mod redirect;
 mod render;
@@ -32,27 +37,29 @@ mod streamed;
 #[cfg(test)]
 mod tests;
 mod timing;
+mod written;
 
 pub use cache::PageCache;
 pub use document::DocumentAssets;
 pub use sharing::Freshness;
 
 use std::sync::{Arc, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{Request, State};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 use crate::crawlers::CrawlerTest;
 use crate::manifest::{AppRoutes, Manifest};
 use crate::origin::Origin;
-use crate::render::{PageRenderer, RenderError};
+use crate::render::{BootState, PageRenderer, RenderError};
 use cache::Turn;
 use error::PageError;
-use render::Outcome;
-use request::Read;
+use outcome::Outcome;
+use request::{Asked, Read};
 use sharing::Sharing;
+use written::Written;
 
 /// What the page handler needs of a build: the files its documents name and the routes
 /// the app declares. Development replaces it with each new build.
@@ -129,43 +136,63 @@ pub fn routes(pages: Arc<Pages>) -> Router {
     Router::new().fallback(page).with_state(pages)
 }
 
-async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Result<Response, PageError> {
+async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Response {
     let build = pages.build();
     // 1. What is asked.
     let asked = match request::read(request, &build.routes, &pages.site.freshness) {
         Read::Page(asked) => asked,
-        Read::Answer(answer) => return Ok(answer),
+        Read::Answer(answer) => return answer,
     };
     // 2. The cache's turn.
     let turn = match pages.cache.turn(asked.cache_key()).await {
-        Turn::Kept(kept) => return Ok(timing::kept(answer::kept(&kept, &asked.headers))),
+        Turn::Kept(kept) => return timing::kept(answer::kept(&kept, &asked.headers)),
         Turn::Render(turn) => turn,
     };
     // 3. The render.
     let (boot, outcome, times) = render::page(&pages, &asked).await;
-    match outcome {
-        Outcome::Whole(page) => {
-            // 4. Who may keep it.
-            let sharing = Sharing::of(&page.rendered, page.per_visitor);
-            // 5. The document.
-            let written = document::whole(&build, &pages.site.origin, &asked, boot, page.rendered)?;
-            // 6. The answer, and the cache's turn settled.
-            let encoding = Instant::now();
-            let mut answer = answer::whole(turn, written, sharing, &pages.site.freshness, &asked);
-            timing::whole(&mut answer, &times, &asked.trace, encoding.elapsed());
-            Ok(answer)
-        }
-        Outcome::Streamed { stream, nonce } => {
-            // Its data is fresh at each request: no one waits for another's.
-            turn.not_kept();
-            streamed::respond(pages.clone(), build, &asked, (boot, times), stream, nonce)
-        }
-        Outcome::Failed(fallback) => {
-            match fallback.page_failed() {
-                true => turn.failed(),
-                false => turn.release(),
-            }
-            fallback.respond(&pages, &build, &asked, boot)
-        }
-    }
+    // 4. Who may keep it.
+    let sharing = Sharing::of(&outcome);
+    // 5. The document: whole, the frame of a stream, or what stands in for a failed render.
+    let written = match write(&pages, &build, &asked, boot, outcome) {
+        Ok(written) => written,
+        // The turn, dropped unsettled, counts as failed.
+        Err(error) => return error.into_response(),
+    };
+    // 6. The answer, and the cache's turn settled.
+    answer::send(
+        turn,
+        written,
+        sharing,
+        &asked,
+        &pages.site.freshness,
+        &times,
+    )
+}
+
+/// Step 5, for each kind of page.
+fn write(
+    pages: &Arc<Pages>,
+    build: &Arc<PageBuild>,
+    asked: &Asked,
+    boot: BootState,
+    outcome: Outcome,
+) -> Result<Written, PageError> {
+    Ok(match outcome {
+        Outcome::Whole(page) => Written::Whole(document::whole(
+            build,
+            &pages.site.origin,
+            asked,
+            boot,
+            page.rendered,
+        )?),
+        Outcome::Streamed { stream, nonce } => Written::Frame(Box::new(streamed::frame(
+            pages.clone(),
+            build.clone(),
+            asked,
+            boot,
+            stream,
+            &nonce,
+        )?)),
+        Outcome::Failed(fallback) => fallback::write(fallback, pages, build, asked, boot)?,
+    })
 }

@@ -1,25 +1,15 @@
 //! Step 3 of a page request: the render. The page comes whole, or, for a person's page
 //! that waits for data, as a stream (a crawler gets it whole, with its final status); a
-//! render that fails becomes a [`Fallback`].
+//! render that fails becomes a fallback (`outcome`).
 
 use std::time::Instant;
 
 use super::Pages;
-use super::fallback::{self, Fallback};
 use super::nonce::Nonce;
+use super::outcome::{self, Outcome};
 use super::request::Asked;
 use super::timing::RenderTimes;
-use crate::render::{BootState, Page, Rendering, Stream};
-
-pub enum Outcome {
-    Whole(Page),
-    /// Its inline scripts carry `nonce`.
-    Streamed {
-        stream: Stream,
-        nonce: String,
-    },
-    Failed(Fallback),
-}
+use crate::render::{BootState, Rendering};
 
 /// Renders the page `asked` for; with the boot state the browser starts from (the data
 /// goes in when it comes), and when the render went. A streamed page's render span is
@@ -51,7 +41,7 @@ pub async fn page(pages: &Pages, asked: &Asked) -> (BootState, Outcome, RenderTi
             stream,
             nonce: nonce.expect("a stream is asked for with a nonce"),
         },
-        Err(error) => Outcome::Failed(fallback::decide(error, crawler)),
+        Err(error) => Outcome::Failed(outcome::decide(error, crawler)),
     };
     match &outcome {
         Outcome::Whole(_) => times.record(&asked.trace, times.answered, false),

@@ -13,29 +13,53 @@
 //!   every time (`private, no-cache`).
 //! - A page holding data that is the visitor's alone (their Cookie or Authorization
 //!   reached the API, or its answer set a cookie) is kept by no one (`private, no-store`),
-//!   nor is a client-rendered page, nor the way from an unprefixed URL for a visitor who
-//!   sent a cookie (it follows their saved choice); without a cookie, that way is public.
+//!   nor is a streamed page (its scripts carry this answer's nonce), nor the way from an
+//!   unprefixed URL for a visitor who sent a cookie (it follows their saved choice);
+//!   without a cookie, that way is public. What stands in for a failed render (the
+//!   client-rendered page, a crawler's 503) is `no-store`.
+//!
+//! The same decision tells the page cache what became of the page (`answer`).
 
 use std::time::Duration;
 
 use axum::http::{HeaderValue, StatusCode};
 
+use super::outcome::Outcome;
 use crate::render::{PageSharing, Rendered};
 
-/// Who may keep a page.
+/// Who may keep a page, and so what the page cache is told of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sharing {
-    /// Anyone, for at most this long when the page's data says so.
+    /// Anyone, for at most this long when the page's data says so; the cache keeps it.
     Public { limit: Option<Duration> },
-    /// Its visitor, revalidated each time.
+    /// Its visitor, revalidated each time; rendered for each request for a while.
     Private,
-    /// No one.
+    /// Its visitor, this once: a streamed page (its data fresh at each request, its
+    /// scripts carrying this answer's nonce); rendered for each request for a while.
+    Once,
+    /// No one: the visitor's own data is in it. Nothing is learned of the page, which may
+    /// be public for another visitor.
     NoOne,
+    /// No one: the client-rendered page, or a crawler's 503, standing in for a failed
+    /// render; `page_failed` unless the render never started (a full queue).
+    StandIn { page_failed: bool },
 }
 
 impl Sharing {
-    /// From a render: what its route declared, and whether the visitor's own data is in it.
-    pub fn of(rendered: &Rendered, per_visitor: bool) -> Self {
+    /// Step 4, for every page: from what its render came to.
+    pub fn of(outcome: &Outcome) -> Self {
+        match outcome {
+            Outcome::Whole(page) => Self::of_whole(&page.rendered, page.per_visitor),
+            Outcome::Streamed { .. } => Sharing::Once,
+            Outcome::Failed(fallback) => Sharing::StandIn {
+                page_failed: fallback.page_failed(),
+            },
+        }
+    }
+
+    /// A page rendered whole: what its route declared, and whether the visitor's own data
+    /// is in it.
+    fn of_whole(rendered: &Rendered, per_visitor: bool) -> Self {
         match rendered.sharing {
             _ if per_visitor => Sharing::NoOne,
             PageSharing::Public { max_seconds: None } => Sharing::Public { limit: None },
@@ -46,6 +70,11 @@ impl Sharing {
             },
             PageSharing::Public { .. } | PageSharing::Private => Sharing::Private,
         }
+    }
+
+    /// Whether the page is revalidated where it is kept: then it carries a validator.
+    pub fn validated(self) -> bool {
+        matches!(self, Sharing::Public { .. } | Sharing::Private)
     }
 }
 
@@ -65,7 +94,8 @@ impl Freshness {
     /// The `Cache-Control` of a page answered with `status` and shared as `sharing`.
     pub fn cache_control(&self, sharing: Sharing, status: StatusCode) -> HeaderValue {
         match sharing {
-            Sharing::NoOne => HeaderValue::from_static("private, no-store"),
+            Sharing::NoOne | Sharing::Once => HeaderValue::from_static("private, no-store"),
+            Sharing::StandIn { .. } => HeaderValue::from_static("no-store"),
             Sharing::Private => HeaderValue::from_static("private, no-cache"),
             Sharing::Public { limit } => {
                 let limit = match (status == StatusCode::NOT_FOUND, limit) {
@@ -118,25 +148,25 @@ mod tests {
     #[test]
     fn a_page_is_shared_as_far_as_the_app_and_its_data_allow() {
         assert_eq!(
-            Sharing::of(&rendered(PUBLIC), false),
+            Sharing::of_whole(&rendered(PUBLIC), false),
             Sharing::Public { limit: None }
         );
         assert_eq!(
-            Sharing::of(&rendered(FOR_20_S), false),
+            Sharing::of_whole(&rendered(FOR_20_S), false),
             Sharing::Public {
                 limit: Some(Duration::from_secs(20))
             }
         );
         assert_eq!(
-            Sharing::of(&rendered(PageSharing::Private), false),
+            Sharing::of_whole(&rendered(PageSharing::Private), false),
             Sharing::Private
         );
         let zero = PageSharing::Public {
             max_seconds: Some(0),
         };
-        assert_eq!(Sharing::of(&rendered(zero), false), Sharing::Private);
-        assert_eq!(Sharing::of(&rendered(PUBLIC), true), Sharing::NoOne);
-        assert_eq!(Sharing::of(&rendered(FOR_20_S), true), Sharing::NoOne);
+        assert_eq!(Sharing::of_whole(&rendered(zero), false), Sharing::Private);
+        assert_eq!(Sharing::of_whole(&rendered(PUBLIC), true), Sharing::NoOne);
+        assert_eq!(Sharing::of_whole(&rendered(FOR_20_S), true), Sharing::NoOne);
     }
 
     #[test]
@@ -168,5 +198,11 @@ mod tests {
             OPTIONS.cache_control(Sharing::Private, StatusCode::OK),
             "private, no-cache"
         );
+        assert_eq!(
+            OPTIONS.cache_control(Sharing::Once, StatusCode::OK),
+            "private, no-store"
+        );
+        let stand_in = Sharing::StandIn { page_failed: true };
+        assert_eq!(OPTIONS.cache_control(stand_in, StatusCode::OK), "no-store");
     }
 }

@@ -4,129 +4,121 @@
 //! (its data is fresh at each request) and its inline scripts carry its nonce, so it is
 //! kept by no one. A client that takes gzip gets each part compressed and flushed as it
 //! comes, with no compressor held while the page waits (see `gzip`). When the client goes
-//! away, the response is dropped, and with it the stream, which stops the render.
+//! away, the response is dropped, and with it the stream, which stops the render. This
+//! file writes its frame (step 5) and its body; its head is every page's (`answer`).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use http_body_util::StreamBody;
 
-use super::answer::write_headers;
 use super::document::{self, Content, Frame};
-use super::error::PageError;
 use super::gzip::GzipParts;
-use super::representation::PageHeaders;
 use super::request::Asked;
 use super::timing::{self, RenderTimes};
 use super::{PageBuild, Pages};
-use crate::accept_encoding::takes_gzip;
 use crate::links::PageLinks;
 use crate::render::{BootState, RenderError, Stream, StreamEvent};
 use crate::trace::Trace;
 
-/// What a streamed page is, besides its stream.
-struct Streamed {
-    links: Option<PageLinks>,
+/// A streamed page once its frame is written: what its head says, and what its body needs.
+pub struct StreamedPage {
+    pub status: StatusCode,
+    pub links: Option<PageLinks>,
+    /// The policy of its document: React's inline scripts carry its nonce.
+    pub policy: HeaderValue,
+    frame: Frame,
+    stream: Stream,
     /// The boot state without data: the data comes at the end.
     boot: BootState,
+    pages: Arc<Pages>,
+    build: Arc<PageBuild>,
 }
 
-/// The response that sends `stream` as it comes; to HEAD, its head only (the render stops).
-pub fn respond(
+/// Step 5 for a streamed page: the document around its markup, written once, when the
+/// stream starts (the parts that wait for data show their fallback).
+pub fn frame(
     pages: Arc<Pages>,
     build: Arc<PageBuild>,
     asked: &Asked,
-    (boot, times): (BootState, RenderTimes),
+    boot: BootState,
     stream: Stream,
-    nonce: String,
-) -> Result<Response, PageError> {
+    nonce: &str,
+) -> Result<StreamedPage, askama::Error> {
     let rendered_status = StatusCode::from_u16(stream.head.status).unwrap_or(StatusCode::OK);
     let status = asked.status(rendered_status);
-    let page = Streamed {
-        links: asked.links(&pages.site.origin, status),
-        boot,
-    };
+    let links = asked.links(&pages.site.origin, status);
     let content = Content {
         title: &stream.head.title,
         description: &stream.head.description,
         markup: "",
-        links: page.links.as_ref(),
+        links: links.as_ref(),
         dev_problem: None,
     };
-    let frame = Frame::new(&build.document, &page.boot, &content)?;
-    let gzip = takes_gzip(&asked.headers);
-    let mut response = (status, ()).into_response();
-    let headers = PageHeaders {
-        language: asked.language,
-        cache_control: HeaderValue::from_static("private, no-store"),
-        link: page.links.as_ref().and_then(PageLinks::link_header),
-        policy: build.document.streamed_policy(&nonce),
-    };
-    write_headers(&mut response, headers, gzip.then_some("gzip"));
-    let head_timing = timing::streamed_head(&times);
-    response
-        .headers_mut()
-        .insert(timing::SERVER_TIMING, head_timing);
-    if asked.trailers {
-        response
-            .headers_mut()
-            .insert(header::TRAILER, HeaderValue::from_static("server-timing"));
-    }
-    if asked.head_only {
-        stream.discard();
-        times.record(&asked.trace, std::time::Instant::now(), false);
-        // No length: the GET it stands for has none either.
-        let (parts, _) = response.into_parts();
-        let nothing = futures_util::stream::empty::<Result<Bytes, std::io::Error>>();
-        return Ok(Response::from_parts(parts, Body::from_stream(nothing)));
-    }
-    let sending = Sending {
-        first: Some(frame.before_markup.clone()),
+    let frame = Frame::new(&build.document, &boot, &content)?;
+    Ok(StreamedPage {
+        status,
+        links,
+        policy: build.document.streamed_policy(nonce),
         frame,
         stream,
+        boot,
         pages,
         build,
-        page,
-        gzip: gzip.then(GzipParts::new),
-        timed: Timed {
-            times,
-            trace: Some(asked.trace.clone()),
-            encoding: Duration::ZERO,
-            ended: false,
-        },
-        trailers: asked.trailers,
-    };
-    let body = futures_util::stream::unfold(Some(sending), |sending| async move {
-        let mut sending = sending?;
-        if sending.timed.ended {
-            // The document has gone: its timings follow, where the client takes trailers.
-            let mut trailers = HeaderMap::new();
-            trailers.insert(timing::SERVER_TIMING, sending.timed.end_timing(false)?);
-            return sending
-                .trailers
-                .then(|| (Ok(http_body::Frame::trailers(trailers)), None));
+    })
+}
+
+impl StreamedPage {
+    /// The body: the frame at once, then the rest as it comes, each part gzipped and
+    /// flushed when `gzip`; the timings follow in a trailer where the client takes them.
+    /// To HEAD, nothing, and no length (the GET it stands for has none either): the render
+    /// stops.
+    pub fn body(self, asked: &Asked, times: RenderTimes, gzip: bool) -> Body {
+        if asked.head_only {
+            self.stream.discard();
+            times.record(&asked.trace, Instant::now(), false);
+            let nothing = futures_util::stream::empty::<Result<Bytes, std::io::Error>>();
+            return Body::from_stream(nothing);
         }
-        let (mut text, mut last) = sending.next().await;
-        // What is there already goes in the same write: one flush, not one per part.
-        while !last && let Some((more, end)) = sending.ready() {
-            text.push_str(&more);
-            last = end;
-        }
-        let bytes = sending.encode(text, last);
-        sending.timed.ended = last;
-        Some((
-            Ok::<_, std::io::Error>(http_body::Frame::data(bytes)),
-            Some(sending),
-        ))
-    });
-    let (parts, _) = response.into_parts();
-    Ok(Response::from_parts(
-        parts,
-        Body::new(StreamBody::new(body)),
-    ))
+        let sending = Sending {
+            first: Some(self.frame.before_markup.clone()),
+            page: self,
+            gzip: gzip.then(GzipParts::new),
+            timed: Timed {
+                times,
+                trace: Some(asked.trace.clone()),
+                encoding: Duration::ZERO,
+                ended: false,
+            },
+            trailers: asked.trailers,
+        };
+        let body = futures_util::stream::unfold(Some(sending), |sending| async move {
+            let mut sending = sending?;
+            if sending.timed.ended {
+                // The document has gone: its timings follow, where the client takes trailers.
+                let mut trailers = HeaderMap::new();
+                trailers.insert(timing::SERVER_TIMING, sending.timed.end_timing(false)?);
+                return sending
+                    .trailers
+                    .then(|| (Ok(http_body::Frame::trailers(trailers)), None));
+            }
+            let (mut text, mut last) = sending.next().await;
+            // What is there already goes in the same write: one flush, not one per part.
+            while !last && let Some((more, end)) = sending.ready() {
+                text.push_str(&more);
+                last = end;
+            }
+            let bytes = sending.encode(text, last);
+            sending.timed.ended = last;
+            Some((
+                Ok::<_, std::io::Error>(http_body::Frame::data(bytes)),
+                Some(sending),
+            ))
+        });
+        Body::new(StreamBody::new(body))
+    }
 }
 
 /// A streamed page's timings, written when its last part has gone, or recorded as failed
@@ -164,11 +156,7 @@ impl Drop for Timed {
 struct Sending {
     /// The document up to the markup, until it is sent.
     first: Option<String>,
-    frame: Frame,
-    stream: Stream,
-    pages: Arc<Pages>,
-    build: Arc<PageBuild>,
-    page: Streamed,
+    page: StreamedPage,
     gzip: Option<GzipParts>,
     timed: Timed,
     /// The client takes the timings as a trailer.
@@ -181,13 +169,13 @@ impl Sending {
         if let Some(first) = self.first.take() {
             return (first, false);
         }
-        let event = self.stream.next().await;
+        let event = self.page.stream.next().await;
         self.part(event)
     }
 
     /// The next part if it has come already.
     fn ready(&mut self) -> Option<(String, bool)> {
-        let event = self.stream.try_next()?;
+        let event = self.page.stream.try_next()?;
         Some(self.part(event))
     }
 
@@ -214,22 +202,23 @@ impl Sending {
             ..self.page.boot.clone()
         };
         let problem = problem.and_then(|error| {
-            self.pages
+            self.page
+                .pages
                 .describe_failure
                 .as_ref()
                 .map(|describe| describe(&error))
         });
         let Some(problem) = problem else {
-            return (self.frame.after_markup(&boot), true);
+            return (self.page.frame.after_markup(&boot), true);
         };
         let content = Content {
-            title: &self.stream.head.title,
-            description: &self.stream.head.description,
+            title: &self.page.stream.head.title,
+            description: &self.page.stream.head.description,
             markup: "",
             links: self.page.links.as_ref(),
             dev_problem: Some(&problem),
         };
-        let last = document::after_markup_with_problem(&self.build.document, &boot, &content)
+        let last = document::after_markup_with_problem(&self.page.build.document, &boot, &content)
             .unwrap_or_else(|error| {
                 tracing::error!(%error, "the end of a streamed page could not be written");
                 String::new()
