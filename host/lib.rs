@@ -18,6 +18,7 @@ mod crawlers;
 mod dev;
 mod health;
 mod lang;
+mod language_prefix;
 mod links;
 pub mod logging;
 mod manifest;

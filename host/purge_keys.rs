@@ -25,6 +25,7 @@ use axum::response::Response;
 use sha2::{Digest, Sha256};
 
 use crate::lang::Language;
+use crate::language_prefix::offered_prefix;
 
 pub const SURROGATE_KEY: HeaderName = HeaderName::from_static("surrogate-key");
 pub const CACHE_TAG: HeaderName = HeaderName::from_static("cache-tag");
@@ -170,8 +171,11 @@ impl PurgeKeys {
             }
             _ => {}
         }
-        let (language_slot, route) = match Language::from_code(first) {
-            Some(language) => (language.index() + 1, after.split('/').next().unwrap_or("")),
+        let (language_slot, route) = match offered_prefix(path) {
+            Some((language, unprefixed)) => (
+                language.index() + 1,
+                unprefixed.split('/').nth(1).unwrap_or(""),
+            ),
             None => (0, first),
         };
         let route_slot = match route {
@@ -244,6 +248,24 @@ mod tests {
         assert_eq!(keys("/api/status"), "api");
         // A route whose name cannot be a key is "other", never written as it came.
         assert!(keys("/fr/Not A Key").ends_with("route-other"));
+    }
+
+    /// The language is the one the page is in: a path whose prefix the pages do not read
+    /// (`//fr/…`, redirected as unprefixed) names none.
+    #[test]
+    fn a_page_names_the_language_its_prefix_gives_it_as_the_pages_read_it() {
+        assert_eq!(
+            keys("//fr/status"),
+            "build-ab12 pages pages-build-ab12 route-other"
+        );
+        assert_eq!(
+            keys("/fr"),
+            "build-ab12 pages pages-build-ab12 lang-fr route-home"
+        );
+        assert_eq!(
+            keys("/fr//status"),
+            "build-ab12 pages pages-build-ab12 lang-fr route-home"
+        );
     }
 
     #[test]

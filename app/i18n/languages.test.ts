@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { stripLanguagePrefix } from "./languages";
 import cases from "./prefix-cases.json";
 
-// The host splits the same prefixes (host/pages/path.rs reads these cases too): a page the
+// The host splits the same prefixes (host/language_prefix.rs reads these cases too): a page the
 // host serves as `/x` in English is the page the app shows at `/x`.
 test("the app and the host strip the same language prefixes", () => {
   assert.ok(cases.length >= 8);

@@ -27,7 +27,6 @@ mod fallback;
 mod gzip;
 mod nonce;
 mod outcome;
-mod path;
 mod redirect;
 mod render;
 mod representation;

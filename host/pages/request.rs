@@ -9,10 +9,10 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, Version, heade
 use axum::response::{IntoResponse, Response};
 
 use super::cookies;
-use super::path::{PathLanguage, split_path};
 use super::redirect;
 use super::sharing::Freshness;
 use crate::lang::Language;
+use crate::language_prefix::{PathLanguage, split_path};
 use crate::links::{self, PageLinks};
 use crate::manifest::AppRoutes;
 use crate::origin::Origin;

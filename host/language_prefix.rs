@@ -1,8 +1,9 @@
 //! A request path's language prefix: `/en/x` is `/x` in English, `/de/x` a language we do
 //! not offer, `/x` a path without a prefix. A first segment the app routes (its build
-//! lists them) is never read as a language. The app strips the same prefixes
-//! (`stripLanguagePrefix`, app/i18n/languages.ts); both sides are held to the cases in
-//! `app/i18n/prefix-cases.json`.
+//! lists them) is never read as a language. The one split of the host: a page's request
+//! (`pages::request`) and its purge keys (`purge_keys`) both read the prefix here. The app
+//! strips the same prefixes (`stripLanguagePrefix`, app/i18n/languages.ts); both sides are
+//! held to the cases in `app/i18n/prefix-cases.json`.
 
 use crate::lang::Language;
 use crate::manifest::AppRoutes;
@@ -24,20 +25,28 @@ pub fn split_path<'a>(path: &'a str, routes: &AppRoutes) -> PathLanguage<'a> {
     let Some(after_slash) = path.strip_prefix('/') else {
         return PathLanguage::Unprefixed { path: "/" };
     };
-    let (segment, rest) = match after_slash.find('/') {
-        Some(i) => (&after_slash[..i], &after_slash[i..]),
-        None => (after_slash, "/"),
-    };
-    if let Some(language) = Language::from_code(segment) {
+    if let Some((language, rest)) = offered_prefix(path) {
         return PathLanguage::Prefixed {
             language,
             path: rest,
         };
     }
+    let segment = after_slash.split('/').next().unwrap_or_default();
     if !routes.routes(segment) && looks_like_language_tag(segment) {
         return PathLanguage::Unsupported;
     }
     PathLanguage::Unprefixed { path }
+}
+
+/// The language we offer that `path` is prefixed with, and the path without it: `/en/x` →
+/// (en, `/x`), `/en` → (en, `/`); none for any other path.
+pub fn offered_prefix(path: &str) -> Option<(Language, &str)> {
+    let after_slash = path.strip_prefix('/')?;
+    let (segment, rest) = match after_slash.find('/') {
+        Some(i) => (&after_slash[..i], &after_slash[i..]),
+        None => (after_slash, "/"),
+    };
+    Some((Language::from_code(segment)?, rest))
 }
 
 /// `de`, `ast`, `pt-BR`, `zh-Hant`: a BCP 47 primary subtag with at most one more subtag.
@@ -73,7 +82,7 @@ mod tests {
     #[test]
     fn the_host_and_the_app_strip_the_same_prefixes() {
         let cases: Vec<Case> =
-            serde_json::from_str(include_str!("../../app/i18n/prefix-cases.json"))
+            serde_json::from_str(include_str!("../app/i18n/prefix-cases.json"))
                 .expect("app/i18n/prefix-cases.json");
         assert!(cases.len() >= 8);
         for case in cases {
