@@ -14,12 +14,7 @@ import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { catalogue } from "./bundling/catalogue.mjs";
-
-/** Imports a module of the app (TypeScript) in Node, bundled alone. */
-async function importAlone(file) {
-  const alone = await build({ entryPoints: [file], bundle: true, write: false, format: "esm", platform: "node", logLevel: "silent" });
-  return import(`data:text/javascript;base64,${Buffer.from(alone.outputFiles[0].text).toString("base64")}`);
-}
+import { importAlone } from "./bundling/import-alone.mjs";
 
 /**
  * In the server bundle, the modules it takes in place of those the browser gets, by who
@@ -138,8 +133,8 @@ async function routesOf(root, languages) {
   const source = await readFile(file, "utf8");
   if (source !== declaredRoutes.source) {
     // The checks refuse a route the host could not serve as declared (app/data/routeCheck.ts).
-    const [routes, { checkRoutes }] = await Promise.all([importAlone(file), importAlone(path.join(root, "app/data/routeCheck.ts"))]);
-    declaredRoutes.routes = checkRoutes(routes.ROUTES, routes.NOT_FOUND);
+    const [{ module: routes }, { module: checks }] = await Promise.all([importAlone(root, file), importAlone(root, path.join(root, "app/data/routeCheck.ts"))]);
+    declaredRoutes.routes = checks.checkRoutes(routes.ROUTES, routes.NOT_FOUND);
     declaredRoutes.source = source;
   }
   const { sitemap, patterns } = declaredRoutes.routes;

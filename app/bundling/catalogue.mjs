@@ -8,20 +8,13 @@
 //   typed with) and reports the same problems. That file is committed, so a fresh clone
 //   type-checks; a build never writes it (the development loop does, after each build),
 //   and app/bundling/declarations.test.mjs fails when it is not what the tables make.
-import { build } from "esbuild";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { importAlone } from "./import-alone.mjs";
 
 export const DECLARATIONS = "app/i18n/messages.generated.ts";
 const TABLE = /[\\/]app[\\/]i18n[\\/]tables[\\/]\w+\.ts$/;
-
-/** Imports a TypeScript module in Node, bundled alone: { module, warnings } (esbuild's). */
-async function importAlone(root, file) {
-  const alone = await build({ absWorkingDir: root, entryPoints: [file], bundle: true, write: false, format: "esm", platform: "node", logLevel: "silent" });
-  const module = await import(`data:text/javascript;base64,${Buffer.from(alone.outputFiles[0].text).toString("base64")}`);
-  return { module, warnings: alone.warnings };
-}
 
 /** The keys `file` writes twice in an object, as esbuild warns of them (its module keeps the last). */
 function duplicateKeys(file, warnings) {
