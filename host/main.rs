@@ -117,10 +117,8 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
             .expect("a bound socket has an address");
         println!("bilingue metrics on http://{address}");
         let options = ServeOptions {
-            drain_delay: config.drain_delay,
-            drain_timeout: config.drain_timeout,
-            send_timeout: config.send_timeout,
             max_connections: 64,
+            ..ServeOptions::from(&config)
         };
         tokio::spawn(server::serve(
             listener,
@@ -131,12 +129,7 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
         ));
     }
 
-    let options = ServeOptions {
-        drain_delay: config.drain_delay,
-        drain_timeout: config.drain_timeout,
-        send_timeout: config.send_timeout,
-        max_connections: config.max_connections as usize,
-    };
+    let options = ServeOptions::from(&config);
     let serving = server::serve(listener, host.app(), host.lifecycle(), signalled(), options);
     host.watch_dev_builds();
     let warmed = host.warmed();

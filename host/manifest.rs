@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use serde::Deserialize;
 
 /// What the build says the host needs (written by `app/bundle.mjs`, `writeManifest`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Manifest {
     /// The client entry module.
@@ -41,7 +41,7 @@ pub struct Manifest {
 
 /// isbot's crawler user agents, as `app/bundling/crawlers.mjs` made them ready for the
 /// host's engines: the host compiles them as they are.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CrawlerList {
     /// The patterns without lookarounds, in the syntax of the `regex` crate.
@@ -53,7 +53,7 @@ pub struct CrawlerList {
 
 /// A pattern with lookarounds (for fancy-regex), and the same without them (for `regex`),
 /// which matches wherever it does, and more.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LookaroundPattern {
     pub pattern: String,

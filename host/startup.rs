@@ -1,8 +1,10 @@
-//! Start-up: from the options to everything the routes are served from. It checks the
-//! options, reads the build (embedded, or the development folder), starts the render
-//! threads (they warm up in the background) and makes each route family's state; `lib.rs`
-//! composes the routes from them.
+//! Start-up: from the options to everything the routes are served from, in named steps.
+//! It checks the options, reads the build once (embedded, `--app-build`'s, or the
+//! development folder's), starts the render threads (they warm up in the background) and
+//! makes each route family's state; `lib.rs` composes the routes from them.
 
+use std::borrow::Cow;
+use std::path::Path;
 use std::sync::Arc;
 
 use axum::Router;
@@ -68,137 +70,33 @@ impl Host {
             Some(url) => Origin::parse(url).map_err(StartError::Option)?,
             None => Origin::localhost(port),
         };
-        let upstream = match &config.api_upstream {
-            Some(base) => Some(
-                Upstream::new(base, config.api_timeout, config.api_idle_timeout, &origin)
-                    .map_err(StartError::Option)?,
-            ),
-            None => None,
-        };
-        let exporter = match &config.otlp_endpoint {
-            Some(endpoint) => {
-                let url = trace::traces_url(endpoint).map_err(StartError::Option)?;
-                Some(Exporter::start(&url, trace::EXPORT_TIMEOUT).map_err(StartError::Option)?)
-            }
-            None => None,
-        };
+        let api = api::router(upstream(config, &origin)?);
+        let exporter = exporter(config)?;
         let dev = config.dev.clone().map(|dir| Arc::new(Dev::new(dir)));
-        let dev_manifest;
-        let manifest_text = match &config.app_build {
-            Some(dir) => {
-                let path = dir.join("manifest.json");
-                std::fs::read_to_string(&path).map_err(|e| {
-                    StartError::Option(format!("--app-build: {}: {e}", path.display()))
-                })?
-            }
-            None => manifest::MANIFEST.to_string(),
-        };
-        let manifest: &Manifest = match (&dev, &config.app_build) {
-            (Some(dev), _) => {
-                dev_manifest = dev.manifest().map_err(StartError::Build)?;
-                &dev_manifest
-            }
-            (None, Some(_)) => {
-                dev_manifest = serde_json::from_str(&manifest_text)
-                    .map_err(|e| StartError::Build(format!("--app-build: manifest.json: {e}")))?;
-                &dev_manifest
-            }
-            (None, None) => &manifest::EMBEDDED,
-        };
+        let build = Build::read(config, dev.as_deref())?;
         let assets = assets_of(config)?;
-        let crawlers = CrawlerTest::new(&manifest.crawlers).map_err(StartError::Build)?;
         let search = RobotsAndSitemap::new(
             &origin,
-            &manifest.sitemap,
-            &manifest.built_at,
+            &build.manifest.sitemap,
+            &build.manifest.built_at,
             config.no_index,
         );
-        let bundle = match (&dev, &config.server_bundle) {
-            (Some(dev), _) => dev.bundle().map_err(StartError::Build)?,
-            (None, None) if config.app_build.is_some() => {
-                let path = config
-                    .app_build
-                    .as_ref()
-                    .expect("just seen")
-                    .join("server.js");
-                Bundle::Script(
-                    std::fs::read_to_string(&path)
-                        .map_err(|e| {
-                            StartError::Option(format!("--app-build: {}: {e}", path.display()))
-                        })?
-                        .into(),
-                )
-            }
-            (None, Some(path)) => Bundle::Script(
-                std::fs::read_to_string(path)
-                    .map_err(|e| {
-                        StartError::Option(format!("--server-bundle {}: {e}", path.display()))
-                    })?
-                    .into(),
-            ),
-            (None, None) => Bundle::Snapshot(assets::SERVER_SNAPSHOT),
-        };
-        let build = match &bundle {
-            Bundle::Snapshot(bytes) => build_id(manifest_text.as_bytes(), bytes),
-            Bundle::Script(source) => build_id(manifest_text.as_bytes(), source.as_bytes()),
-        };
-        let purge_keys = Arc::new(PurgeKeys::new(&build, &manifest.route_segments));
+        let purge_keys = Arc::new(PurgeKeys::new(&build.id, &build.manifest.route_segments));
         tracing::info!(
             build = purge_keys.build(),
-            "the build (its purge keys: build-{build})"
+            "the build (its purge keys: build-{})",
+            build.id
         );
-        let runtime = tokio::runtime::Handle::try_current().map_err(|_| StartError::NoRuntime)?;
-        let api = api::router(upstream);
+        let site = site(config, origin, &build.manifest)?;
+        let page_build = page_build(config, &build.manifest);
         let metrics = Metrics::new();
-        let time_zone: Arc<str> = config.time_zone.as_str().into();
-        let pool = Arc::new(RenderPool::start(PoolOptions {
-            bundle,
-            limits: Limits {
-                timeout: config.render_timeout,
-                heap_bytes: (config.render_heap_mb << 20) as usize,
-            },
-            threads: config.render_threads(),
-            queue: config.render_queue,
-            // Each language's home page: its title is the one a client-rendered page carries.
-            warm_up: Language::all()
-                .map(|language| BootState {
-                    language,
-                    path: "/".into(),
-                    time_zone: time_zone.clone(),
-                    data: None,
-                })
-                .collect(),
-            warm_up_timeout: config.warm_up_timeout,
-            render_seconds: metrics.render_seconds(),
-            api: Arc::new(LoaderCalls {
-                api: api.clone(),
-                runtime,
-                load_timeout: config.load_timeout,
-            }),
-        })?);
+        let pool = Arc::new(render_pool(config, build.bundle, &site, &api, &metrics)?);
         // A page from one build must not outlive it, and in development every save is one.
-        let cache = Arc::new(PageCache::new(if dev.is_some() {
-            0
-        } else {
-            config.page_cache_entries
+        let cache = Arc::new(PageCache::new(match dev {
+            Some(_) => 0,
+            None => config.page_cache_entries,
         }));
-        let site = Site {
-            origin,
-            crawlers,
-            time_zone,
-            load_timeout: config.load_timeout,
-            freshness: Freshness {
-                max_age: config.page_max_age,
-                s_maxage: config.page_s_maxage,
-                stale_while_revalidate: config.page_stale_while_revalidate,
-                stale_if_error: config.page_stale_if_error,
-            },
-        };
-        let mut build = PageBuild::from_manifest(manifest);
-        if config.server_bundle.is_some() {
-            build.routes = build.routes.of_another_bundle();
-        }
-        let mut pages = Pages::new(pool.clone(), build, cache, site);
+        let mut pages = Pages::new(pool.clone(), page_build, cache, site);
         if let Some(dev) = &dev {
             let dev = dev.clone();
             pages.describe_failure = Some(Box::new(move |error| dev.describe_failure(error)));
@@ -282,4 +180,138 @@ fn assets_of(config: &Config) -> Result<assets::Store, StartError> {
         None => assets::Folder::default(),
     };
     Ok(assets::Store { current, previous })
+}
+
+/// The app's build the host serves, read once: its manifest, its server bundle, and the
+/// ID they make together (its purge key).
+struct Build {
+    manifest: Cow<'static, Manifest>,
+    bundle: Bundle,
+    id: String,
+}
+
+impl Build {
+    /// The development folder's build (`--dev`), `--app-build`'s, or the one embedded,
+    /// whose server bundle `--server-bundle` may replace.
+    fn read(config: &Config, dev: Option<&Dev>) -> Result<Self, StartError> {
+        // `option` as the message names it: `--app-build: ` or `--server-bundle `.
+        let read = |path: &Path, option: &str| {
+            std::fs::read_to_string(path)
+                .map_err(|e| StartError::Option(format!("{option}{}: {e}", path.display())))
+        };
+        let (text, manifest) = match (dev, &config.app_build) {
+            (Some(dev), _) => (None, Cow::Owned(dev.manifest().map_err(StartError::Build)?)),
+            (None, Some(dir)) => {
+                let text = read(&dir.join("manifest.json"), "--app-build: ")?;
+                let manifest = serde_json::from_str(&text)
+                    .map_err(|e| StartError::Build(format!("--app-build: manifest.json: {e}")))?;
+                (Some(text), Cow::Owned(manifest))
+            }
+            (None, None) => (None, Cow::Borrowed(&*manifest::EMBEDDED)),
+        };
+        let bundle = match (dev, &config.app_build, &config.server_bundle) {
+            (Some(dev), _, _) => dev.bundle().map_err(StartError::Build)?,
+            (None, Some(dir), _) => {
+                Bundle::Script(read(&dir.join("server.js"), "--app-build: ")?.into())
+            }
+            (None, None, Some(path)) => Bundle::Script(read(path, "--server-bundle ")?.into()),
+            (None, None, None) => Bundle::Snapshot(assets::SERVER_SNAPSHOT),
+        };
+        // `--dev`: the embedded manifest names the build (the folder's changes at each save).
+        let text = text.as_deref().unwrap_or(manifest::MANIFEST);
+        let id = match &bundle {
+            Bundle::Snapshot(bytes) => build_id(text.as_bytes(), bytes),
+            Bundle::Script(source) => build_id(text.as_bytes(), source.as_bytes()),
+        };
+        Ok(Self {
+            manifest,
+            bundle,
+            id,
+        })
+    }
+}
+
+/// `--api-upstream`: where `/api` goes, if not to the built-in API.
+fn upstream(config: &Config, origin: &Origin) -> Result<Option<Upstream>, StartError> {
+    let Some(base) = &config.api_upstream else {
+        return Ok(None);
+    };
+    Upstream::new(base, config.api_timeout, config.api_idle_timeout, origin)
+        .map(Some)
+        .map_err(StartError::Option)
+}
+
+/// `--otlp-endpoint`: where spans go, if anywhere.
+fn exporter(config: &Config) -> Result<Option<Arc<Exporter>>, StartError> {
+    let Some(endpoint) = &config.otlp_endpoint else {
+        return Ok(None);
+    };
+    let url = trace::traces_url(endpoint).map_err(StartError::Option)?;
+    Exporter::start(&url, trace::EXPORT_TIMEOUT)
+        .map(Some)
+        .map_err(StartError::Option)
+}
+
+/// What every page is written with, from the options and the build's crawler list.
+fn site(config: &Config, origin: Origin, manifest: &Manifest) -> Result<Site, StartError> {
+    Ok(Site {
+        origin,
+        crawlers: CrawlerTest::new(&manifest.crawlers).map_err(StartError::Build)?,
+        time_zone: config.time_zone.as_str().into(),
+        load_timeout: config.load_timeout,
+        freshness: Freshness {
+            max_age: config.page_max_age,
+            s_maxage: config.page_s_maxage,
+            stale_while_revalidate: config.page_stale_while_revalidate,
+            stale_if_error: config.page_stale_if_error,
+        },
+    })
+}
+
+/// The build's files and routes, as the page handler takes them; another bundle's routes
+/// are not the manifest's.
+fn page_build(config: &Config, manifest: &Manifest) -> PageBuild {
+    let mut build = PageBuild::from_manifest(manifest);
+    if config.server_bundle.is_some() {
+        build.routes = build.routes.of_another_bundle();
+    }
+    build
+}
+
+/// The render threads, started with `bundle`; they warm up on each language's home page,
+/// whose title is the one a client-rendered page carries. Their loaders call `api` on
+/// the tokio runtime this runs in.
+fn render_pool(
+    config: &Config,
+    bundle: Bundle,
+    site: &Site,
+    api: &Router,
+    metrics: &Metrics,
+) -> Result<RenderPool, StartError> {
+    let runtime = tokio::runtime::Handle::try_current().map_err(|_| StartError::NoRuntime)?;
+    let warm_up = Language::all()
+        .map(|language| BootState {
+            language,
+            path: "/".into(),
+            time_zone: site.time_zone.clone(),
+            data: None,
+        })
+        .collect();
+    Ok(RenderPool::start(PoolOptions {
+        bundle,
+        limits: Limits {
+            timeout: config.render_timeout,
+            heap_bytes: (config.render_heap_mb << 20) as usize,
+        },
+        threads: config.render_threads(),
+        queue: config.render_queue,
+        warm_up,
+        warm_up_timeout: config.warm_up_timeout,
+        render_seconds: metrics.render_seconds(),
+        api: Arc::new(LoaderCalls {
+            api: api.clone(),
+            runtime,
+            load_timeout: config.load_timeout,
+        }),
+    })?)
 }

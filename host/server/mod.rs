@@ -26,6 +26,7 @@ use hyper_util::server::conn::auto;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
+use crate::config::Config;
 use crate::security::hyper_answers::WithHeadersOnRefusals;
 use connection::{ConnectionService, Verdict, Watch, WatchedIo};
 pub use connection::{PeerAddr, Timeouts};
@@ -97,6 +98,18 @@ pub struct ServeOptions {
     pub send_timeout: Duration,
     /// Connections open at once, at most: past it, new ones wait in the kernel's backlog.
     pub max_connections: usize,
+}
+
+impl From<&Config> for ServeOptions {
+    /// The public listener's, as the options say.
+    fn from(config: &Config) -> Self {
+        Self {
+            drain_delay: config.drain_delay,
+            drain_timeout: config.drain_timeout,
+            send_timeout: config.send_timeout,
+            max_connections: config.max_connections as usize,
+        }
+    }
 }
 
 /// How a drain ended, for the last log lines.

@@ -84,12 +84,8 @@ pub fn start(args: &[&str]) -> String {
                 }
             };
             address_tx.send(Ok((address, metrics_address))).unwrap();
-            let options = ServeOptions {
-                drain_delay: std::time::Duration::ZERO,
-                drain_timeout: std::time::Duration::ZERO,
-                send_timeout: config.send_timeout,
-                max_connections: config.max_connections as usize,
-            };
+            // Served until the test binary exits: no signal, so no drain.
+            let options = ServeOptions::from(&config);
             let metrics = host.metrics_app();
             tokio::spawn(async move { axum::serve(metrics_listener, metrics).await });
             server::serve(
