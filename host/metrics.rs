@@ -220,33 +220,24 @@ impl Metrics {
             .open_connections
             .set(from.lifecycle.open_connections() as f64);
         sampled.cache_entries.set(from.cache.len() as f64);
-        sampled
-            .restarts
-            .absolute(stats.restarts.load(Ordering::Relaxed));
-        sampled
-            .thread_panics
-            .absolute(stats.thread_panics.load(Ordering::Relaxed));
-        sampled
-            .render_failures
-            .absolute(stats.render_failures.load(Ordering::Relaxed));
-        sampled
-            .renders_abandoned
-            .absolute(stats.abandoned.load(Ordering::Relaxed));
-        sampled
-            .streams_abandoned
-            .absolute(stats.streams_abandoned.load(Ordering::Relaxed));
+        let mut counted = vec![
+            (&sampled.restarts, &stats.restarts),
+            (&sampled.thread_panics, &stats.thread_panics),
+            (&sampled.render_failures, &stats.render_failures),
+            (&sampled.renders_abandoned, &stats.abandoned),
+            (&sampled.streams_abandoned, &stats.streams_abandoned),
+        ];
+        if let Some(exporter) = &from.exporter {
+            let counts = exporter.counts();
+            counted.push((&sampled.spans_exported, &counts.exported));
+            counted.push((&sampled.spans_dropped, &counts.dropped));
+        }
+        for (counter, count) in counted {
+            counter.absolute(count.load(Ordering::Relaxed));
+        }
         sampled.cache_hits.absolute(from.cache.hits());
         sampled.cache_misses.absolute(from.cache.misses());
         sampled.panics.absolute(crate::server::panics::caught());
-        if let Some(exporter) = &from.exporter {
-            let counts = exporter.counts();
-            sampled
-                .spans_exported
-                .absolute(counts.exported.load(Ordering::Relaxed));
-            sampled
-                .spans_dropped
-                .absolute(counts.dropped.load(Ordering::Relaxed));
-        }
         self.handle.render()
     }
 }

@@ -126,32 +126,16 @@ impl Answer {
     }
 }
 
-/// The routes around `renderer`, asked with `headers`.
+/// New routes around `renderer` (nothing kept from another request), asked with `headers`.
 async fn ask(
     renderer: &Arc<Scripted>,
     method: Method,
     path: &str,
     headers: &[(&str, &str)],
 ) -> Answer {
-    let mut request = Request::builder()
-        .method(method)
-        .uri(path)
-        .header("host", "www.example.org");
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    let app = crate::app(crate::test_parts(renderer.clone(), &[]));
-    let response = app
-        .oneshot(request.body(Body::empty()).unwrap())
+    Site::around(renderer.clone())
+        .ask(method, path, headers)
         .await
-        .unwrap();
-    let (parts, body) = response.into_parts();
-    let body = axum::body::to_bytes(body, 1 << 22).await.unwrap();
-    Answer {
-        status: parts.status,
-        headers: parts.headers,
-        body: String::from_utf8_lossy(&body).into_owned(),
-    }
 }
 
 /// One set of routes, asked several times: its page cache is shared by the requests.
@@ -162,7 +146,10 @@ struct Site {
 
 impl Site {
     fn new(renderer: Scripted) -> Self {
-        let renderer = Arc::new(renderer);
+        Self::around(Arc::new(renderer))
+    }
+
+    fn around(renderer: Arc<Scripted>) -> Self {
         let app = crate::app(crate::test_parts(renderer.clone(), &[]));
         Self { renderer, app }
     }
