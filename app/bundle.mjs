@@ -76,7 +76,7 @@ export async function checkLanguages(root, languages) {
     try {
       await readFile(path.join(root, file));
     } catch {
-      throw new Error(`app/i18n/languages.json lists "${code}", but ${file} is missing (see "Add a language" in the README)`);
+      throw new Error(`app/i18n/languages.json lists "${code}", but ${file} is missing (see "Add a language" in docs/pages-and-languages.md)`);
     }
   }
 }

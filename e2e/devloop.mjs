@@ -28,9 +28,9 @@ export async function copyOfTheApp(prepare = async () => {}) {
 }
 
 /**
- * A copy of the app with one more language, added as the README says: its entry in the one
- * list, and its table, made from the English one with `messages` in place of its own and
- * `dateLocale` (a date-fns locale's export name) as its date locale.
+ * A copy of the app with one more language, added as docs/pages-and-languages.md says:
+ * its entry in the one list, and its table, made from the English one with `messages` in
+ * place of its own and `dateLocale` (a date-fns locale's export name) as its date locale.
  */
 export function copyWithLanguage({ code, locale, name, direction, dateLocale, messages }) {
   return copyOfTheApp(async (dir) => {

@@ -1,8 +1,9 @@
-// A language written right to left, added as the README says (its entry in the one list,
-// with "direction": "rtl", and its table) to a copy of the app, with no change to the host
-// or the styles: <html dir="rtl"> comes from the server and follows a switch in the
-// browser, and the styles' logical properties turn the page around. The shipped list
-// stays French and English; the copy runs in the development loop, with the binary under test.
+// A language written right to left, added as docs/pages-and-languages.md says (its entry
+// in the one list, with "direction": "rtl", and its table) to a copy of the app, with no
+// change to the host or the styles: <html dir="rtl"> comes from the server and follows a
+// switch in the browser, and the styles' logical properties turn the page around. The
+// shipped list stays French and English; the copy runs in the development loop, with the
+// binary under test.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { copyWithLanguage, oneLoopPerFile } from "./devloop.mjs";

@@ -1,13 +1,14 @@
-// A third language, added as the README says (one entry in the one list of languages, its
-// table, which exports its date locale) to a copy of the app, with no change to the host: it renders,
-// hydrates, and shows up in the language control, the alternates, Open Graph and the
-// sitemap. The copy runs in the development loop, with the binary under test.
+// A third language, added as docs/pages-and-languages.md says (one entry in the one list
+// of languages, its table, which exports its date locale) to a copy of the app, with no
+// change to the host: it renders, hydrates, and shows up in the language control, the
+// alternates, Open Graph and the sitemap. The copy runs in the development loop, with the
+// binary under test.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { copyWithLanguage, oneLoopPerFile } from "./devloop.mjs";
 import { inEachEngine } from "./engines/index.mjs";
 
-/** Spanish, as the README adds a language. */
+/** Spanish, as docs/pages-and-languages.md adds a language. */
 const LANGUAGE = {
   code: "es",
   locale: "es-ES",

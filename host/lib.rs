@@ -1,13 +1,16 @@
 //! Bilingue's host. `main.rs` reads the configuration, starts V8 and serves; the tests do
 //! the same through [`Host`]. A page request goes: `server` (accept loop, connection watch,
-//! wire limits) → the layers composed here (`security`; `trace`, the request's W3C trace,
-//! carried to the API and, with `--otlp-endpoint`, exported; `metrics`; `server::panics`, a
-//! panic answered 500; `purge_keys`, what a purge of a shared cache selects) → `pages`, in six
-//! steps (the request, the cache's turn, the render in `render` (V8), who may keep it, the
-//! document, the answer). Each family of routes owns its room and takes only the state it
-//! uses: `pages`, `api` (built in, or `api::proxy`), `assets`, `crawlers`, `health`, `dev`,
-//! and `metrics` on a listener of its own. This file is the one place that composes them;
-//! `startup` makes their state from the options.
+//! wire limits) → the layers composed here, outermost first (`crawlers::no_index` with
+//! `--no-index`; `security`, the headers; `trace`, the request's W3C trace, carried to the
+//! API and, with `--otlp-endpoint`, exported; `metrics`, counting and the access log;
+//! `server::limits`, what a request may carry; `server::announce_drain`, `Connection:
+//! close` while draining; `purge_keys`, what a purge of a shared cache selects;
+//! `server::panics`, a panic answered 500) → `pages`, in six steps (the request, the
+//! cache's turn, the render in `render` (V8), who may keep it, the document, the answer).
+//! Each family of routes owns its room and takes only the state it uses: `pages`, `api`
+//! (built in, or `api::proxy`), `assets`, `crawlers`, `health`, `dev`, and `metrics` on a
+//! listener of its own. This file is the one place that composes them; `startup` makes
+//! their state from the options.
 
 mod accept_encoding;
 mod api;

@@ -26,7 +26,9 @@
 //! The browser tests that time what a person waits for are a binary of their own
 //! (tests/timed.rs), which `cargo test` runs after this one, on a machine left to them.
 //!
-//! `support` holds what they share: starting a host in-process or as a child process.
+//! `support` holds what they share: starting a host in-process or as a child process, and
+//! `support::upstream`, the one way to stand in for a server the host calls (an API
+//! upstream, an OTLP collector).
 
 mod api;
 mod app_checks;
