@@ -5,7 +5,7 @@
 import type { LoadOutcome } from "./data/outcome";
 import type { Language } from "./i18n/languages";
 
-export const ENTRY_POINTS = {"render":"bilingueRender","deliver":"bilingueDeliver","outbox":"bilingueOutbox","cancel":"bilingueCancel"} as const;
+export const ENTRY_POINTS = {"render":"bilingueRender","deliver":"bilingueDeliver","outbox":"bilingueOutbox","cancel":"bilingueCancel","halt":"bilingueHalt"} as const;
 
 export const ROOT_ID = "app";
 
@@ -45,7 +45,9 @@ export type PageSharing = { "kind": "public", maxSeconds?: number, } | { "kind":
 
 export type Done = { job: number, result: RenderResult, } | { job: number, failed: string, };
 
-export type StreamPart = { job: number, head: StreamHead, } | { job: number, html: string, } | { job: number, end: StreamEnd, };
+export type StreamPart = { job: number, head: StreamHead, } | { job: number, shell: Shell, } | { job: number, html: string, } | { job: number, end: StreamEnd, };
+
+export type Shell = { prelude: string, postponed: string | null, };
 
 export type StreamHead = { status: number, title: string, description: string, };
 

@@ -18,7 +18,7 @@ import { type LanguageModule, type LoadResources, type Resources, resourcesOf } 
 import { createTranslator } from "./i18n/translate";
 import { resolveRoute } from "./routes";
 import { type Answer, cancel, deliver, fail, finishLater, finishNow, routeConsoleToHost, takeOutbox } from "./server/exchange";
-import { streamPage } from "./server/streaming";
+import { haltShells, makeShellThenResume, resumeHoles, streamPage } from "./server/streaming";
 import { JOB } from "./server/transport";
 
 // Every listed language's resources are in the server bundle, found by name as the
@@ -83,19 +83,29 @@ function clientFor(job: number): HttpClient {
 }
 
 /**
- * Starts the page `job`: rendered now, once its loader has its data, or streamed (only
- * with `streamNonce`, which its inline scripts then carry).
+ * What the host asks of a streamed page's static shell: nothing (`null`: stream it whole),
+ * to prerender it (`"make"`), or to resume from the postponed state of the shell it has
+ * sent already (React's JSON).
  */
-export function render(boot: BootState, job: number, streamNonce: string | null): void {
+export type ShellAsk = null | "make" | string;
+
+/** A promise that never settles: the data a page's shell is prerendered without. */
+const NEVER: Promise<LoadOutcome<unknown>> = new Promise(() => {});
+
+/**
+ * Starts the page `job`: rendered now, once its loader has its data, or streamed (only
+ * with `streamNonce`, which its inline scripts then carry; `shell` says how).
+ */
+export function render(boot: BootState, job: number, streamNonce: string | null, shell: ShellAsk = null): void {
   try {
-    start(boot, job, streamNonce);
+    start(boot, job, streamNonce, shell);
   } catch (error) {
     // A page that throws fails alone: the exchange and the other pages go on.
     fail(job, error);
   }
 }
 
-function start(boot: BootState, job: number, streamNonce: string | null): void {
+function start(boot: BootState, job: number, streamNonce: string | null, shell: ShellAsk): void {
   checkTimeZone(boot.timeZone);
   const page = { ...boot, language: isLanguage(boot.language) ? boot.language : DEFAULT_LANGUAGE };
   const match = resolveRoute(page.path);
@@ -109,8 +119,12 @@ function start(boot: BootState, job: number, streamNonce: string | null): void {
   if (streamNonce !== null && mayStream(route)) {
     const data = runLoader(route, context);
     const head = { status: route.status, ...textOf(page, route) };
-    const app = <App boot={page} pendingData={data} initialResources={resourcesFor(page.language)} load={loadResources} />;
-    streamPage(job, head, app, streamNonce, data, route.screen());
+    const app = (pending: Promise<LoadOutcome<unknown>>) => (
+      <App boot={page} pendingData={pending} initialResources={resourcesFor(page.language)} load={loadResources} />
+    );
+    if (shell === null) streamPage(job, head, app(data), streamNonce, data, route.screen());
+    else if (shell === "make") makeShellThenResume(job, head, app(NEVER), app(data), streamNonce, data, route.screen());
+    else resumeHoles(job, app(data), shell, streamNonce, data);
     return;
   }
   // The screen's module is in this bundle, there after a microtask; the first render of
@@ -124,8 +138,13 @@ if ((globalThis as { Deno?: unknown }).Deno !== undefined) routeConsoleToHost();
 
 const entry = globalThis as Record<string, unknown>;
 /** A page to render, as job number `job`, streamed if it may and `streamNonce` is given: the outbox (JSON). */
-entry[ENTRY_POINTS.render] = (boot: string, job: number, streamNonce: string | null): string => {
-  render(JSON.parse(boot) as BootState, job, streamNonce);
+entry[ENTRY_POINTS.render] = (boot: string, job: number, streamNonce: string | null, shell: ShellAsk): string => {
+  render(JSON.parse(boot) as BootState, job, streamNonce, shell ?? null);
+  return takeOutbox();
+};
+/** The shells being prerendered are done but for their data: they end there (JSON outbox). */
+entry[ENTRY_POINTS.halt] = (): string => {
+  haltShells();
   return takeOutbox();
 };
 /** Answers to the API calls asked for: the outbox (JSON). */

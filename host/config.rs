@@ -66,6 +66,14 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_RENDER_TIMEOUT", default_value = "1s", value_parser = within(MS, MINUTE))]
     pub render_timeout: Duration,
 
+    /// Prerender each streamed page's static shell once and send it at once; the render then only fills what waits for data (`off`: every page rendered whole, or streamed from the start).
+    #[arg(long, env = "BILINGUE_PRERENDER", default_value = "on", value_parser = on_or_off, action = clap::ArgAction::Set)]
+    pub prerender: bool,
+
+    /// What the pages waiting for data or being rendered may hold at once, in MiB; a page that does not fit is sent client-rendered at once.
+    #[arg(long, env = "BILINGUE_LOADING_BUDGET_MB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub loading_budget_mb: u64,
+
     /// V8 heap of each render runtime, in MiB; a render that fills it is stopped and the runtime replaced.
     #[arg(long, env = "BILINGUE_RENDER_HEAP_MB", default_value_t = 128, value_parser = clap::value_parser!(u64).range(16..=65536))]
     pub render_heap_mb: u64,
@@ -159,6 +167,15 @@ impl Config {
         self.render_threads
             .map(NonZeroUsize::get)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get))
+    }
+}
+
+/// `on` or `off`.
+fn on_or_off(text: &str) -> Result<bool, String> {
+    match text {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("{text:?} is neither on nor off")),
     }
 }
 

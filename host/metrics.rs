@@ -36,6 +36,8 @@ const UPKEEP: Duration = Duration::from_secs(5);
 struct Sampled {
     queue_depth: Gauge,
     threads_ready: Gauge,
+    shells_kept: Gauge,
+    loading_bytes: Gauge,
     open_connections: Gauge,
     cache_entries: Gauge,
     restarts: Counter,
@@ -131,6 +133,14 @@ impl Metrics {
                 "bilingue_render_threads_ready",
                 "Render threads up and warmed.",
             ),
+            shells_kept: gauge(
+                "bilingue_shells_kept",
+                "Static shells of streamed pages prerendered and kept.",
+            ),
+            loading_bytes: gauge(
+                "bilingue_loading_bytes",
+                "What the pages waiting for data or being rendered hold, by the loading budget's reckoning.",
+            ),
             open_connections: gauge("bilingue_open_connections", "Client connections open."),
             cache_entries: gauge("bilingue_page_cache_entries", "Pages in the page cache."),
             restarts: counter("bilingue_runtime_restarts_total", "V8 runtimes replaced."),
@@ -216,6 +226,8 @@ impl Metrics {
         sampled
             .threads_ready
             .set(from.pool.readiness().ready_threads() as f64);
+        sampled.shells_kept.set(from.pool.shells_kept() as f64);
+        sampled.loading_bytes.set(from.pool.loading_bytes() as f64);
         sampled
             .open_connections
             .set(from.lifecycle.open_connections() as f64);

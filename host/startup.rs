@@ -313,5 +313,7 @@ fn render_pool(
             runtime,
             load_timeout: config.load_timeout,
         }),
+        prerender: config.prerender,
+        loading_budget: (config.loading_budget_mb << 20) as usize,
     })?)
 }

@@ -46,6 +46,7 @@ mod http;
 mod loaders;
 mod logs;
 mod panics;
+mod prerender;
 mod proxy;
 mod screens;
 mod shipped_vcl;

@@ -3,7 +3,7 @@
 // the pages finished, the API calls to make, the lines to log. The host makes the calls
 // (its own /api, or the upstream) and delivers the answers, while other pages render on
 // the same thread. No timer or I/O runs in V8: everything goes through the host.
-import type { Answer, Done, Fetch, Log, RenderResult, StreamEnd, StreamHead, StreamPart } from "../contract";
+import type { Answer, Done, Fetch, Log, RenderResult, Shell, StreamEnd, StreamHead, StreamPart } from "../contract";
 
 export type { Answer, Done, Fetch, Log } from "../contract";
 
@@ -78,6 +78,11 @@ export function finishLater(job: number, work: Promise<RenderResult>): void {
 /** A streamed page's head: the host sends the document's head and frame with it. */
 export function streamHead(job: number, head: StreamHead): void {
   outbox.parts.push({ job, head });
+}
+
+/** The static shell the page prerendered, for the host to keep and send first. */
+export function streamShell(job: number, shell: Shell): void {
+  outbox.parts.push({ job, shell });
 }
 
 /** More of a streamed page's markup. */

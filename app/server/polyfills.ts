@@ -1,5 +1,6 @@
 // What react-dom/server's browser build needs and bare deno_core does not define:
-// MessageChannel and TextEncoder at load, ReadableStream to stream a page. Imported first
+// MessageChannel and TextEncoder at load, ReadableStream to stream a page, and
+// AbortController to end a prerendered shell where it waits for data. Imported first
 // by server.tsx; a runtime that has them (Node, for the benchmark's peer) keeps its own.
 // Each does only what React and server/streaming.ts ask of it.
 
@@ -106,6 +107,40 @@ if (typeof g.ReadableStream === "undefined") {
         },
         releaseLock(): void {},
       };
+    }
+  };
+}
+
+if (typeof g.AbortController === "undefined") {
+  type Listener = (event: { type: string }) => void;
+  /** What React's prerender listens to, to be halted; and what the app's own code reads. */
+  class AbortSignal {
+    aborted = false;
+    reason: unknown = undefined;
+    #listeners: Listener[] = [];
+    addEventListener(type: string, listener: Listener): void {
+      if (type === "abort") this.#listeners.push(listener);
+    }
+    removeEventListener(type: string, listener: Listener): void {
+      if (type === "abort") this.#listeners = this.#listeners.filter((l) => l !== listener);
+    }
+    throwIfAborted(): void {
+      if (this.aborted) throw this.reason;
+    }
+    abort(reason: unknown): void {
+      if (this.aborted) return;
+      this.aborted = true;
+      this.reason = reason;
+      const listeners = this.#listeners;
+      this.#listeners = [];
+      for (const listener of listeners) listener({ type: "abort" });
+    }
+  }
+  g.AbortSignal = AbortSignal;
+  g.AbortController = class AbortController {
+    readonly signal = new AbortSignal();
+    abort(reason: unknown = new Error("aborted")): void {
+      this.signal.abort(reason);
     }
   };
 }

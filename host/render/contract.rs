@@ -16,7 +16,8 @@ use crate::lang::Language;
 
 /// The functions the server bundle puts on `globalThis` (`app/server.tsx`) and the host
 /// calls (`runtime.rs`): a page to render, answers to its API calls, what pages still
-/// loading have left since, and a streamed page whose client went away. Each returns the
+/// loading have left since, a streamed page whose client went away, and the end of the
+/// shells being prerendered (what they still wait for is their holes). Each returns the
 /// outbox, as JSON.
 #[derive(Debug, Serialize)]
 pub struct EntryPoints {
@@ -24,6 +25,7 @@ pub struct EntryPoints {
     pub deliver: &'static str,
     pub outbox: &'static str,
     pub cancel: &'static str,
+    pub halt: &'static str,
 }
 
 pub const ENTRY_POINTS: EntryPoints = EntryPoints {
@@ -31,6 +33,7 @@ pub const ENTRY_POINTS: EntryPoints = EntryPoints {
     deliver: "bilingueDeliver",
     outbox: "bilingueOutbox",
     cancel: "bilingueCancel",
+    halt: "bilingueHalt",
 };
 
 /// The element the app renders into and hydrates (`host/templates/page.html`).
@@ -110,9 +113,35 @@ pub enum Done {
 #[derive(Debug)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(untagged))]
 pub enum StreamPart {
-    Head { job: u64, head: StreamHead },
-    Html { job: u64, html: String },
-    End { job: u64, end: StreamEnd },
+    Head {
+        job: u64,
+        head: StreamHead,
+    },
+    /// The page's static shell, prerendered (it comes after the head, before any markup,
+    /// when the host asked for one): the host keeps it for the next visitors.
+    Shell {
+        job: u64,
+        shell: Shell,
+    },
+    Html {
+        job: u64,
+        html: String,
+    },
+    End {
+        job: u64,
+        end: StreamEnd,
+    },
+}
+
+/// A page's static shell: what React's `prerender` wrote before the holes that wait for
+/// data (`prelude`), and what `resume` needs to fill them (`postponed`, React's own JSON;
+/// `null` when the page had no hole).
+#[derive(Debug, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct Shell {
+    pub prelude: String,
+    pub postponed: Option<String>,
 }
 
 /// What a streamed page's document says before its data comes.
@@ -235,6 +264,7 @@ mod tests {
             PageSharing::decl(&config),
             Done::decl(&config),
             StreamPart::decl(&config),
+            Shell::decl(&config),
             StreamHead::decl(&config),
             StreamEnd::decl(&config),
             ApiCall::decl(&config),

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 pub use super::contract::Outbox;
-use super::contract::{Done, Log, LogLevel};
+use super::contract::{Done, Log, LogLevel, Shell};
 pub use super::contract::{StreamEnd, StreamHead, StreamPart};
 use super::{RenderError, Rendered};
 
@@ -17,7 +17,7 @@ impl<'de> Deserialize<'de> for StreamPart {
             type Value = StreamPart;
 
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("{job, head}, {job, html} or {job, end}")
+                f.write_str("{job, head}, {job, shell}, {job, html} or {job, end}")
             }
 
             fn visit_map<A: serde::de::MapAccess<'de>>(
@@ -34,6 +34,7 @@ impl<'de> Deserialize<'de> for StreamPart {
                     match key {
                         "job" if job.is_none() => job = Some(map.next_value::<u64>()?),
                         "head" => part = Some(Kind::Head(map.next_value()?)),
+                        "shell" => part = Some(Kind::Shell(map.next_value()?)),
                         "html" => part = Some(Kind::Html(map.next_value()?)),
                         "end" => part = Some(Kind::End(map.next_value()?)),
                         other => {
@@ -45,6 +46,7 @@ impl<'de> Deserialize<'de> for StreamPart {
                 Ok(
                     match part.ok_or_else(|| A::Error::custom("a part of no kind"))? {
                         Kind::Head(head) => StreamPart::Head { job, head },
+                        Kind::Shell(shell) => StreamPart::Shell { job, shell },
                         Kind::Html(html) => StreamPart::Html { job, html },
                         Kind::End(end) => StreamPart::End { job, end },
                     },
@@ -53,6 +55,7 @@ impl<'de> Deserialize<'de> for StreamPart {
         }
         enum Kind {
             Head(StreamHead),
+            Shell(Shell),
             Html(String),
             End(StreamEnd),
         }
@@ -82,6 +85,7 @@ impl StreamPart {
     pub fn job(&self) -> u64 {
         match self {
             StreamPart::Head { job, .. }
+            | StreamPart::Shell { job, .. }
             | StreamPart::Html { job, .. }
             | StreamPart::End { job, .. } => *job,
         }

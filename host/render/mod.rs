@@ -7,11 +7,13 @@
 //! renders other pages meanwhile, then hands the answers back to the bundle
 //! (`app/server/exchange.ts` is the other side).
 
+mod budget;
 pub(crate) mod contract;
 mod exchange;
 mod pool;
 mod readiness;
 mod runtime;
+mod shells;
 mod stream;
 mod thread;
 mod warm_up;

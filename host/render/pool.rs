@@ -11,9 +11,14 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded, unbounded};
 use tokio::sync::oneshot;
 
+use tokio::sync::mpsc;
+
+use super::budget::{LoadingBudget, PAGE_BYTES, STREAMED_RENDER_BYTES};
 use super::readiness::Readiness;
-use super::runtime::Limits;
-use super::thread::{Job, PoolStats, Reload, RenderThread, ThreadContext};
+use super::runtime::{Limits, ShellAsk};
+use super::shells::{ShellKey, Shells};
+use super::stream::{Stream, StreamEvent};
+use super::thread::{Job, PoolStats, Reload, RenderThread, Reply, ThreadContext};
 use super::warm_up::WarmUp;
 use super::{ApiCaller, BootState, Bundle, RenderError, Rendered, Rendering, Visitor};
 
@@ -32,10 +37,17 @@ pub struct PoolOptions {
     pub render_seconds: metrics::Histogram,
     /// Makes the API calls of pages that load data.
     pub api: Arc<dyn ApiCaller>,
+    /// Whether a streamed page's static shell is prerendered once and kept (`--prerender`).
+    pub prerender: bool,
+    /// What the pages in hand may hold, in bytes (`--loading-budget-mb`).
+    pub loading_budget: usize,
 }
 
 pub struct RenderPool {
     jobs: Sender<Job>,
+    prerender: bool,
+    shells: Arc<Shells>,
+    budget: Arc<LoadingBudget>,
     /// One per thread: a new bundle to take (development).
     reloads: Vec<Sender<Reload>>,
     stats: Arc<PoolStats>,
@@ -50,6 +62,7 @@ impl RenderPool {
         let stats = Arc::new(PoolStats::default());
         let readiness = Arc::new(Readiness::new(options.threads));
         let warm_up_pages = Arc::new(OnceLock::new());
+        let shells = Arc::new(Shells::default());
         let context = Arc::new(ThreadContext {
             bundle: options.bundle,
             warm_up: WarmUp {
@@ -66,6 +79,7 @@ impl RenderPool {
             stats: stats.clone(),
             readiness: readiness.clone(),
             warm_up_pages: warm_up_pages.clone(),
+            shells: shells.clone(),
         });
         let mut reloads = Vec::with_capacity(options.threads);
         for index in 0..options.threads {
@@ -80,6 +94,9 @@ impl RenderPool {
         }
         Ok(Self {
             jobs,
+            prerender: options.prerender,
+            shells,
+            budget: LoadingBudget::new(options.loading_budget),
             reloads,
             stats,
             readiness,
@@ -91,6 +108,7 @@ impl RenderPool {
     /// it if it can; a thread keeps its old runtime when the new bundle fails (the error is
     /// the first such failure). Pages loading on a replaced runtime fail.
     pub async fn reload(&self, bundle: Bundle) -> Result<(), RenderError> {
+        self.shells.clear();
         let mut answers = Vec::with_capacity(self.reloads.len());
         for thread in &self.reloads {
             let (reply, answer) = oneshot::channel();
@@ -132,8 +150,10 @@ impl RenderPool {
     }
 
     /// Renders `boot` for `visitor`; its data must come by `deadline`; with
-    /// `stream_nonce`, the page may come as a stream. Answers `Busy` at once when the
-    /// queue is full.
+    /// `stream_nonce`, the page may come as a stream. A page whose shell is kept comes at
+    /// once as a stream that starts with it, whatever the threads are doing; the rest
+    /// comes when its data has. Answers `Busy` at once when the page's part of the loading
+    /// budget does not fit, or the queue is full.
     pub async fn render(
         &self,
         boot: &BootState,
@@ -141,20 +161,67 @@ impl RenderPool {
         deadline: Instant,
         stream_nonce: Option<String>,
     ) -> Result<Rendering, RenderError> {
-        let (reply, answer) = oneshot::channel();
-        let job = Job {
-            boot_json: serde_json::to_string(boot).expect("serialisable boot state"),
+        let boot_json = serde_json::to_string(boot).expect("serialisable boot state");
+        let key = (self.prerender && stream_nonce.is_some()).then(|| ShellKey::of(boot));
+        let kept = key.as_ref().and_then(|key| self.shells.get(key));
+        let streamed_whole = stream_nonce.is_some() && key.is_none();
+        let cost = PAGE_BYTES
+            + boot_json.len()
+            + if streamed_whole {
+                STREAMED_RENDER_BYTES
+            } else {
+                0
+            };
+        let reserved = self.budget.reserve(cost).ok_or(RenderError::Busy)?;
+        let job = |shell, shell_key, reply, abandon_at| Job {
+            boot_json,
             visitor: Arc::new(visitor),
             deadline,
             stream_nonce,
+            shell,
+            shell_key,
             reply,
+            abandon_at,
+            reserved,
         };
+        if let Some(shell) = kept {
+            let (events, received) = mpsc::unbounded_channel();
+            let _ = events.send(StreamEvent::Html(shell.prelude.to_string()));
+            let (stream, abandon_at) = Stream::before_its_thread(shell.head.clone(), received);
+            let resume = ShellAsk::Resume(shell.postponed.clone());
+            self.queue(job(
+                resume,
+                None,
+                Reply::Streaming(events),
+                Some(abandon_at),
+            ))?;
+            return Ok(Rendering::Streaming(stream));
+        }
+        let (reply, answer) = oneshot::channel();
+        let shell = match key {
+            Some(_) => ShellAsk::Make,
+            None => ShellAsk::None,
+        };
+        self.queue(job(shell, key, Reply::Waiting(reply), None))?;
+        // The pool is open (this is it): a reply dropped unsent is a thread that died.
+        answer.await.map_err(|_| RenderError::ThreadLost)?
+    }
+
+    fn queue(&self, job: Job) -> Result<(), RenderError> {
         self.jobs.try_send(job).map_err(|e| match e {
             TrySendError::Full(_) => RenderError::Busy,
             TrySendError::Disconnected(_) => RenderError::PoolClosed,
-        })?;
-        // The pool is open (this is it): a reply dropped unsent is a thread that died.
-        answer.await.map_err(|_| RenderError::ThreadLost)?
+        })
+    }
+
+    /// The shells kept, for /metrics.
+    pub fn shells_kept(&self) -> usize {
+        self.shells.kept()
+    }
+
+    /// What the pages in hand hold now, by the budget's reckoning, for /metrics.
+    pub fn loading_bytes(&self) -> usize {
+        self.budget.used()
     }
 }
 

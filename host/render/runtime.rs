@@ -106,6 +106,18 @@ struct Entries {
     deliver: v8::Global<v8::Function>,
     outbox: v8::Global<v8::Function>,
     cancel: v8::Global<v8::Function>,
+    halt: v8::Global<v8::Function>,
+}
+
+/// What a page's render does with its static shell (see [`Renderer::start`]).
+#[derive(Debug, Clone)]
+pub enum ShellAsk {
+    /// No shell: the page is rendered (or streamed) whole, as React renders it.
+    None,
+    /// Prerender the shell and hand it over (a stream part), then fill its holes.
+    Make,
+    /// The host has sent this shell already: fill its holes from its postponed state.
+    Resume(Arc<str>),
 }
 
 /// WebAssembly is not offered to a bundle: the app has none, and its memory would live
@@ -178,6 +190,7 @@ impl Renderer {
                 deliver: function(ENTRY_POINTS.deliver)?,
                 outbox: function(ENTRY_POINTS.outbox)?,
                 cancel: function(ENTRY_POINTS.cancel)?,
+                halt: function(ENTRY_POINTS.halt)?,
             }
         };
         let isolate = runtime.v8_isolate().thread_safe_handle();
@@ -210,25 +223,41 @@ impl Renderer {
     }
 
     /// Starts the page `job` from its boot state; the outbox (JSON). With `stream_nonce`,
-    /// the bundle may stream the page, its inline scripts carrying that nonce. `limit`
-    /// replaces `--render-timeout` (the warm-up has its own).
+    /// the bundle may stream the page, its inline scripts carrying that nonce, and `shell`
+    /// says whether to prerender its static shell or resume from one sent already (a
+    /// shell is made in two calls: this one starts it, and once its microtasks have run,
+    /// [`Renderer::halt`] ends it where it waits for data). `limit` replaces
+    /// `--render-timeout` (the warm-up has its own).
     pub fn start(
         &mut self,
         boot_json: &str,
         job: u64,
         stream_nonce: Option<&str>,
+        shell: &ShellAsk,
         limit: Option<Duration>,
     ) -> Result<String, RenderError> {
         let render = self.entries.render.clone();
+        let shell = match shell {
+            ShellAsk::None => None,
+            ShellAsk::Make => Some("make"),
+            ShellAsk::Resume(postponed) => Some(&**postponed),
+        };
         self.call(
             &render,
             &[
                 Argument::Text(Some(boot_json)),
                 Argument::Number(job),
                 Argument::Text(stream_nonce),
+                Argument::Text(shell),
             ],
             limit,
         )
+    }
+
+    /// Ends the shells being prerendered: what they wait for now becomes their holes.
+    pub fn halt(&mut self) -> Result<String, RenderError> {
+        let halt = self.entries.halt.clone();
+        self.call(&halt, &[], None)
     }
 
     /// Hands the bundle the answers to its API calls (a JSON array); the outbox.

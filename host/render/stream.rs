@@ -4,6 +4,8 @@
 //! response. A stream dropped before its end (its client went away) tells the thread,
 //! which stops the render's work.
 
+use std::sync::{Arc, Mutex};
+
 use crossbeam_channel::Sender;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
@@ -35,12 +37,16 @@ pub(super) struct Abandoned {
     pub counted: bool,
 }
 
+/// Where to say a stream's client went away: known once a render thread has its job (a
+/// stream that starts from a kept shell is sent before any thread has it).
+pub(super) type AbandonAt = Arc<Mutex<Option<(Sender<Abandoned>, Abandoned)>>>;
+
 /// A page being streamed, from its render thread.
 pub struct Stream {
     pub head: StreamHead,
     events: mpsc::UnboundedReceiver<StreamEvent>,
     /// Until the end comes: where to say the client went away.
-    abandon: Option<(Sender<Abandoned>, Abandoned)>,
+    abandon: Option<AbandonAt>,
 }
 
 impl Stream {
@@ -51,18 +57,30 @@ impl Stream {
         runtime: u64,
         job: u64,
     ) -> Self {
+        let at = Abandoned {
+            runtime,
+            job,
+            counted: true,
+        };
         Self {
             head,
             events,
-            abandon: Some((
-                abandon,
-                Abandoned {
-                    runtime,
-                    job,
-                    counted: true,
-                },
-            )),
+            abandon: Some(Arc::new(Mutex::new(Some((abandon, at))))),
         }
+    }
+
+    /// A stream whose render thread is not known yet: it says where to be told once it is.
+    pub(super) fn before_its_thread(
+        head: StreamHead,
+        events: mpsc::UnboundedReceiver<StreamEvent>,
+    ) -> (Self, AbandonAt) {
+        let at = AbandonAt::default();
+        let stream = Self {
+            head,
+            events,
+            abandon: Some(at.clone()),
+        };
+        (stream, at)
     }
 
     /// A stream fed by a test, with no render thread behind it.
@@ -76,8 +94,10 @@ impl Stream {
     }
 
     /// Stops the render: the answer has its head and needs no body (HEAD).
-    pub fn discard(mut self) {
-        if let Some((_, abandoned)) = self.abandon.as_mut() {
+    pub fn discard(self) {
+        if let Some(at) = &self.abandon
+            && let Some((_, abandoned)) = at.lock().expect("abandon lock").as_mut()
+        {
             abandoned.counted = false;
         }
     }
@@ -117,7 +137,8 @@ impl std::fmt::Debug for Stream {
 
 impl Drop for Stream {
     fn drop(&mut self) {
-        if let Some((to, abandoned)) = self.abandon.take() {
+        let told = self.abandon.take();
+        if let Some((to, abandoned)) = told.and_then(|at| at.lock().expect("abandon lock").take()) {
             let _ = to.send(abandoned);
         }
     }

@@ -10,7 +10,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::exchange::{Finished, Outbox, check_status};
-use super::runtime::{Limits, Renderer};
+use super::runtime::{Limits, Renderer, ShellAsk};
 use super::{Bundle, RenderError, Rendered};
 
 /// What a runtime renders before it serves, and within how long.
@@ -38,7 +38,13 @@ pub(super) fn warm_up(
                 .iter()
                 .map(|boot| {
                     let left = deadline.saturating_duration_since(Instant::now());
-                    let mut outbox = Outbox::read(&renderer.start(boot, 0, None, Some(left))?)?;
+                    let mut outbox = Outbox::read(&renderer.start(
+                        boot,
+                        0,
+                        None,
+                        &ShellAsk::None,
+                        Some(left),
+                    )?)?;
                     outbox.write_logs();
                     let entry = outbox.done.into_iter().next().ok_or_else(|| {
                         RenderError::Unreadable("the warm-up page did not render at once".into())

@@ -12,13 +12,11 @@ use crossbeam_channel::Sender;
 use tokio::sync::{mpsc, oneshot};
 
 use super::PoolStats;
+use crate::render::budget::Reservation;
 use crate::render::exchange::{Finished, StreamPart, check_status};
-use crate::render::stream::{Abandoned, Stream, StreamEvent};
+use crate::render::shells::{KeptShell, ShellKey, Shells};
+use crate::render::stream::{Abandoned, Stream, StreamEvent, StreamHead};
 use crate::render::{Page, RenderError, Rendering, Visitor};
-
-/// Pages one thread keeps loading at once; past that it takes no new job until one ends
-/// (the queue then fills, and a full queue answers at once).
-const LOADING_PER_THREAD: usize = 64;
 
 /// Where a page's handler waits for it.
 pub(in crate::render) type ReplyTo = oneshot::Sender<Result<Rendering, RenderError>>;
@@ -32,14 +30,56 @@ struct Loading {
     gives_up_at: Instant,
     per_visitor: bool,
     reply: Reply,
+    /// A page whose shell the bundle prerenders: which page it is, and its head once it
+    /// came, to keep the shell with.
+    making_shell: Option<(ShellKey, Option<StreamHead>)>,
+    /// Its part of the loading budget, given back when the page ends.
+    _reserved: Option<Reservation>,
 }
 
 /// Where a page goes when the bundle has it.
-enum Reply {
+pub(in crate::render) enum Reply {
     /// Nothing sent yet: the whole page, or the start of its stream.
     Waiting(ReplyTo),
-    /// Its head has gone: the rest of the stream.
+    /// Its head has gone (or the host sent its shell): the rest of the stream.
     Streaming(mpsc::UnboundedSender<StreamEvent>),
+}
+
+impl Reply {
+    /// Whether no one waits for the page any more (its client went away).
+    pub(in crate::render) fn is_closed(&self) -> bool {
+        match self {
+            Reply::Waiting(reply) => reply.is_closed(),
+            Reply::Streaming(events) => events.is_closed(),
+        }
+    }
+}
+
+impl Reply {
+    /// The page failed before it was started (its thread has no runtime).
+    pub(in crate::render) fn fail(self, error: RenderError) {
+        match self {
+            Reply::Waiting(reply) => {
+                let _ = reply.send(Err(error));
+            }
+            Reply::Streaming(events) => {
+                let _ = events.send(StreamEvent::Failed(error));
+            }
+        }
+    }
+}
+
+impl From<ReplyTo> for Reply {
+    fn from(reply: ReplyTo) -> Self {
+        Reply::Waiting(reply)
+    }
+}
+
+/// What a page started brings besides its visitor and its times.
+#[derive(Default)]
+pub(in crate::render) struct Extras {
+    pub making_shell: Option<ShellKey>,
+    pub reserved: Option<Reservation>,
 }
 
 /// Which runtime a stream comes from, for a stream whose client goes away to say so.
@@ -54,20 +94,18 @@ pub(super) struct LoadingPages {
     next_job: u64,
     /// Where failures are counted: by [`LoadingPages::failed`] alone.
     stats: Arc<PoolStats>,
+    /// Where the shells the bundle prerenders are kept.
+    shells: Arc<Shells>,
 }
 
 impl LoadingPages {
-    pub(super) fn new(stats: Arc<PoolStats>) -> Self {
+    pub(super) fn new(stats: Arc<PoolStats>, shells: Arc<Shells>) -> Self {
         Self {
             pages: HashMap::new(),
             next_job: 0,
             stats,
+            shells,
         }
-    }
-
-    /// Whether the thread may take another job.
-    pub(super) fn has_room(&self) -> bool {
-        self.pages.len() < LOADING_PER_THREAD
     }
 
     /// When the first page loading is to be given up on.
@@ -82,7 +120,8 @@ impl LoadingPages {
         visitor: Arc<Visitor>,
         deadline: Instant,
         render_timeout: Duration,
-        reply: ReplyTo,
+        reply: impl Into<Reply>,
+        extras: Extras,
     ) -> u64 {
         let job = self.next_job;
         self.next_job += 1;
@@ -91,7 +130,9 @@ impl LoadingPages {
             deadline,
             gives_up_at: deadline.max(Instant::now()) + render_timeout,
             per_visitor: false,
-            reply: Reply::Waiting(reply),
+            reply: reply.into(),
+            making_shell: extras.making_shell.map(|key| (key, None)),
+            _reserved: extras.reserved,
         };
         self.pages.insert(job, page);
         job
@@ -163,9 +204,25 @@ impl LoadingPages {
                 else {
                     unreachable!("matched above")
                 };
+                if let Some((_, kept_head)) = &mut page.making_shell {
+                    *kept_head = Some(head.clone());
+                }
                 let stream =
                     Stream::new(head, received, source.abandon.clone(), source.runtime, job);
                 let _ = reply.send(Ok(Rendering::Streaming(stream)));
+            }
+            (StreamPart::Shell { shell, .. }, Reply::Streaming(events)) => {
+                if let (Some((key, Some(head))), Some(postponed)) =
+                    (page.making_shell.take(), shell.postponed)
+                {
+                    let kept = KeptShell {
+                        head,
+                        prelude: shell.prelude.as_str().into(),
+                        postponed: postponed.into(),
+                    };
+                    self.shells.keep(key, kept);
+                }
+                let _ = events.send(StreamEvent::Html(shell.prelude));
             }
             (StreamPart::Html { html, .. }, Reply::Streaming(events)) => {
                 let _ = events.send(StreamEvent::Html(html));
@@ -240,7 +297,7 @@ mod tests {
     use std::sync::atomic::Ordering;
     use std::time::{Duration, Instant};
 
-    use super::super::stand_ins::{finished, loading, page, rendered, stream_part};
+    use super::super::stand_ins::{finished, loading, page, rendered, stream_part, visitor};
     use super::*;
 
     fn failures(pages: &LoadingPages) -> u64 {
@@ -403,14 +460,53 @@ mod tests {
     }
 
     #[test]
-    fn a_thread_takes_no_more_than_64_pages_at_once() {
+    fn a_shell_the_bundle_prerendered_is_kept_and_sent_as_the_first_markup() {
         let mut pages = loading();
-        let _replies: Vec<_> = (0..LOADING_PER_THREAD)
-            .map(|_| {
-                assert!(pages.has_room());
-                page(&mut pages, Duration::from_secs(5)).1
-            })
-            .collect();
-        assert!(!pages.has_room());
+        let (reply, mut replied) = tokio::sync::oneshot::channel();
+        let key = ShellKey::of(&crate::render::BootState {
+            language: crate::lang::Language::default_language(),
+            path: "/status".into(),
+            time_zone: "UTC".into(),
+            data: None,
+        });
+        let extras = Extras {
+            making_shell: Some(key.clone()),
+            reserved: None,
+        };
+        let job = pages.add(
+            visitor(),
+            Instant::now(),
+            Duration::from_secs(5),
+            reply,
+            extras,
+        );
+        let (abandon, _abandoned) = crossbeam_channel::unbounded();
+        let source = || StreamSource {
+            abandon: &abandon,
+            runtime: 0,
+        };
+        pages.stream(
+            stream_part(&format!(
+                r#"{{"job":{job},"head":{{"status":200,"title":"t","description":"d"}}}}"#
+            )),
+            source(),
+        );
+        pages.stream(
+            stream_part(&format!(
+                r#"{{"job":{job},"shell":{{"prelude":"<main>…","postponed":"{{}}"}}}}"#
+            )),
+            source(),
+        );
+        let Ok(Rendering::Streaming(mut stream)) = replied.try_recv().unwrap() else {
+            panic!("a stream")
+        };
+        assert!(
+            matches!(stream.try_next(), Some(Some(StreamEvent::Html(html))) if html == "<main>…")
+        );
+        let kept = pages.shells.get(&key).expect("kept");
+        assert_eq!(
+            (&*kept.prelude, &*kept.postponed, kept.head.title.as_str()),
+            ("<main>…", "{}", "t")
+        );
     }
 }

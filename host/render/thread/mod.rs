@@ -26,16 +26,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, RecvError, Sender, never, select, unbounded};
+use crossbeam_channel::{Receiver, RecvError, Sender, select, unbounded};
 use tokio::sync::oneshot;
 
 use self::call_answers::{CallAnswer, HeldAnswers};
 use self::dispatch::Dispatch;
-use self::loading::{LoadingPages, ReplyTo};
+pub(super) use self::loading::Reply;
+use self::loading::{Extras, LoadingPages};
+use super::budget::Reservation;
 use super::exchange::Outbox;
 use super::readiness::{Readiness, ThreadReadiness};
-use super::runtime::Renderer;
-use super::stream::Abandoned;
+use super::runtime::{Renderer, ShellAsk};
+use super::shells::{ShellKey, Shells};
+use super::stream::{AbandonAt, Abandoned};
 use super::warm_up::WarmUp;
 use super::{ApiCaller, Bundle, RenderError, Rendered, Visitor};
 
@@ -47,7 +50,15 @@ pub(super) struct Job {
     pub deadline: Instant,
     /// The nonce of the page's inline scripts, when it may be streamed.
     pub stream_nonce: Option<String>,
-    pub reply: ReplyTo,
+    /// What to do with its static shell; with [`ShellAsk::Make`], which page it is of.
+    pub shell: ShellAsk,
+    pub shell_key: Option<ShellKey>,
+    pub reply: Reply,
+    /// A stream sent from a kept shell before any thread had its job: where to be told
+    /// its client went away.
+    pub abandon_at: Option<AbandonAt>,
+    /// Its part of the loading budget.
+    pub reserved: Reservation,
 }
 
 /// What the pool counts, for /metrics.
@@ -82,6 +93,7 @@ pub(super) struct ThreadContext {
     pub(super) stats: Arc<PoolStats>,
     pub(super) readiness: Arc<Readiness>,
     pub(super) warm_up_pages: Arc<OnceLock<Vec<Rendered>>>,
+    pub(super) shells: Arc<Shells>,
 }
 
 pub(super) struct RenderThread {
@@ -122,7 +134,7 @@ impl RenderThread {
         Self {
             bundle: context.bundle.clone(),
             held: HeldAnswers::new(context.warm_up.limits.heap_bytes),
-            loading: LoadingPages::new(context.stats.clone()),
+            loading: LoadingPages::new(context.stats.clone(), context.shells.clone()),
             readiness: ThreadReadiness::new(context.readiness.clone()),
             context,
             queue,
@@ -158,7 +170,7 @@ impl RenderThread {
                 }
                 (Ok(renderer), Event::Job(job)) => self.start(renderer, job),
                 (Err(error), Event::Job(job)) => {
-                    let _ = job.reply.send(Err(error.clone()));
+                    job.reply.fail(error.clone());
                     Ok(())
                 }
                 (Ok(renderer), Event::Abandoned(abandoned)) => self.stop(renderer, abandoned),
@@ -204,14 +216,8 @@ impl RenderThread {
                 recv(self.reloads) -> reload => reload.map_or(Event::Closed, Event::Reload),
             };
         };
-        let none = never();
-        let queue = if self.loading.has_room() {
-            &self.queue
-        } else {
-            &none
-        };
         select! {
-            recv(queue) -> job => took_job(job),
+            recv(self.queue) -> job => took_job(job),
             recv(self.reloads) -> reload => reload.map_or(Event::Closed, Event::Reload),
             recv(self.abandoned) -> abandoned => abandoned.map_or(Event::Closed, Event::Abandoned),
             recv(self.answers) -> first => {
@@ -234,13 +240,39 @@ impl RenderThread {
         #[cfg(debug_assertions)]
         crate::server::panics::on_a_render_thread(&job.boot_json);
         let timeout = self.context.warm_up.limits.timeout;
+        let extras = Extras {
+            making_shell: job.shell_key,
+            reserved: Some(job.reserved),
+        };
         let id = self
             .loading
-            .add(job.visitor, job.deadline, timeout, job.reply);
+            .add(job.visitor, job.deadline, timeout, job.reply, extras);
+        if let Some(at) = job.abandon_at {
+            let abandoned = Abandoned {
+                runtime: self.runtime,
+                job: id,
+                counted: true,
+            };
+            *at.lock().expect("abandon lock") = Some((self.abandoned_tx.clone(), abandoned));
+        }
         let started = Instant::now();
-        let outbox = renderer.start(&job.boot_json, id, job.stream_nonce.as_deref(), None);
+        let outbox = renderer.start(
+            &job.boot_json,
+            id,
+            job.stream_nonce.as_deref(),
+            &job.shell,
+            None,
+        );
         let outbox = self.finish_step(renderer, outbox, started)?;
-        self.dispatch(outbox)
+        self.dispatch(outbox)?;
+        if matches!(job.shell, ShellAsk::Make) {
+            // The shell's own work ran in the call's microtasks: what it waits for now is
+            // its data, which it is prerendered without.
+            let halted = renderer.halt();
+            let outbox = self.finish_step(renderer, halted, started)?;
+            self.dispatch(outbox)?;
+        }
+        Ok(())
     }
 
     /// Hands the bundle the answers that came; a page whose call made it the visitor's

@@ -8,14 +8,14 @@ use serde_json::value::RawValue;
 use tokio::sync::oneshot;
 
 use super::PoolStats;
-use super::loading::LoadingPages;
+use super::loading::{Extras, LoadingPages};
 use crate::lang::Language;
 use crate::render::exchange::{Finished, StreamPart};
 use crate::render::{RenderError, Rendered, Rendering, Visitor};
 use crate::trace::Trace;
 
 pub(super) fn loading() -> LoadingPages {
-    LoadingPages::new(Arc::new(PoolStats::default()))
+    LoadingPages::new(Arc::new(PoolStats::default()), Arc::default())
 }
 
 pub(super) fn visitor() -> Arc<Visitor> {
@@ -35,7 +35,13 @@ pub(super) fn page(
     render_timeout: Duration,
 ) -> (u64, oneshot::Receiver<Result<Rendering, RenderError>>) {
     let (reply, replied) = oneshot::channel();
-    let job = pages.add(visitor(), Instant::now(), render_timeout, reply);
+    let job = pages.add(
+        visitor(),
+        Instant::now(),
+        render_timeout,
+        reply,
+        Extras::default(),
+    );
     (job, replied)
 }
 

@@ -1,0 +1,52 @@
+// Partial prerendering as a person meets it, in every engine: a page whose shell the host
+// kept (its second visit) ends as the same document a host without prerendering gives,
+// for every route; hydration is clean and the page's policy blocks nothing.
+import assert from "node:assert/strict";
+import { inEachEngine } from "./engines/index.mjs";
+import { startHost } from "./support.mjs";
+
+const NOT_FOUND = "/en/nowhere";
+const PATHS = ["/fr/", "/en/", "/fr/status", "/en/status", "/fr/languages/en", NOT_FOUND];
+
+/** The document a browser ends with, as comparable text: what varies with the clock or the answer (the server's time, nonces) taken out. */
+async function finalDocument(page, path) {
+  // A public page may come from the browser's cache the second time: the same document.
+  await page.goto(path);
+  await page.idle();
+  await page.hydrated();
+  // React has put every part that waited in its place.
+  await page.waitUntil(() => !document.querySelector('#app template[id^="B:"], #app [hidden][id^="S:"]'));
+  // And the app has shown what it adds once hydrated (the notifications' region).
+  await page.waitFor({ css: "#app .notifications" });
+  const html = await page.evaluate(
+    () => `<html lang="${document.documentElement.lang}"><title>${document.title}</title>${document.getElementById("app").outerHTML}`,
+  );
+  // A page not found says so in the console of some engines: that is its status, not a problem.
+  const problems = (await page.problems()).filter((problem) => !(path === NOT_FOUND && /\b404\b/.test(problem)));
+  assert.deepEqual(problems, [], `${path}: a clean console and no policy violation`);
+  return html
+    .replace(/<time[^>]*>[^<]*<\/time>/g, "<time/>")
+    .replace(/ nonce="[^"]*"/g, "");
+}
+
+/** By engine: the documents of the host that keeps shells, to compare with the one that does not. */
+const prerendered = new Map();
+
+inEachEngine({ site: () => startHost(["--render-threads", "1"]) }, ({ engine, scenario }) => {
+  scenario("every route, its shell kept, ends as the document a whole render gives (prerender on)", async ({ page }) => {
+    const documents = {};
+    for (const path of PATHS) {
+      await finalDocument(page, path); // makes its shell, if it streams
+      documents[path] = await finalDocument(page, path); // from the kept shell
+    }
+    prerendered.set(engine, documents);
+  });
+});
+
+inEachEngine({ site: () => startHost(["--render-threads", "1", "--prerender", "off"]) }, ({ engine, scenario }) => {
+  scenario("the same routes with --prerender off: the same documents", async ({ page }) => {
+    const documents = prerendered.get(engine);
+    assert.ok(documents, "the prerendered documents were taken first");
+    for (const path of PATHS) assert.equal(documents[path], await finalDocument(page, path), path);
+  });
+});

@@ -1,0 +1,214 @@
+//! Partial prerendering: a streamed page's static shell is prerendered once and kept; the
+//! next visitors get it before any render thread has looked at their request, and the
+//! render only fills what waits for data, with each visitor's own data. What the pages in
+//! hand hold is counted against a budget; a page that does not fit is answered at once,
+//! never queued behind other visitors' data.
+
+use std::io::Read as _;
+use std::time::{Duration, Instant};
+
+use axum::http::HeaderMap;
+use axum::routing::get;
+
+use crate::support::upstream::{self, Upstream};
+use crate::support::{self, client, header};
+
+/// An upstream whose /api/status names, as its version, the visitor's cookie, after `delay`.
+fn visitors_upstream(delay: Duration) -> Upstream {
+    Upstream::builder()
+        .route(
+            "/api/status",
+            get(|headers: HeaderMap| async move {
+                let visitor = headers
+                    .get("cookie")
+                    .and_then(|c| c.to_str().ok())
+                    .and_then(|c| c.strip_prefix("session="))
+                    .unwrap_or("nobody")
+                    .to_string();
+                upstream::json(upstream::status_json(&visitor))
+            }),
+        )
+        .delay(delay)
+        .start()
+}
+
+/// The answer's body, and when its first and last bytes came.
+fn timed(response: reqwest::blocking::Response, started: Instant) -> (String, Duration, Duration) {
+    let mut response = response;
+    let mut body = Vec::new();
+    let mut buffer = vec![0u8; 64 * 1024];
+    let mut first = None;
+    loop {
+        let read = response.read(&mut buffer).unwrap();
+        if read == 0 {
+            break;
+        }
+        first.get_or_insert(started.elapsed());
+        body.extend_from_slice(&buffer[..read]);
+    }
+    let first = first.unwrap_or_default();
+    (String::from_utf8(body).unwrap(), first, started.elapsed())
+}
+
+fn status_page(host: &str, visitor: &str) -> (String, Duration, Duration) {
+    let started = Instant::now();
+    let response = client()
+        .get(format!("{host}/fr/status"))
+        .header("accept-encoding", "identity")
+        .header("cookie", format!("session={visitor}"))
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let kept_by = header(&response, "cache-control");
+    let (html, first, whole) = timed(response, started);
+    // The visitor's page, or (past the budget) the client-rendered one: kept by no one.
+    assert!(
+        kept_by == "private, no-store"
+            || (kept_by == "no-store" && support::is_client_rendered(&html)),
+        "{kept_by}"
+    );
+    (html, first, whole)
+}
+
+/// The document with its nonces and its host's address taken out (each has its own).
+fn comparable(html: &str, host: &str) -> String {
+    let port = host.rsplit(':').next().unwrap();
+    without_nonces(html).replace(&format!("localhost:{port}"), "HOST")
+}
+
+fn without_nonces(html: &str) -> String {
+    let mut out = String::new();
+    let mut rest = html;
+    while let Some(at) = rest.find("nonce=\"") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 7..];
+        rest = &after[after.find('"').unwrap() + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn a_kept_shell_comes_at_once_and_each_visitor_gets_their_own_data() {
+    let upstream = visitors_upstream(Duration::from_millis(600));
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
+    let (first, _, _) = status_page(&host, "alice");
+    assert!(first.contains("<dd>alice</dd>"), "{first}");
+    assert_eq!(support::metric(&host, "bilingue_shells_kept"), 1.0);
+    for visitor in ["bob", "carol"] {
+        let (html, first_byte, whole) = status_page(&host, visitor);
+        assert!(
+            first_byte < Duration::from_millis(300),
+            "{visitor}: {first_byte:?}"
+        );
+        assert!(
+            whole >= Duration::from_millis(600),
+            "{visitor}: the data when it came"
+        );
+        assert!(html.contains(&format!("<dd>{visitor}</dd>")), "{html}");
+        assert!(!html.contains("alice"), "another visitor's data: {html}");
+        let boot = html.split(r#"id="bilingue-boot""#).nth(1).unwrap();
+        assert!(
+            boot.contains(&format!(r#""version":"{visitor}""#)),
+            "{boot}"
+        );
+        // React's scripts that put the data in its place carry this answer's nonce.
+        assert!(html.contains("$RC") || html.contains("$RS"), "{html}");
+    }
+    assert_eq!(
+        support::metric(&host, "bilingue_shells_kept"),
+        1.0,
+        "one shell, kept"
+    );
+}
+
+#[test]
+fn the_document_is_the_one_a_render_without_a_shell_gives() {
+    let upstream = visitors_upstream(Duration::from_millis(100));
+    let on = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
+    let off = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &upstream.url,
+        "--prerender",
+        "off",
+    ]);
+    status_page(&on, "dave");
+    let (resumed, _, _) = status_page(&on, "dave");
+    let (whole, _, _) = status_page(&off, "dave");
+    assert_eq!(support::metric(&off, "bilingue_shells_kept"), 0.0);
+    let head = |html: &str| html[..html.find(r#"<div id="app">"#).unwrap()].to_string();
+    assert_eq!(
+        head(&comparable(&resumed, &on)),
+        head(&comparable(&whole, &off))
+    );
+    // The markup, the data's time aside, is the same to the byte.
+    let markup = |html: &str| {
+        let start = html.find(r#"<div id="app">"#).unwrap();
+        let end = html.find(r#"<script id="bilingue-boot""#).unwrap();
+        let markup = html[start..end].to_string();
+        let time = markup.find("<time").unwrap();
+        let after = time + markup[time..].find("</time>").unwrap();
+        format!("{}{}", &markup[..time], &markup[after..])
+    };
+    assert_eq!(
+        markup(&without_nonces(&resumed)),
+        markup(&without_nonces(&whole))
+    );
+    let boot = |html: &str| {
+        let boot = &html[html.find(r#"id="bilingue-boot""#).unwrap()..];
+        boot[..boot.find("serverTime").unwrap()].to_string()
+    };
+    assert_eq!(boot(&resumed), boot(&whole));
+    for html in [&resumed, &whole] {
+        assert!(html.contains("<dd>dave</dd>") && html.contains("<h1>État du serveur</h1>"));
+    }
+}
+
+#[test]
+fn a_page_past_the_loading_budget_is_answered_at_once_and_the_others_get_their_data() {
+    // About 60 pages fit in 1 MiB; 100 visitors ask at once, their data taking 1.5 s.
+    let upstream = visitors_upstream(Duration::from_millis(1500));
+    let host = support::start(&[
+        "--render-threads",
+        "2",
+        "--api-upstream",
+        &upstream.url,
+        "--loading-budget-mb",
+        "1",
+    ]);
+    status_page(&host, "warm");
+    let pages: Vec<_> = (0..100)
+        .map(|i| {
+            let host = host.clone();
+            std::thread::spawn(move || status_page(&host, &format!("v{i}")))
+        })
+        .collect();
+    let (mut with_data, mut at_once) = (0, 0);
+    for (i, page) in pages.into_iter().enumerate() {
+        let (html, first_byte, whole) = page.join().unwrap();
+        if html.contains(&format!("<dd>v{i}</dd>")) {
+            with_data += 1;
+        } else {
+            assert!(support::is_client_rendered(&html), "v{i}: {html:.2000}");
+            assert!(
+                whole < Duration::from_millis(1000),
+                "v{i} waited: {whole:?}"
+            );
+            at_once += 1;
+        }
+        assert!(
+            first_byte < Duration::from_millis(1000),
+            "v{i}: {first_byte:?}"
+        );
+    }
+    assert!(
+        with_data >= 40,
+        "{with_data} with their data, {at_once} at once"
+    );
+    assert!(
+        at_once >= 1,
+        "the budget was crossed: {with_data} with their data"
+    );
+}
