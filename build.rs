@@ -32,6 +32,10 @@ fn main() {
     write_assets_module(&app_out, &out.join("assets.rs"));
 }
 
+/// The op a page's markup leaves V8 by: the snapshot knows it, as every runtime does.
+#[path = "host/render/markup_op.rs"]
+mod markup_op;
+
 fn write_snapshot(bundle: &Path, snapshot: &Path) {
     let source = std::fs::read_to_string(bundle).expect("esbuild wrote the server bundle");
     // V8 schedules delayed tasks on the tokio runtime of the thread that creates it.
@@ -39,7 +43,10 @@ fn write_snapshot(bundle: &Path, snapshot: &Path) {
         .build()
         .expect("a tokio runtime");
     let _entered = tokio.enter();
-    let mut runtime = deno_core::JsRuntimeForSnapshot::new(deno_core::RuntimeOptions::default());
+    let mut runtime = deno_core::JsRuntimeForSnapshot::new(deno_core::RuntimeOptions {
+        extensions: vec![markup_op::bilingue_markup::init()],
+        ..Default::default()
+    });
     // No WebAssembly for the bundle: its memory would live outside every limit (the host
     // does the same before a --server-bundle, host/render/runtime.rs).
     runtime

@@ -31,7 +31,12 @@ export type RenderResult = { status: number, title: string,
 /**
  * The page's description, for search engines and link previews.
  */
-description: string, html: string, 
+description: string, 
+/**
+ * The markup, or in the host the index of the markup handed over by the call
+ * (`op_bilingue_markup`), which the host reads in its place.
+ */
+html: string | number, 
 /**
  * Who may keep the page: its route's declaration, unless its data failed to load.
  */

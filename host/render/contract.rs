@@ -71,6 +71,10 @@ pub struct Rendered {
     pub title: String,
     /// The page's description, for search engines and link previews.
     pub description: String,
+    /// The markup, or in the host the index of the markup handed over by the call
+    /// (`op_bilingue_markup`), which the host reads in its place.
+    #[serde(deserialize_with = "super::exchange::handed_markup")]
+    #[cfg_attr(test, ts(type = "string | number"))]
     pub html: String,
     /// Who may keep the page: its route's declaration, unless its data failed to load.
     pub sharing: PageSharing,
@@ -245,6 +249,11 @@ pub struct Outbox {
     pub fetches: Vec<ApiCall>,
     pub logs: Vec<Log>,
     pub more: bool,
+    /// What the calls that left this outbox handed over through `op_bilingue_markup`,
+    /// which its entries name by index (taken from the runtime, never from the JSON).
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub markup: Vec<String>,
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 mod budget;
 pub(crate) mod contract;
 mod exchange;
+mod markup_op;
 mod pool;
 mod readiness;
 mod runtime;

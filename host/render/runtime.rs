@@ -159,6 +159,7 @@ impl Renderer {
         let options = RuntimeOptions {
             startup_snapshot,
             create_params: Some(create_params(limits)),
+            extensions: vec![super::markup_op::bilingue_markup::init()],
             ..Default::default()
         };
         let mut runtime =
@@ -278,6 +279,14 @@ impl Renderer {
         self.call(&outbox, &[], None)
     }
 
+    /// The markup the bundle handed over (`op_bilingue_markup`) since this was last asked,
+    /// in order: the outboxes of those calls name it by index.
+    pub fn take_markup(&mut self) -> Vec<String> {
+        let state = self.runtime.op_state();
+        let mut state = state.borrow_mut();
+        std::mem::take(&mut state.borrow_mut::<super::markup_op::Handed>().0)
+    }
+
     /// A call was stopped (its heap limit, its time-out): this runtime must be replaced
     /// before the next one.
     pub fn needs_replacing(&self) -> bool {
@@ -361,5 +370,36 @@ impl Renderer {
                 Err(RenderError::Script(error))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pages_markup_leaves_v8_through_the_op_not_in_the_outboxs_json() {
+        static V8: std::sync::Once = std::sync::Once::new();
+        V8.call_once(crate::render::init_v8);
+        let bundle = Bundle::Snapshot(crate::assets::SERVER_SNAPSHOT);
+        let limits = Limits {
+            timeout: Duration::from_secs(10),
+            heap_bytes: 64 << 20,
+        };
+        let mut renderer = Renderer::new(&bundle, limits).unwrap();
+        let boot = r#"{"language":"fr","path":"/","timeZone":"UTC"}"#;
+        let outbox = renderer
+            .start(boot, 1, None, &ShellAsk::None, None)
+            .unwrap();
+        assert!(outbox.contains(r#""html":0"#), "{outbox}");
+        assert!(!outbox.contains("<main"), "no markup in the JSON: {outbox}");
+        let markup = renderer.take_markup();
+        assert_eq!(markup.len(), 1);
+        assert!(
+            markup[0].starts_with("<main") && markup[0].contains("Bienvenue"),
+            "{}",
+            markup[0]
+        );
+        assert!(renderer.take_markup().is_empty(), "taken once");
     }
 }

@@ -9,7 +9,7 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::exchange::{Finished, Outbox, check_status};
+use super::exchange::{Finished, Outbox, check_status, with_handed_markup};
 use super::runtime::{Limits, Renderer, ShellAsk};
 use super::{Bundle, RenderError, Rendered};
 
@@ -49,12 +49,14 @@ pub(super) fn warm_up(
                     let entry = outbox.done.into_iter().next().ok_or_else(|| {
                         RenderError::Unreadable("the warm-up page did not render at once".into())
                     })?;
-                    let finished = Finished::read(&entry).ok_or_else(|| {
-                        RenderError::Unreadable(format!(
-                            "not a finished page: {:.200}",
-                            entry.get()
-                        ))
-                    })?;
+                    let finished =
+                        with_handed_markup(renderer.take_markup(), || Finished::read(&entry))
+                            .ok_or_else(|| {
+                                RenderError::Unreadable(format!(
+                                    "not a finished page: {:.200}",
+                                    entry.get()
+                                ))
+                            })?;
                     finished.result.and_then(check_status)
                 })
                 .collect::<Result<Vec<_>, _>>()?;

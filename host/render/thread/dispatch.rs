@@ -6,7 +6,7 @@ use crossbeam_channel::Sender;
 
 use super::call_answers::CallAnswer;
 use super::loading::{LoadingPages, StreamSource};
-use crate::render::exchange::{Finished, Outbox, StreamPart};
+use crate::render::exchange::{Finished, Outbox, StreamPart, with_handed_markup};
 use crate::render::stream::Abandoned;
 use crate::render::{ApiAnswer, ApiCaller, CallOutcome, RenderError};
 
@@ -26,6 +26,11 @@ impl Dispatch<'_> {
     /// of the outbox does not even say which page it is for (the exchange is broken: its
     /// other entries are dispatched all the same).
     pub(super) fn outbox(self, mut outbox: Outbox) -> Result<(), RenderError> {
+        let markup = std::mem::take(&mut outbox.markup);
+        with_handed_markup(markup, || self.entries(outbox))
+    }
+
+    fn entries(self, mut outbox: Outbox) -> Result<(), RenderError> {
         outbox.write_logs();
         for call in outbox.fetches {
             let (id, job, runtime) = (call.id, call.job, self.runtime);

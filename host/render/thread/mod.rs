@@ -322,10 +322,17 @@ impl RenderThread {
         outbox: Result<String, RenderError>,
         started: Instant,
     ) -> Result<Outbox, RenderError> {
-        let mut outbox = Outbox::read(&outbox?)?;
-        if outbox.more {
-            outbox.extend(Outbox::read(&renderer.outbox()?)?);
-        }
+        let read = outbox.and_then(|json| {
+            let mut outbox = Outbox::read(&json)?;
+            if outbox.more {
+                outbox.extend(Outbox::read(&renderer.outbox()?)?);
+            }
+            Ok(outbox)
+        });
+        // Taken whatever happened: what a call handed over is that call's alone.
+        let markup = renderer.take_markup();
+        let mut outbox = read?;
+        outbox.markup = markup;
         self.context
             .render_seconds
             .record(started.elapsed().as_secs_f64());
