@@ -1,7 +1,6 @@
 // GENERATED from app/i18n/tables/fr.ts and the other tables: do not edit. After a change to a
 // table, run `node app/bundling/catalogue.mjs` (npm run dev does, after each build) and
 // commit this file: app/bundling/declarations.test.mjs fails when it is not what they make.
-import type table from "./tables/fr";
 
 /** Each message's arguments, by key (null: it takes none). */
 export interface Messages {
@@ -19,7 +18,7 @@ export interface Messages {
   "home.languages": { "count": number };
   "home.clicks": { "count": number };
   "home.click": null;
-  "home.builtOn": Parameters<(typeof table)["home.builtOn"]>[0];
+  "home.builtOn": { "version": string | number; "date": string | number; "time": string | number; "timeZone": string | number };
   "home.statusLink": null;
   "status.title": null;
   "status.heading": null;

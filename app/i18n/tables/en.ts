@@ -1,5 +1,4 @@
 import type fr from "./fr";
-import type { BuiltOn } from "./fr";
 
 // Typed against the French table, key by key: a key missing here, or one extra, fails the
 // type check (the build checks every language's messages and arguments: docs/translations.md).
@@ -18,7 +17,7 @@ const en: { [K in keyof typeof fr]: (typeof fr)[K] } = {
   "home.languages": "This application speaks {count, plural, one {# language} other {# languages}}.",
   "home.clicks": "{count, plural, =0 {No clicks yet} one {# click} other {# clicks}}",
   "home.click": "Click",
-  "home.builtOn": (p: BuiltOn) => `Version ${p.version}, built on ${p.date} at ${p.time} (${p.timeZone}).`,
+  "home.builtOn": "Version {version}, built on {date} at {time} ({timeZone}).",
   "home.statusLink": "The server’s status",
   "status.title": "Server status · Bilingue",
   "status.heading": "Server status",

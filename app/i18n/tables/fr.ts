@@ -1,12 +1,5 @@
-/** What the build line of the home page is written with (dates already in the page's zone). */
-export interface BuiltOn {
-  version: string;
-  date: string;
-  time: string;
-  timeZone: string;
-}
-
 const fr = {
+  /** The product's name: keep it as it is, in every language. */
   "app.name": "Bilingue",
   "language.label": "Langue",
   "loading.label": "Chargement…",
@@ -19,9 +12,11 @@ const fr = {
   "home.heading": "Bienvenue sur Bilingue",
   "home.intro": "Cette page a été rendue par le serveur dans votre langue, puis animée dans votre navigateur.",
   "home.languages": "Cette application parle {count, plural, one {# langue} many {# de langues} other {# langues}}.",
+  /** Beside the button home.click: how many times it was clicked on this page. */
   "home.clicks": "{count, plural, =0 {Aucun clic pour l’instant} one {# clic} many {# de clics} other {# clics}}",
   "home.click": "Cliquer",
-  "home.builtOn": (p: BuiltOn) => `Version ${p.version}, construite le ${p.date} à ${p.time} (${p.timeZone}).`,
+  /** The home page's last line: {date} and {time} are already written in the page's {timeZone}. */
+  "home.builtOn": "Version {version}, construite le {date} à {time} ({timeZone}).",
   "home.statusLink": "L’état du serveur",
   "status.title": "État du serveur · Bilingue",
   "status.heading": "État du serveur",
@@ -32,7 +27,9 @@ const fr = {
   "status.unavailable": "L’état du serveur n’a pas pu être obtenu.",
   "status.home": "Retour à l’accueil",
   "status.check": "Vérifier le serveur",
+  /** A notification: {time} is the server's date and time, already written in the page's language. */
   "status.ok": "Le serveur répond : version {version}, {time}.",
+  /** A notification: {detail} is what the server or the network said, as it said it (often English). */
   "status.failed": "Le serveur ne répond pas : {detail}",
   "screen.failed": "Cet écran n’a pas pu être affiché. Rechargez la page pour réessayer.",
   "notFound.title": "Page introuvable · Bilingue",
