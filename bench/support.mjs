@@ -1,6 +1,6 @@
 // What the benchmark, the soak and the browser tests share: starting a server and reading
-// its address, stopping it, reading a process's resident memory, running wrk and reading
-// its report.
+// its address (and what else it prints), stopping it, reading a process's resident
+// memory, running wrk and reading its report.
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -46,19 +46,19 @@ export function requireWrk() {
 
 /**
  * Starts a server process and resolves with its base URL from its "listening on" line;
- * rejects if it exits first or prints no such line within 20 s.
+ * rejects if it exits first or prints no such line within 20 s. What it prints stays in
+ * `server.stdout` (see `printed`).
  */
 export function startServer(command, commandArgs, { env } = {}) {
   const started = process.hrtime.bigint();
   const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-  const server = { child, baseUrl: null, started, stderr: "" };
+  const server = { child, baseUrl: null, started, stdout: "", stderr: "" };
   child.stderr.on("data", (d) => (server.stderr += d));
   return new Promise((resolve, reject) => {
-    let stdout = "";
     const timer = setTimeout(() => reject(new Error(`${command}: no "listening on" line in 20 s; stderr:\n${server.stderr}`)), 20_000);
     child.stdout.on("data", (d) => {
-      stdout += d;
-      const match = stdout.match(/listening on (http:\/\/\S+)/);
+      server.stdout += d;
+      const match = server.stdout.match(/listening on (http:\/\/\S+)/);
       if (match && !server.baseUrl) {
         clearTimeout(timer);
         server.baseUrl = match[1];
@@ -70,6 +70,17 @@ export function startServer(command, commandArgs, { env } = {}) {
       reject(new Error(`${command} exited with ${code}: ${server.stderr}`));
     });
   });
+}
+
+/** The first match of `pattern` in what `server` printed, once it has; rejects after `timeoutMs`. */
+export async function printed(server, pattern, timeoutMs = 5_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const match = server.stdout.match(pattern);
+    if (match) return match;
+    if (Date.now() > until) throw new Error(`no ${pattern} in what the server printed:\n${server.stdout}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Resolves once the host's /readyz answers 200 (its render threads have warmed up). */

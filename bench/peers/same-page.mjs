@@ -30,9 +30,12 @@ export async function expectHostsPage(hostUrl, peerUrl) {
   expectSame(peerUrl, comparable(await readAnswer(hostUrl)), comparable(await readAnswer(peerUrl)));
 }
 
-/** Throws unless the streamed page at `peerUrl` is the host's at `hostUrl`, each with its own nonce. */
-export async function expectHostsStreamedPage(hostUrl, peerUrl) {
-  const [ours, theirs] = await Promise.all([readAnswer(hostUrl), readAnswer(peerUrl)]);
+/**
+ * Throws unless the streamed page at `peerUrl` is the host's at `hostUrl`, each with its own
+ * nonce, both asked with `headers` (a visitor's Cookie, say).
+ */
+export async function expectHostsStreamedPage(hostUrl, peerUrl, headers = {}) {
+  const [ours, theirs] = await Promise.all([readAnswer(hostUrl, headers), readAnswer(peerUrl, headers)]);
   for (const [who, answer] of [["the host", ours], ["the peer", theirs]]) {
     if (!nonceOf(answer)) throw new Error(`${who} did not stream ${hostUrl}: no nonce in its policy`);
   }

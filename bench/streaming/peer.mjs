@@ -1,12 +1,13 @@
 // The streaming peer: Node's `http` streaming the app with React's `renderToPipeableStream`
 // (bench/streaming/render.tsx, built for Node from app/), one worker per render thread of
-// the host, through the npm `compression` middleware at its defaults (React flushes it
-// after each part). It writes the host's streamed page: at start-up it reads the host's
-// answer to a person for each path, and per request sends that document's head and
-// headers at once (with a nonce of its own where the host's stood), React's markup as it
-// comes, then the host's end around a boot state with the data its loader got from the
-// same API the host calls.
-// Usage: node bench/streaming/peer.mjs RENDER_CJS HOST_URL API_BASE WORKERS PATH…
+// the host; with `compress`, through the npm `compression` middleware at its defaults
+// (React flushes it after each part), with `plain`, without. It writes the host's streamed
+// page: at start-up it reads the host's answer to a person for each path, and per request
+// sends that document's head and headers at once (with a nonce of its own where the
+// host's stood), React's markup as it comes, then the host's end around a boot state with
+// the data its loader got from the same API the host calls, with the visitor's Cookie, as
+// the host's loaders forward it.
+// Usage: node bench/streaming/peer.mjs RENDER_CJS HOST_URL API_BASE WORKERS compress|plain PATH…
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import { createRequire } from "node:module";
@@ -15,10 +16,10 @@ import compression from "compression";
 import { runPeer } from "../peers/cluster.mjs";
 import { bootStateOf, jsonForScript, pageHeaders, readAnswer } from "../peers/host-page.mjs";
 
-const [renderPath, hostUrl, apiBase, workersArg, ...paths] = process.argv.slice(2);
+const [renderPath, hostUrl, apiBase, workersArg, coding, ...paths] = process.argv.slice(2);
 const workers = Number(workersArg);
-if (!renderPath || !hostUrl || !apiBase || !Number.isInteger(workers) || workers < 1 || paths.length === 0) {
-  console.error("usage: node bench/streaming/peer.mjs RENDER_CJS HOST_URL API_BASE WORKERS PATH…");
+if (!renderPath || !hostUrl || !apiBase || !Number.isInteger(workers) || workers < 1 || !["compress", "plain"].includes(coding) || paths.length === 0) {
+  console.error("usage: node bench/streaming/peer.mjs RENDER_CJS HOST_URL API_BASE WORKERS compress|plain PATH…");
   process.exit(2);
 }
 const APP = '<div id="app">';
@@ -49,18 +50,21 @@ await runPeer({
   serve: (hostPages) => {
     const { streamPage } = createRequire(import.meta.url)(renderPath);
     const pages = new Map(hostPages.map((page) => [page.path, page]));
-    const compress = compression();
+    const compress = coding === "compress" ? compression() : (_req, _res, next) => next();
     return http.createServer((req, res) =>
       compress(req, res, () => {
         const page = pages.get(new URL(req.url, "http://peer").pathname);
         if (!page) return res.writeHead(404).end("not a page this peer serves");
+        // The middleware holds what is written until it is flushed; plain, it goes at once.
+        const flush = () => res.flush?.();
         const nonce = randomBytes(16).toString("hex");
         res.writeHead(page.status, { ...page.headers, "content-security-policy": page.policy.join(nonce) });
         res.write(page.head);
-        res.flush();
+        flush();
         streamPage(
           page.boot,
           apiBase,
+          req.headers.cookie,
           nonce,
           (streaming) => {
             res.on("close", () => streaming.abort());
@@ -75,7 +79,7 @@ await runPeer({
               },
             });
             // React flushes its destination after each part it writes, when it can.
-            toResponse.flush = () => res.flush();
+            toResponse.flush = flush;
             streaming.pipe(toResponse);
           },
           (error) => {

@@ -2,7 +2,8 @@
 // own <App>, streamed with React's `renderToPipeableStream` the way app/server.tsx streams
 // a page whose loader waits: the loader starts at once, its outcome still to come
 // (`pendingData`), and the boundary that reads it streams in when it comes. The loader's
-// calls go over HTTP to the API at `apiBase`, as a Node app's would.
+// calls go over HTTP to the API at `apiBase`, with the visitor's Cookie, as a Node app's
+// would.
 import type { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { App } from "../../app/App";
@@ -32,19 +33,21 @@ export interface Streaming {
 }
 
 /**
- * Starts streaming the page `boot` names (a screen with a loader); `onShellReady` is
- * called when its frame is rendered, `onError` for anything that fails.
+ * Starts streaming the page `boot` names (a screen with a loader), its loader calling the
+ * API with the visitor's `cookie` (the request's Cookie header, if any); `onShellReady`
+ * is called when its frame is rendered, `onError` for anything that fails.
  */
 export function streamPage(
   boot: BootState,
   apiBase: string,
+  cookie: string | undefined,
   nonce: string,
   onShellReady: (streaming: Streaming) => void,
   onError: (error: unknown) => void,
 ): void {
   const { route, params } = resolveRoute(boot.path);
   if (!route.loader) throw new Error(`${boot.path}: a screen without a loader is not streamed`);
-  const http = createHttpClient({ baseURL: apiBase });
+  const http = createHttpClient({ baseURL: apiBase, headers: cookie ? { Cookie: cookie } : {} });
   const data = runLoader(route, { language: boot.language, params, http });
   const app = <App boot={boot} pendingData={data} initialResources={resources.get(boot.language)!} load={load} />;
   // The screen's module first (a microtask: it is in this bundle), as app/server.tsx waits for it.

@@ -1,0 +1,38 @@
+// A crowd: COUNT visitors ask URL at once, each on a connection of its own, each with a
+// session of its own (`Cookie: session=crowd-N`), as a person's browser asks. Prints
+// "sent" once every request has started, then one JSON line: the first bytes and whole
+// answers (ttfb.mjs's summary), how many came with their own visitor's data, the first
+// few failures, and this process's event-loop delay (what it may have added to a time).
+// Usage: node bench/crowd/visitors.mjs URL COUNT
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { PERSON } from "../peers/host-page.mjs";
+import { summarise } from "../ttfb.mjs";
+import { carriesData } from "../upstream.mjs";
+import { visit } from "./visit.mjs";
+
+const [url, countArg] = process.argv.slice(2);
+const count = Number(countArg);
+if (!url || !Number.isInteger(count) || count < 1) {
+  console.error("usage: node bench/crowd/visitors.mjs URL COUNT");
+  process.exit(2);
+}
+/** Visitors started per turn of the event loop: the answers of the first are read between. */
+const BATCH = 100;
+
+const cookieOf = (i) => `session=crowd-${i}`;
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
+const visits = [];
+for (let i = 0; i < count; i++) {
+  visits.push(visit(url, { "Accept-Encoding": "gzip, deflate, br", "User-Agent": PERSON, Cookie: cookieOf(i) }));
+  if ((i + 1) % BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+}
+console.log("sent");
+const settled = await Promise.allSettled(visits);
+loopDelay.disable();
+const answers = settled.map((s) => (s.status === "fulfilled" ? s.value : { error: s.reason.code ?? s.reason.message }));
+const ok = answers.map((a, i) => ({ a, i })).filter(({ a }) => !a.error && a.status === 200);
+const withData = ok.filter(({ a, i }) => carriesData(a, cookieOf(i))).length;
+const failures = answers.filter((a) => a.error || a.status !== 200).map((a) => a.error ?? `status ${a.status}`);
+const loopDelayMs = { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
+console.log(JSON.stringify({ ...summarise(answers), withData, failures: [...new Set(failures)].slice(0, 5), loopDelayMs }));
