@@ -4,7 +4,8 @@
 //   OUT/assets/…       the client: an ES module entry, one chunk per language (its table
 //                      and date locale), shared chunks, CSS; names carry a content hash
 //   OUT/manifest.json  what the host needs: the document's files, the languages, the
-//                      sitemap's pages, the crawler list, the build time
+//                      sitemap's pages, the crawler list, the build time, the host's own
+//                      texts in each language
 // In development the bundles are not minified, carry source maps, use React's development
 // build, and the client gets one more entry: the reload-and-overlay script.
 import { build } from "esbuild";
@@ -13,7 +14,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { catalogue } from "./bundling/catalogue.mjs";
+import { catalogue, checkCatalogue } from "./bundling/catalogue.mjs";
 import { importAlone } from "./bundling/import-alone.mjs";
 
 /**
@@ -173,10 +174,21 @@ export async function writeManifest({ root, outDir, metafile, languages, buildTi
     builtAt: new Date(buildTime).toISOString(),
     ...(await routesOf(root, languages)),
     crawlers: crawlerRules(),
+    hostTexts: await hostTexts(root),
     devClient: dev ? outputName(root, outDir, metafile, "app/dev/client.ts") : null,
   };
   await writeFile(path.join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2));
   return manifest;
+}
+
+/**
+ * The texts the host writes itself, per language: the tables' `host.` messages, as the
+ * catalogue read them (the check the build just ran, not run again).
+ */
+async function hostTexts(root) {
+  const { errors, hostTexts } = await checkCatalogue(root);
+  if (errors.length > 0) throw new Error(`the translation tables fail their check: ${errors.map(({ file, text }) => `${file}: ${text}`).join("; ")}`);
+  return hostTexts;
 }
 
 /** Copies a static file into assets/ under a content-hashed name, as esbuild names its own. */

@@ -24,8 +24,14 @@ const LANGUAGE = {
     "home.languages": "Esta aplicación habla {count, plural, one {# idioma} other {# idiomas}}.",
     "home.clicks": "{count, plural, =0 {Ningún clic todavía} one {# clic} other {# clics}}",
     "home.click": "Pulsar",
+    "host.errorPageTitle": "Error del servidor",
+    "host.errorPageText": "No se ha podido preparar esta página. Vuelva a intentarlo en un momento.",
   },
 };
+
+// The host's test-only trigger (debug builds): a request carrying `x-test-panic: handler`
+// panics in its handler, and gets the 500 page the host writes itself.
+process.env.BILINGUE_TEST_PANICS = "1";
 
 const spanishLoopShared = oneLoopPerFile(() => copyWithLanguage(LANGUAGE));
 const spanishLoop = () => spanishLoopShared.loop();
@@ -59,6 +65,14 @@ describe("on the server", () => {
     const sitemap = await (await fetch(`${loop.baseUrl}/sitemap.xml`)).text();
     assert.match(sitemap, new RegExp(`<loc>${origin}/es/status</loc>`));
     assert.equal((await fetch(`${loop.baseUrl}/de/`)).status, 404, "a language not listed is still a 404");
+  });
+
+  test("the host's own texts come in the third language, from its table", async () => {
+    const answer = await fetch(`${loop.baseUrl}/es/`, { headers: { "x-test-panic": "handler" } });
+    assert.equal(answer.status, 500);
+    const html = await answer.text();
+    assert.match(html, /<html lang="es">/);
+    assert.match(html, /<h1>Error del servidor<\/h1><p>No se ha podido preparar esta página\./);
   });
 });
 

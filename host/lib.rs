@@ -35,6 +35,7 @@ pub mod server;
 mod startup;
 #[cfg(test)]
 mod test_support;
+mod texts;
 mod trace;
 
 use std::sync::Arc;
@@ -106,7 +107,7 @@ fn app(parts: Parts) -> Router {
         .merge(health::routes(parts.readiness, parts.lifecycle.clone()))
         .merge(crawlers::routes(parts.search))
         .merge(parts.api)
-        .merge(pages::routes(parts.pages));
+        .merge(pages::routes(parts.pages.clone()));
     #[cfg(debug_assertions)]
     let router = server::panics::test_trigger(router);
     let router = match parts.dev {
@@ -115,7 +116,10 @@ fn app(parts: Parts) -> Router {
     };
     // Outermost last: every answer, refusals included, is counted and carries the headers.
     let router = router
-        .layer(middleware::from_fn(server::panics::catch))
+        .layer(middleware::from_fn_with_state(
+            current_texts(parts.pages),
+            server::panics::catch,
+        ))
         .layer(middleware::from_fn_with_state(
             parts.purge_keys,
             purge_keys::name,
@@ -140,6 +144,11 @@ fn app(parts: Parts) -> Router {
     }
 }
 
+/// The host's own texts of the build the pages are served from, for the 500 page.
+fn current_texts(pages: Arc<pages::Pages>) -> server::panics::CurrentTexts {
+    Arc::new(move || pages.build().texts.clone())
+}
+
 /// The public routes' parts around `renderer`, with no V8 and no socket (tests: `oneshot`).
 #[cfg(test)]
 fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts {
@@ -153,6 +162,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
                 .chain(routes.iter().map(|r| r.to_string()))
                 .collect::<Vec<_>>(),
         ),
+        texts: Arc::new(texts::Texts::new(&manifest.host_texts).unwrap()),
     };
     Parts {
         pages: Arc::new(pages::Pages::new(

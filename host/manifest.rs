@@ -1,13 +1,16 @@
 //! The build's contract with the host: `manifest.json`, which `app/bundle.mjs` writes from
 //! esbuild's metafile and the app's own declarations (its languages, routes, indexable
-//! pages) and which the host reads strictly: a field renamed or missing on either side
-//! fails every start, and every test, at once. The release binary embeds the manifest of
-//! its build (see `build.rs`); development mode reads each new build's from disk.
+//! pages, the host's texts) and which the host reads strictly: a field renamed or missing
+//! on either side fails every start, and every test, at once. The release binary embeds
+//! the manifest of its build (see `build.rs`); development mode reads each new build's
+//! from disk.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use serde::Deserialize;
+
+use crate::texts::HostTexts;
 
 /// What the build says the host needs (written by `app/bundle.mjs`, `writeManifest`).
 #[derive(Debug, Clone, Deserialize)]
@@ -31,6 +34,8 @@ pub struct Manifest {
     pub route_patterns: Vec<String>,
     /// The crawler user agents (isbot's list).
     pub crawlers: CrawlerList,
+    /// The texts the host writes itself, by language code (the tables' `host.` keys).
+    pub host_texts: HashMap<String, HostTexts>,
     /// `languages.json`, as the build read it.
     pub declared: serde_json::Value,
     /// Development builds: the script that reloads the page and shows problems. Written

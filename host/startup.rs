@@ -88,7 +88,7 @@ impl Host {
             build.id
         );
         let site = site(config, origin, &build.manifest)?;
-        let page_build = page_build(config, &build.manifest);
+        let page_build = page_build(config, &build.manifest)?;
         let metrics = Metrics::new();
         let pool = Arc::new(render_pool(config, build.bundle, &site, &api, &metrics)?);
         // A page from one build must not outlive it, and in development every save is one.
@@ -270,12 +270,12 @@ fn site(config: &Config, origin: Origin, manifest: &Manifest) -> Result<Site, St
 
 /// The build's files and routes, as the page handler takes them; another bundle's routes
 /// are not the manifest's.
-fn page_build(config: &Config, manifest: &Manifest) -> PageBuild {
-    let mut build = PageBuild::from_manifest(manifest);
+fn page_build(config: &Config, manifest: &Manifest) -> Result<PageBuild, StartError> {
+    let mut build = PageBuild::from_manifest(manifest).map_err(StartError::Build)?;
     if config.server_bundle.is_some() {
         build.routes = build.routes.of_another_bundle();
     }
-    build
+    Ok(build)
 }
 
 /// The render threads, started with `bundle`; they warm up on each language's home page,

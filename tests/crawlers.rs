@@ -294,6 +294,21 @@ fn a_crawler_is_told_to_come_back_when_the_page_cannot_be_rendered() {
     assert_eq!(crawler.status(), 503);
     assert_eq!(header(&crawler, "retry-after"), "30");
     assert_eq!(header(&crawler, "cache-control"), "no-store");
+    // In the page's language, from the app's tables.
+    assert_eq!(
+        crawler.text().unwrap(),
+        "Le service est momentanément indisponible ; réessayez plus tard.\n"
+    );
+    let english = client()
+        .get(host.url("/en/throw"))
+        .header("user-agent", googlebot)
+        .send()
+        .unwrap();
+    assert_eq!(english.status(), 503);
+    assert_eq!(
+        english.text().unwrap(),
+        "The service is briefly unavailable; try again later.\n"
+    );
     let person = client()
         .get(host.url("/fr/throw"))
         .header("user-agent", firefox)

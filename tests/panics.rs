@@ -27,7 +27,26 @@ fn a_panic_answers_500_is_logged_and_counted_and_a_drain_after_it_ends_at_once()
     assert_eq!(header(&page, "cache-control"), "no-store");
     assert!(header(&page, "content-security-policy").contains("default-src 'self'"));
     assert_eq!(header(&page, "x-content-type-options"), "nosniff");
-    assert!(page.text().unwrap().contains("Server error"));
+    // In the path's language, from the app's tables; the default one without a prefix.
+    let html = page.text().unwrap();
+    assert!(
+        html.contains(r#"<html lang="fr">"#) && html.contains("<h1>Erreur du serveur</h1>"),
+        "{html}"
+    );
+    for (path, lang, title) in [
+        ("/en/status", "en", "Server error"),
+        ("/nowhere", "fr", "Erreur du serveur"),
+    ] {
+        let html = panicking(path, "handler").text().unwrap();
+        assert!(
+            html.contains(&format!("<html lang=\"{lang}\">")),
+            "{path}: {html}"
+        );
+        assert!(
+            html.contains(&format!("<h1>{title}</h1>")),
+            "{path}: {html}"
+        );
+    }
 
     let api = panicking("/api/status", "handler");
     assert_eq!(api.status(), 500);
@@ -46,7 +65,7 @@ fn a_panic_answers_500_is_logged_and_counted_and_a_drain_after_it_ends_at_once()
     );
     assert_eq!(client.get(host.url("/fr/")).send().unwrap().status(), 200);
 
-    assert_eq!(host.metric("bilingue_panics_total"), 3.0);
+    assert_eq!(host.metric("bilingue_panics_total"), 5.0);
     let logs = host.logs();
     assert!(logs.contains("x-test-panic: handler"), "{logs}");
     assert!(logs.contains("answered 500"), "{logs}");

@@ -85,7 +85,7 @@ async function check(root, options) {
     }
   } catch (error) {
     const errors = error.problems ?? error.errors?.map((e) => ({ file: e.location?.file ?? "", line: e.location?.line ?? 0, text: e.text }));
-    if (errors) return { errors, warnings: [], compiled: new Map(), declarations: null, fresh: true };
+    if (errors) return { errors, warnings: [], compiled: new Map(), declarations: null, hostTexts: {}, fresh: true };
     throw error;
   }
   const sources = options.sources ?? (await appSources(root));

@@ -40,7 +40,16 @@ export interface CheckedCatalogue {
   declarations: string;
   /** Each table's source with its messages compiled, by file. */
   compiled: Map<string, string>;
+  /** The texts the host writes itself, by language, then by key without `host.`. */
+  hostTexts: Record<string, Record<string, string>>;
 }
+
+/**
+ * Keys of the texts the host writes itself (a page that could not be made, a crawler's
+ * 503, the 500 page): the build writes them into the manifest, per language, and the host
+ * reads them strictly. The host gives them no argument, so each is plain text.
+ */
+export const HOST_KEYS = "host.";
 
 /** A source file of the app, searched for the keys it uses. */
 export interface SourceFile {
@@ -108,6 +117,7 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], 
       const named = `message "${key}" (${table.language})`;
       if (typeof entry === "function") {
         read.set(key, { kind: "function" });
+        if (key.startsWith(HOST_KEYS)) errors.push({ ...at, text: hostArgument(named) });
       } else if (typeof entry !== "string") {
         errors.push({ ...at, text: `${named} is a ${typeof entry}: a message is a string or a function` });
       } else {
@@ -115,6 +125,7 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], 
           const message = readMessage(entry);
           read.set(key, { kind: "message", message });
           checkPlurals(message, table, named, at, errors, warnings);
+          if (key.startsWith(HOST_KEYS) && message.text === null) errors.push({ ...at, text: hostArgument(named) });
         } catch (error) {
           if (!(error instanceof MessageError)) throw error;
           errors.push({ ...at, text: `${named} ${error.message}` });
@@ -160,7 +171,29 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], 
   }
 
   reportUnused(first, sources, warnings);
-  return { errors, warnings, declarations: declarations(first, reference, tableImport), compiled: compiledTables(tables, reads, errors) };
+  return {
+    errors,
+    warnings,
+    declarations: declarations(first, reference, tableImport),
+    compiled: compiledTables(tables, reads, errors),
+    hostTexts: hostTexts(reads),
+  };
+}
+
+const hostArgument = (named: string) => `${named} is written by the host, which gives it no argument: write it as plain text`;
+
+/** Each language's host texts (`HOST_KEYS`), by key without the prefix. */
+function hostTexts(reads: Map<string, Map<string, Read>>): Record<string, Record<string, string>> {
+  const texts: Record<string, Record<string, string>> = {};
+  for (const [language, read] of reads) {
+    texts[language] = {};
+    for (const [key, entry] of read) {
+      if (key.startsWith(HOST_KEYS) && entry.kind === "message" && entry.message.text !== null) {
+        texts[language][key.slice(HOST_KEYS.length)] = entry.message.text;
+      }
+    }
+  }
+  return texts;
 }
 
 function sameArguments(a: Map<string, ArgumentType>, b: Map<string, ArgumentType>): boolean {
@@ -197,14 +230,17 @@ function checkPlurals(
   }
 }
 
-/** Keys no source file names as a string: a warning (a key built at run time, t.dynamic(), is one). */
+/**
+ * Keys no source file names as a string: a warning (a key built at run time, t.dynamic(),
+ * is one). The host's keys are the host's to use.
+ */
 function reportUnused(first: CatalogueTable, sources: SourceFile[], warnings: Problem[]): void {
   const quoted = new Set<string>();
   for (const { text } of sources) {
     for (const match of text.matchAll(/"([^"\\\n]+)"|'([^'\\\n]+)'|`([^`\\$\n]+)`/g)) quoted.add(match[1] ?? match[2] ?? match[3]);
   }
   for (const key of Object.keys(first.table)) {
-    if (!quoted.has(key)) {
+    if (!quoted.has(key) && !key.startsWith(HOST_KEYS)) {
       warnings.push({ file: first.file, line: lineOf(first, key), text: `message "${key}" is used nowhere in app/ (a key only built at run time, through t.dynamic(), cannot be seen)` });
     }
   }

@@ -32,6 +32,15 @@ test("the app's own catalogue passes", async () => {
   assert.deepEqual(errors.map(describe), []);
 });
 
+test("the host's texts are each language's host. messages, as plain text, and no key is unused for being the host's", async () => {
+  const { hostTexts, warnings } = await checkCatalogue(root, { declarations: null });
+  const keys = ["comeBackLater", "errorPageText", "errorPageTitle", "serverError"];
+  for (const language of ["fr", "en"]) assert.deepEqual(Object.keys(hostTexts[language]).sort(), keys, language);
+  assert.equal(hostTexts.en.errorPageTitle, "Server error");
+  assert.equal(hostTexts.fr.errorPageTitle, "Erreur du serveur");
+  assert.deepEqual(warnings.filter((w) => w.text.includes('"host.')).map(describe), []);
+});
+
 const broken = readdirSync(path.join(root, corpus, "broken")).sort();
 
 test("the corpus has at least 20 broken catalogues and call sites", () => {

@@ -31,10 +31,18 @@ test("select, arguments and number styles", () => {
 });
 
 test("text: ICU quoting is undone at build time; plain text is itself", () => {
-  assert.deepEqual(readMessage("L’été, tout va bien"), { arguments: new Map(), plurals: [], code: '"L’été, tout va bien"', plain: true });
+  assert.deepEqual(readMessage("L’été, tout va bien"), {
+    arguments: new Map(),
+    plurals: [],
+    code: '"L’été, tout va bien"',
+    plain: true,
+    text: "L’été, tout va bien",
+  });
   const quoted = readMessage("it''s '{'here'}'");
   assert.equal(quoted.plain, false, "the source is not its text");
+  assert.equal(quoted.text, "it's {here}", "its text, as the host writes it");
   assert.equal(format("it''s '{'here'}'", "en-US"), "it's {here}");
+  assert.equal(readMessage("Hello {name}").text, null, "a message with an argument has no text of its own");
 });
 
 test("what ICU takes for text but a translator hardly means is refused: a stray }, an apostrophe quoting an argument", () => {

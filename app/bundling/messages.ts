@@ -30,6 +30,8 @@ export interface ReadMessage {
   code: string;
   /** True when the message has no ICU syntax: its source is its text. */
   plain: boolean;
+  /** Its text, ICU quoting undone, when it takes no argument; else null. */
+  text: string | null;
 }
 
 /** Thrown for a message the build refuses; the reason names the argument. */
@@ -51,8 +53,8 @@ export function readMessage(message: string): ReadMessage {
     throw new MessageError(`is not valid ICU (${code}${at})`);
   }
   checkLiterals(message, elements, false);
-  const read: ReadMessage = { arguments: new Map(), plurals: [], code: "", plain: false };
   const text = plainText(elements);
+  const read: ReadMessage = { arguments: new Map(), plurals: [], code: "", plain: false, text };
   if (text !== null) {
     read.plain = text === message;
     read.code = JSON.stringify(text);

@@ -50,7 +50,11 @@ export interface Messages {
   "languages.samplePlural": { "count": number };
   "languages.unknown": null;
   "languages.unavailable": null;
+  "host.serverError": null;
+  "host.comeBackLater": null;
+  "host.errorPageTitle": null;
+  "host.errorPageText": null;
 }
 
 /** The keys of messages that take no argument. */
-export type PlainKey = "app.name" | "language.label" | "loading.label" | "loading.failed" | "loading.retry" | "home.title" | "home.description" | "status.description" | "notFound.description" | "home.heading" | "home.intro" | "home.click" | "home.statusLink" | "status.title" | "status.heading" | "status.version" | "status.languages" | "status.time" | "status.reload" | "status.unavailable" | "status.home" | "status.check" | "screen.failed" | "notFound.title" | "notFound.heading" | "notFound.text" | "notFound.home" | "home.languagePages" | "navigation.pending" | "languages.title" | "languages.description" | "languages.code" | "languages.locale" | "languages.direction" | "languages.ltr" | "languages.rtl" | "languages.sampleDate" | "languages.samplePluralLabel" | "languages.unknown" | "languages.unavailable";
+export type PlainKey = "app.name" | "language.label" | "loading.label" | "loading.failed" | "loading.retry" | "home.title" | "home.description" | "status.description" | "notFound.description" | "home.heading" | "home.intro" | "home.click" | "home.statusLink" | "status.title" | "status.heading" | "status.version" | "status.languages" | "status.time" | "status.reload" | "status.unavailable" | "status.home" | "status.check" | "screen.failed" | "notFound.title" | "notFound.heading" | "notFound.text" | "notFound.home" | "home.languagePages" | "navigation.pending" | "languages.title" | "languages.description" | "languages.code" | "languages.locale" | "languages.direction" | "languages.ltr" | "languages.rtl" | "languages.sampleDate" | "languages.samplePluralLabel" | "languages.unknown" | "languages.unavailable" | "host.serverError" | "host.comeBackLater" | "host.errorPageTitle" | "host.errorPageText";

@@ -278,7 +278,10 @@ async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: BuildReport
         Ok(manifest) => manifest,
         Err(e) => return tracing::error!(error = %e, "the new build's manifest"),
     };
-    let build_parts = PageBuild::from_manifest(&manifest);
+    let build_parts = match PageBuild::from_manifest(&manifest) {
+        Ok(build_parts) => build_parts,
+        Err(e) => return tracing::error!(error = %e, "the new build's manifest"),
+    };
     let styles = build_parts.document.styles().to_vec();
     pages.set_build(build_parts);
     if kind == BuildKind::Styles {

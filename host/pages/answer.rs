@@ -68,11 +68,11 @@ pub fn send(
             }
             answer
         }
-        Written::ComeBackLater => {
+        Written::ComeBackLater(text) => {
             let status = StatusCode::SERVICE_UNAVAILABLE;
             let cache_control = freshness.cache_control(sharing, status);
             settle(turn, sharing);
-            come_back_later(asked.language, cache_control)
+            come_back_later(asked.language, cache_control, text)
         }
     }
 }
@@ -119,7 +119,7 @@ fn document(
 }
 
 /// A crawler's answer when its page could not be rendered: come back in 30 s.
-fn come_back_later(language: Language, cache_control: HeaderValue) -> Response {
+fn come_back_later(language: Language, cache_control: HeaderValue, text: String) -> Response {
     let mut response = (
         StatusCode::SERVICE_UNAVAILABLE,
         [
@@ -130,7 +130,7 @@ fn come_back_later(language: Language, cache_control: HeaderValue) -> Response {
                 HeaderValue::from_static("text/plain; charset=utf-8"),
             ),
         ],
-        "Le service est momentanément indisponible ; réessayez plus tard. / The service is briefly unavailable; try again later.\n",
+        text,
     )
         .into_response();
     response.extensions_mut().insert(language);

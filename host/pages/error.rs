@@ -1,12 +1,12 @@
-//! The page handler's error: it uses `?`, and this decides what the visitor sees (short,
-//! in both languages, no internals) and what the log gets (the cause). Render failures
-//! that still allow a page get their fallback instead (see `fallback.rs`); only these are
-//! left.
+//! The page handler's error: what the visitor sees (short, in the page's language, no
+//! internals) and what the log gets (the cause). Render failures that still allow a page
+//! get their fallback instead (see `fallback.rs`); only these are left.
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::render::RenderError;
+use crate::texts::HostTexts;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PageError {
@@ -16,12 +16,13 @@ pub enum PageError {
     Template(#[from] askama::Error),
 }
 
-impl IntoResponse for PageError {
-    fn into_response(self) -> Response {
+impl PageError {
+    /// Logged, then answered 500 with `texts`' words for it.
+    pub fn answer(self, texts: &HostTexts) -> Response {
         tracing::error!(error = %self, "request failed");
         let mut response = (
             StatusCode::INTERNAL_SERVER_ERROR,
-            "Le serveur a rencontré une erreur. / The server met an error.",
+            texts.server_error.clone(),
         )
             .into_response();
         let headers = response.headers_mut();

@@ -42,7 +42,8 @@ pub fn write(
         _ => tracing::error!(%path, %error, "server render failed: {sending}"),
     }
     if crawler && status == StatusCode::OK {
-        return Ok(Written::ComeBackLater);
+        let text = &build.texts.of(asked.language).come_back_later;
+        return Ok(Written::ComeBackLater(format!("{text}\n")));
     }
     let links = asked.links(&pages.site.origin, status);
     let (title, description) = pages.renderer.shell_text(asked.language);

@@ -47,12 +47,13 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{Request, State};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 
 use crate::crawlers::CrawlerTest;
 use crate::manifest::{AppRoutes, Manifest};
 use crate::origin::Origin;
 use crate::render::{BootState, PageRenderer, RenderError};
+use crate::texts::Texts;
 use cache::Turn;
 use error::PageError;
 use outcome::Outcome;
@@ -60,19 +61,22 @@ use request::{Asked, Read};
 use sharing::Sharing;
 use written::Written;
 
-/// What the page handler needs of a build: the files its documents name and the routes
-/// the app declares. Development replaces it with each new build.
+/// What the page handler needs of a build: the files its documents name, the routes the
+/// app declares, and the host's own texts. Development replaces it with each new build.
 pub struct PageBuild {
     pub document: DocumentAssets,
     pub routes: AppRoutes,
+    pub texts: Arc<Texts>,
 }
 
 impl PageBuild {
-    pub fn from_manifest(manifest: &Manifest) -> Self {
-        Self {
+    /// Fails when the manifest lacks a language's texts.
+    pub fn from_manifest(manifest: &Manifest) -> Result<Self, String> {
+        Ok(Self {
             document: DocumentAssets::from_manifest(manifest),
             routes: AppRoutes::new(&manifest.route_patterns),
-        }
+            texts: Arc::new(Texts::new(&manifest.host_texts)?),
+        })
     }
 }
 
@@ -155,7 +159,7 @@ async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Response {
     let written = match write(&pages, &build, &asked, boot, outcome) {
         Ok(written) => written,
         // The turn, dropped unsettled, counts as failed.
-        Err(error) => return error.into_response(),
+        Err(error) => return error.answer(build.texts.of(asked.language)),
     };
     // 6. The answer, and the cache's turn settled.
     answer::send(

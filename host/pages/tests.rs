@@ -483,11 +483,12 @@ async fn with_the_render_threads_gone_the_answer_is_a_500() {
     let answer = ask(&renderer, Method::GET, "/en/", &[]).await;
     assert_eq!(answer.status, StatusCode::INTERNAL_SERVER_ERROR);
     assert_eq!(answer.header(header::CACHE_CONTROL), "no-store");
-    assert!(
-        answer.body.contains("The server met an error"),
-        "{}",
-        answer.body
+    assert_eq!(
+        answer.body, "The server met an error.",
+        "in the page's language"
     );
+    let french = ask(&renderer, Method::GET, "/fr/", &[]).await;
+    assert_eq!(french.body, "Le serveur a rencontré une erreur.");
 }
 
 #[tokio::test]

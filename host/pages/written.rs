@@ -12,6 +12,7 @@ pub enum Written {
     Frame(Box<StreamedPage>),
     /// The client-rendered page, standing in for a failed render.
     Shell(WholeDocument),
-    /// To a crawler whose page failed to render: a 503, asking it to come back later.
-    ComeBackLater,
+    /// To a crawler whose page failed to render: a 503 asking it to come back later, with
+    /// this text in the page's language.
+    ComeBackLater(String),
 }

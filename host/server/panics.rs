@@ -13,13 +13,19 @@
 use std::cell::{Cell, RefCell};
 use std::panic::{AssertUnwindSafe, PanicHookInfo};
 use std::pin::Pin;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 
-use axum::extract::Request;
+use askama::Template;
+use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+
+use crate::lang::{Direction, Language};
+use crate::language_prefix::offered_prefix;
+use crate::texts::{HostTexts, Texts};
 
 /// Panics caught since start-up, handlers, bodies and render threads alike.
 static PANICS: AtomicU64 = AtomicU64::new(0);
@@ -127,21 +133,35 @@ impl<F: Future + Unpin> Future for Caught<F> {
     }
 }
 
-const PAGE: &str = concat!(
-    "<!doctype html>\n<html lang=\"fr\"><head><meta charset=\"utf-8\">",
-    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
-    "<title>Erreur du serveur · Server error</title></head><body>",
-    "<h1>Erreur du serveur</h1><p>Cette page n’a pas pu être préparée. Réessayez dans un instant.</p>",
-    "<h1 lang=\"en\">Server error</h1><p lang=\"en\">This page could not be made. Try again in a moment.</p>",
-    "</body></html>\n"
-);
+/// The texts of the build being served (development swaps builds): the 500 page is
+/// written from them.
+pub type CurrentTexts = Arc<dyn Fn() -> Arc<Texts> + Send + Sync>;
 
-/// The answer to a request whose handler panicked.
-fn internal_error(api: bool) -> Response {
-    let (content_type, body) = match api {
-        true => ("application/json", "{\"error\":\"internal server error\"}"),
-        false => ("text/html; charset=utf-8", PAGE),
+#[derive(Template)]
+#[template(path = "error.html", config = "host/askama.toml")]
+struct ErrorPage<'a> {
+    lang: &'a str,
+    /// The language is written right to left.
+    rtl: bool,
+    title: &'a str,
+    text: &'a str,
+}
+
+/// The 500 page in `language`.
+fn page(language: Language, texts: &HostTexts) -> String {
+    let page = ErrorPage {
+        lang: language.code(),
+        rtl: language.direction() == Direction::Rtl,
+        title: &texts.error_page_title,
+        text: &texts.error_page_text,
     };
+    // Only strings go in, which cannot fail to write; the text alone would still say it.
+    page.render()
+        .unwrap_or_else(|_| texts.error_page_text.clone())
+}
+
+/// The answer to a request whose handler panicked: `body`, of `content_type`.
+fn internal_error(content_type: &'static str, body: String) -> Response {
     let mut response = (StatusCode::INTERNAL_SERVER_ERROR, body).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
@@ -149,15 +169,22 @@ fn internal_error(api: bool) -> Response {
     response
 }
 
-/// Answers `500` for a handler that panics.
-pub async fn catch(request: Request, next: Next) -> Response {
+/// Answers `500` for a handler that panics: JSON under `/api`, else the 500 page in the
+/// language of the path's prefix, or the default one.
+pub async fn catch(State(texts): State<CurrentTexts>, request: Request, next: Next) -> Response {
     let path = request.uri().path().to_owned();
     match Caught(Box::pin(next.run(request))).await {
         Ok(response) => response,
         Err(panicked) => {
             note(&panicked, "in a handler: answered 500", &path);
-            let api = path == "/api" || path.starts_with("/api/");
-            internal_error(api)
+            if path == "/api" || path.starts_with("/api/") {
+                let json = "{\"error\":\"internal server error\"}";
+                return internal_error("application/json", json.into());
+            }
+            let language = offered_prefix(&path)
+                .map_or_else(Language::default_language, |(language, _)| language);
+            let page = page(language, texts().of(language));
+            internal_error("text/html; charset=utf-8", page)
         }
     }
 }
@@ -214,18 +241,30 @@ async fn panic_on_demand(request: Request, next: Next) -> Response {
 mod tests {
     use super::*;
 
+    fn texts() -> HostTexts {
+        HostTexts {
+            server_error: String::new(),
+            come_back_later: String::new(),
+            error_page_title: "Server <error>".into(),
+            error_page_text: "Try again & again.".into(),
+        }
+    }
+
     #[test]
-    fn the_answer_is_a_page_or_json_and_kept_by_no_one() {
-        let page = internal_error(false);
-        assert_eq!(page.status(), 500);
-        assert_eq!(page.headers()[header::CACHE_CONTROL], "no-store");
+    fn the_page_is_in_its_language_with_its_texts_escaped_and_kept_by_no_one() {
+        let english = Language::from_code("en").unwrap();
+        let text = page(english, &texts());
         assert!(
-            page.headers()[header::CONTENT_TYPE]
-                .to_str()
-                .unwrap()
-                .starts_with("text/html")
+            text.starts_with("<!doctype html>\n<html lang=\"en\">"),
+            "{text}"
         );
-        let json = internal_error(true);
-        assert_eq!(json.headers()[header::CONTENT_TYPE], "application/json");
+        assert!(
+            text.contains("<title>Server &#60;error&#62;</title>"),
+            "{text}"
+        );
+        assert!(text.contains("<p>Try again &#38; again.</p>"), "{text}");
+        let answer = internal_error("text/html; charset=utf-8", text);
+        assert_eq!(answer.status(), 500);
+        assert_eq!(answer.headers()[header::CACHE_CONTROL], "no-store");
     }
 }

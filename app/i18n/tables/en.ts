@@ -49,6 +49,10 @@ const en: { [K in keyof typeof fr]: (typeof fr)[K] } = {
   "languages.samplePlural": "{count, plural, one {# language spoken} other {# languages spoken}}",
   "languages.unknown": "Unknown language",
   "languages.unavailable": "This language could not be obtained.",
+  "host.serverError": "The server met an error.",
+  "host.comeBackLater": "The service is briefly unavailable; try again later.",
+  "host.errorPageTitle": "Server error",
+  "host.errorPageText": "This page could not be made. Try again in a moment.",
 };
 
 export default en;

@@ -50,6 +50,11 @@ const fr = {
   "languages.samplePlural": "{count, plural, one {# langue parlée} many {# de langues parlées} other {# langues parlées}}",
   "languages.unknown": "Langue inconnue",
   "languages.unavailable": "Cette langue n’a pas pu être obtenue.",
+  // What the host writes itself (the build puts these in its manifest): plain text only.
+  "host.serverError": "Le serveur a rencontré une erreur.",
+  "host.comeBackLater": "Le service est momentanément indisponible ; réessayez plus tard.",
+  "host.errorPageTitle": "Erreur du serveur",
+  "host.errorPageText": "Cette page n’a pas pu être préparée. Réessayez dans un instant.",
 };
 
 export default fr;

@@ -1,0 +1,85 @@
+//! The texts the host writes itself, in each language: the answer to a page that could not
+//! be made, a crawler's "come back later", and the 500 page. They are the app's: the `host.`
+//! keys of its translation tables, which the build checks with the others and writes into
+//! the manifest per language, so a language added to the app has them too.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+
+use crate::lang::Language;
+
+/// One language's texts, as the manifest has them (read strictly).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HostTexts {
+    /// A page that could not be made (500, plain text).
+    pub server_error: String,
+    /// To a crawler whose page could not be rendered (503, plain text).
+    pub come_back_later: String,
+    /// The 500 page's title, which is its heading too.
+    pub error_page_title: String,
+    /// The 500 page's text.
+    pub error_page_text: String,
+}
+
+/// Every language's texts.
+#[derive(Debug)]
+pub struct Texts(
+    /// By [`Language::index`].
+    Vec<HostTexts>,
+);
+
+impl Texts {
+    /// From the manifest's texts by language code: every language has its own.
+    pub fn new(by_code: &HashMap<String, HostTexts>) -> Result<Self, String> {
+        Language::all()
+            .map(|language| {
+                by_code.get(language.code()).cloned().ok_or_else(|| {
+                    format!(
+                        "the manifest has no host texts for {:?} (its table, app/i18n/tables/{}.ts)",
+                        language.code(),
+                        language.code()
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()
+            .map(Self)
+    }
+
+    pub fn of(&self, language: Language) -> &HostTexts {
+        &self.0[language.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::EMBEDDED;
+
+    fn lang(code: &str) -> Language {
+        Language::from_code(code).unwrap()
+    }
+
+    #[test]
+    fn each_language_has_its_own_texts_from_its_table() {
+        let texts = Texts::new(&EMBEDDED.host_texts).unwrap();
+        assert_eq!(texts.of(lang("fr")).error_page_title, "Erreur du serveur");
+        assert_eq!(texts.of(lang("en")).error_page_title, "Server error");
+        assert_eq!(
+            texts.of(lang("en")).come_back_later,
+            "The service is briefly unavailable; try again later."
+        );
+    }
+
+    #[test]
+    fn a_language_without_its_texts_is_refused_by_name() {
+        let mut by_code = EMBEDDED.host_texts.clone();
+        by_code.remove("en");
+        let error = Texts::new(&by_code).unwrap_err();
+        assert!(
+            error.contains("\"en\"") && error.contains("tables/en.ts"),
+            "{error}"
+        );
+    }
+}
