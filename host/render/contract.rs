@@ -73,7 +73,7 @@ pub struct Rendered {
     pub description: String,
     /// The markup, or in the host the index of the markup handed over by the call
     /// (`op_bilingue_markup`), which the host reads in its place.
-    #[serde(deserialize_with = "super::exchange::handed_markup")]
+    #[serde(deserialize_with = "super::handed::handed_markup")]
     #[cfg_attr(test, ts(type = "string | number"))]
     pub html: String,
     /// Who may keep the page: its route's declaration, unless its data failed to load.

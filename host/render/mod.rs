@@ -10,6 +10,7 @@
 mod budget;
 pub(crate) mod contract;
 mod exchange;
+mod handed;
 mod markup_op;
 mod pool;
 mod readiness;

@@ -33,11 +33,6 @@ pub fn register_metrics_url(base: &str, metrics: &str) {
         .push((base.to_string(), metrics.to_string()));
 }
 
-/// Serves `router` as an [`upstream::Upstream`] that no test asks what it saw; its base URL.
-pub fn serve_router(router: axum::Router) -> String {
-    upstream::Upstream::builder().merge(router).start().url
-}
-
 pub fn base_url() -> &'static str {
     static BASE_URL: OnceLock<String> = OnceLock::new();
     BASE_URL.get_or_init(|| start(&["--render-threads", "2"]))
