@@ -2,9 +2,9 @@
 // browser and the build. Each route is one object (app/data/route.ts): its path, its
 // screen (its module is fetched when first needed unless it is eager), its loader (the
 // screen's module checks the data and types it), its title and description, and who may
-// keep its page. "Add a screen" in docs/pages-and-languages.md says how to add one.
+// keep its page. "Add a screen" in docs/screens.md says how to add one.
 import { defineRoute, eager, lazy, type Match, matchRoute, type Route } from "./data/route";
-import { LANGUAGES } from "./i18n/languages";
+import { LANGUAGE_TAG, LANGUAGES } from "./i18n/languages";
 import * as home from "./ui/Home";
 import * as notFoundScreen from "./ui/NotFound";
 
@@ -29,6 +29,8 @@ export const ROUTES: readonly Route[] = [
   }),
   defineRoute({
     path: "/languages/:code",
+    // Anything else is no language: the not-found page, without asking the API.
+    params: { code: LANGUAGE_TAG },
     screen: lazy(() => import("./ui/Language")),
     loader: { load: ({ http, params }) => http.get(`/languages/${encodeURIComponent(params.code)}`), notFoundOn404: true },
     titleKey: "languages.title",

@@ -1,11 +1,16 @@
 //! The languages screen over real HTTP: one page per supported language, rendered on the
 //! server with its data from `GET /api/languages/:code`, public for caches; an unknown code
-//! is a 404 page.
+//! is a 404 page, and so is a code that cannot be one, before any call to the API.
 
-use crate::support::{get_with, header};
+use axum::http::StatusCode;
+use axum::routing::any;
+
+use crate::support::upstream::Upstream;
+use crate::support::{self, get_with, header};
 
 /// A browser's User-Agent: a person's page (a crawler's is rendered the same, whole).
 const BROWSER: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0";
+const GOOGLEBOT: &str = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
 #[test]
 fn a_languages_page_is_rendered_with_its_data_and_shared_publicly() {
@@ -43,4 +48,69 @@ fn an_unknown_language_is_a_404_page() {
     let html = response.text().unwrap();
     assert!(html.contains("<h1>Langue inconnue</h1>"), "{html}");
     assert!(!html.contains(r#"rel="canonical""#), "a 404 names no links");
+}
+
+/// Paths whose parameter cannot name anything (dot segments however written, separators,
+/// NUL), or is not of the form its route declares: the not-found page, for a person and a
+/// crawler alike, with no links and no word of the host's, and no call reaches the API.
+#[test]
+fn a_parameter_that_cannot_name_a_language_is_a_404_without_a_call_to_the_api() {
+    let upstream = Upstream::builder()
+        .route(
+            "/{*rest}",
+            any(|| async {
+                let error = serde_json::json!({ "error": "no such language" });
+                (StatusCode::NOT_FOUND, axum::Json(error))
+            }),
+        )
+        .start();
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
+    let address = host.trim_start_matches("http://");
+    for path in [
+        "/fr/languages/..",
+        "/fr/languages/%2e%2e",
+        "/fr/languages/.",
+        "/fr/languages/%00",
+        "/fr/languages/en%00",
+        "/fr/languages/en%2f",
+        "/fr/languages/..%2fstatus",
+        "/fr/languages/%EF%BC%8E%EF%BC%8E",
+        "/fr/languages/a%2Fb",
+        "/fr/languages/a%5Cb",
+        "/fr/languages/english",
+    ] {
+        for agent in [BROWSER, GOOGLEBOT] {
+            let request = format!(
+                "GET {path} HTTP/1.1\r\nHost: {address}\r\nUser-Agent: {agent}\r\nConnection: close\r\n\r\n"
+            );
+            let answer = support::raw_exchange(address, request.as_bytes());
+            assert!(
+                answer.starts_with("HTTP/1.1 404"),
+                "{path}, {agent}: {answer}"
+            );
+            assert!(
+                answer.contains("<h1>Page introuvable</h1>"),
+                "{path}: {answer}"
+            );
+            assert!(!answer.contains("path segment"), "{path}: {answer}");
+            assert!(
+                !answer.contains(r#"rel="canonical""#) && !answer.contains(r#"rel="alternate""#),
+                "{path}: a 404 names no links: {answer}"
+            );
+        }
+    }
+    assert_eq!(upstream.seen().len(), 0, "no call reached the API");
+    // A code of the right form is asked of the API, and its 404 is the page's.
+    let response = support::client()
+        .get(format!("{host}/fr/languages/zz"))
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 404);
+    assert!(
+        response
+            .text()
+            .unwrap()
+            .contains("<h1>Langue inconnue</h1>")
+    );
+    assert_eq!(upstream.seen().len(), 1);
 }

@@ -10,8 +10,9 @@ import type { HttpClient } from "../http/client";
 import type { Language } from "../i18n/languages";
 import type { PlainKey } from "../i18n/translate";
 import type { LoadOutcome } from "./outcome";
+import { type ParamShape, paramValue } from "./params";
 
-export type { PageSharing };
+export type { PageSharing, ParamShape };
 
 export interface LoaderContext {
   language: Language;
@@ -59,9 +60,21 @@ export interface ScreenModule<Data> {
   data?: (answer: unknown) => Data | Promise<Data>;
 }
 
-interface Declared {
-  /** `/languages/:code`: a segment `:name` matches any one segment, given as `params.name`. */
-  path: string;
+/** The names of a pattern's parameters: `"code"` for `/languages/:code`. */
+type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+interface Declared<Path extends string> {
+  /**
+   * `/languages/:code`: a segment `:name` matches any one segment that can name something
+   * (app/data/params.ts), given decoded as `params.name`.
+   */
+  path: Path;
+  /** The form of a parameter's value, when any segment is too broad: `{ code: /^[a-z]{2,3}$/ }`. */
+  params?: [ParamNames<Path>] extends [never] ? never : { readonly [Name in ParamNames<Path>]?: ParamShape };
   status?: 200 | 404;
   titleKey: PlainKey;
   /** The page's description, for search engines and link previews. */
@@ -83,18 +96,19 @@ interface Declared {
 type Lazy<Module> = (() => Promise<Module>) & { loaded?: Module };
 
 /** A route with a loader: its screen's module checks the data the screen receives. */
-export interface RouteWithData<Data> extends Declared {
+export interface RouteWithData<Data, Path extends string = string> extends Declared<Path> {
   screen: Lazy<ScreenModule<Data> & { data: NonNullable<ScreenModule<Data>["data"]> }>;
   loader: Loader;
 }
 
-export interface RouteWithoutData extends Declared {
+export interface RouteWithoutData<Path extends string = string> extends Declared<Path> {
   screen: Lazy<{ default: ComponentType<ScreenProps> }>;
   loader?: undefined;
 }
 
 /** A route as the router holds it: its data type is its own business (see `defineRoute`). */
-export interface Route extends Declared {
+export interface Route extends Omit<Declared<string>, "params"> {
+  params?: Readonly<Record<string, ParamShape>>;
   status: 200 | 404;
   screen: Lazy<ScreenModule<unknown>>;
   loader?: Loader;
@@ -105,8 +119,8 @@ export interface Route extends Declared {
  * each screen the outcome of its own route's loader and check, so the type is forgotten
  * here, once.
  */
-export function defineRoute<Data>(route: RouteWithData<Data>): Route;
-export function defineRoute(route: RouteWithoutData): Route;
+export function defineRoute<Data, const Path extends string>(route: RouteWithData<Data, Path>): Route;
+export function defineRoute<const Path extends string>(route: RouteWithoutData<Path>): Route;
 export function defineRoute(route: RouteWithData<unknown> | RouteWithoutData): Route {
   return { ...route, status: route.status ?? 200 } as Route;
 }
@@ -138,7 +152,10 @@ export interface Match {
   params: Record<string, string>;
 }
 
-/** The route of `routes` a path names, and its parameters; `notFound` when none does. */
+/**
+ * The route of `routes` a path names, and its parameters; `notFound` when none does. The
+ * server and the browser both call it, so a page and a navigation to its path agree.
+ */
 export function matchRoute(routes: readonly Route[], notFound: Route, pathWithoutPrefix: string): Match {
   const segments = pathWithoutPrefix.split("/");
   for (const route of routes) {
@@ -146,15 +163,12 @@ export function matchRoute(routes: readonly Route[], notFound: Route, pathWithou
     if (parts.length !== segments.length) continue;
     const params: Record<string, string> = {};
     const matches = parts.every((part, i) => {
-      if (part.startsWith(":") && segments[i] !== "") {
-        try {
-          params[part.slice(1)] = decodeURIComponent(segments[i]);
-          return true;
-        } catch {
-          return false;
-        }
-      }
-      return part === segments[i];
+      if (!part.startsWith(":")) return part === segments[i];
+      const name = part.slice(1);
+      const value = segments[i] === "" ? null : paramValue(segments[i]);
+      if (value === null || !(route.params?.[name]?.test(value) ?? true)) return false;
+      params[name] = value;
+      return true;
     });
     if (matches) return { route, params };
   }

@@ -24,6 +24,11 @@ test("a route the host could not serve as declared is refused, naming it", () =>
     [route({ path: "/x/:id", indexable: () => ["/x/1", "/y/2"] }), /lists "\/y\/2" among its pages, which its pattern does not match/],
     [route({ indexable: () => ["/x"] }), /has no parameters: write indexable: true/],
     [route({ path: "x" }), /must start with "\/"/],
+    [route({ path: "/x/:id", indexable: false, params: { code: /^a$/ } }), /declares the form of "code", which is not one of its parameters/],
+    [route({ path: "/x/:id", indexable: false, params: { id: /[a-z]+/ } }), /the form of "id", \/\[a-z\]\+\/, must match the whole value: anchor it/],
+    [route({ path: "/x/:id", indexable: false, params: { id: /^a$/g } }), /the form of "id" must not have the g or y flag/],
+    [route({ path: "/x/:id", indexable: false, params: { id: "^a$" as never } }), /the form of "id" must be a regular expression/],
+    [route({ path: "/x/:id", params: { id: /^\d+$/ }, indexable: () => ["/x/1", "/x/one"] }), /lists "\/x\/one" among its pages, which its pattern does not match/],
   ] as const) {
     assert.throws(() => checkRoutes([bad], NOT_FOUND), reason);
   }

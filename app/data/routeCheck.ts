@@ -15,6 +15,7 @@ export function checkRoutes(routes: readonly Route[], notFound: Route): { sitema
     seen.add(route.path);
     if (!route.path.startsWith("/")) throw new Error(`${where(route)} must start with "/"`);
     checkSharing(route);
+    checkParams(route);
     sitemap.push(...pagesOf(route));
   }
   checkSharing(notFound);
@@ -40,6 +41,21 @@ function checkSharing(route: Route): void {
       `${where(route)} has a loader and declares its page public with no "maxSeconds": caches would keep its data until the next deploy. ` +
         `Say how long its data may be shared ({ kind: "public", maxSeconds: 300 }), or declare it { kind: "private" } (fresh at each request).`,
     );
+  }
+}
+
+/** A declared form names a parameter of the pattern, and matches a whole value, every time. */
+function checkParams(route: Route): void {
+  const names = route.path.split("/").filter((part) => part.startsWith(":")).map((part) => part.slice(1));
+  for (const [name, shape] of Object.entries(route.params ?? {})) {
+    if (!names.includes(name)) throw new Error(`${where(route)} declares the form of "${name}", which is not one of its parameters (:name in its path)`);
+    if (!(shape instanceof RegExp)) throw new Error(`${where(route)}: the form of "${name}" must be a regular expression, not ${typeof shape}`);
+    if (!shape.source.startsWith("^") || !shape.source.endsWith("$")) {
+      throw new Error(`${where(route)}: the form of "${name}", /${shape.source}/, must match the whole value: anchor it, /^…$/`);
+    }
+    if (shape.global || shape.sticky) {
+      throw new Error(`${where(route)}: the form of "${name}" must not have the g or y flag (its test would depend on the last one)`);
+    }
   }
 }
 

@@ -188,6 +188,20 @@ mod tests {
         }
     }
 
+    /// The app's router refuses the same segments as a route's parameter, before any call
+    /// (app/data/params.test.ts reads these cases too).
+    #[test]
+    fn segments_the_app_refuses_as_parameters_are_refused_here_too() {
+        let segments: Vec<String> =
+            serde_json::from_str(include_str!("../../app/data/unnameable-segments.json"))
+                .expect("app/data/unnameable-segments.json");
+        assert!(segments.len() >= 20);
+        for segment in segments {
+            let path = format!("/api/languages/{segment}");
+            assert!(super::path_problem(&path).is_some(), "{path}");
+        }
+    }
+
     #[test]
     fn percent_escapes_are_decoded_and_malformed_ones_kept() {
         assert_eq!(super::percent_decoded("%2e%2E"), b"..");
