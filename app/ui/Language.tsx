@@ -41,12 +41,8 @@ export default function LanguageScreen({ data: { outcome } }: ScreenProps<Langua
       {!outcome ? (
         <p aria-busy="true">{t("loading.label")}</p>
       ) : !outcome.ok ? (
-        <>
-          <h1>{t(outcome.error.status === 404 ? "languages.unknown" : "languages.unavailable")}</h1>
-          <p className="load-failed" role="alert">
-            <small>{outcome.error.detail || outcome.error.message}</small>
-          </p>
-        </>
+        // The translated message alone: what the API or the host said is not the visitor's to read.
+        <h1>{t(outcome.error.status === 404 ? "languages.unknown" : "languages.unavailable")}</h1>
       ) : (
         <>
           <h1 lang={outcome.data.code} dir={outcome.data.direction}>

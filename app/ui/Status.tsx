@@ -45,9 +45,10 @@ function StatusDetails({ data, timeZone }: { data: ScreenData<ServerStatus>; tim
   const { outcome } = data;
   if (!outcome) return <Loading />;
   if (!outcome.ok) {
+    // The translated message alone: what the API or the host said is not the visitor's to read.
     return (
       <p className="load-failed" role="alert">
-        {t("status.unavailable")} <small>{outcome.error.detail || outcome.error.message}</small>
+        {t("status.unavailable")}
       </p>
     );
   }
