@@ -4,12 +4,15 @@
 // screen comes with its data, in one step, and the scroll position is that entry's (the
 // top for a new one). A newer navigation supersedes an older one: its calls are aborted
 // and whatever it still brings is dropped. A reload, or a change of language, runs the
-// loader of the screen on show again, the data on show staying until the new comes.
+// loader of the screen on show again, the data on show staying until the new comes. The
+// URL and the page always speak one language: a navigation lands in the language the page
+// shows by then (a change made on the way wins), and back and forward bring the language
+// of the entry they land on.
 import { createContext, type ReactNode, use, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { LoadOutcome } from "./data/outcome";
 import type { Match, ScreenData } from "./data/route";
 import { useLanguage } from "./i18n/LanguageProvider";
-import { type Language, localizedPath, stripLanguagePrefix } from "./i18n/languages";
+import { type Language, localizedPath, prefixLanguage, stripLanguagePrefix } from "./i18n/languages";
 
 /** The screen on show: its path (without the language prefix), its route, its data. */
 export interface Shown {
@@ -60,7 +63,7 @@ interface Props {
 }
 
 export function NavigationProvider({ resolve, initial, children }: Props) {
-  const { language } = useLanguage();
+  const { language, requestedLanguage, changeLanguage } = useLanguage();
   const [shown, setShown] = useState(initial);
   const [navigating, setNavigating] = useState<string | null>(null);
   const [reloading, setReloading] = useState(false);
@@ -70,6 +73,12 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
   const currentKey = useRef<string | undefined>(undefined);
   const shownRef = useRef(shown);
   shownRef.current = shown;
+  // Read when a navigation lands, which may be after a change of language: the language the
+  // page shows (its URL names it), and the one it is on its way to (its data is loaded in it).
+  const shownLanguage = useRef(language);
+  shownLanguage.current = language;
+  const wantedLanguage = useRef(requestedLanguage);
+  wantedLanguage.current = requestedLanguage;
 
   /** A new attempt, which supersedes (aborts) the one under way. */
   const begin = useCallback(() => {
@@ -80,23 +89,26 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
   }, []);
 
   const load = useCallback(
-    async (match: Match, signal: AbortSignal) => (await arriving()).arrive(match, language, signal),
-    [language],
+    async (match: Match, language: Language, signal: AbortSignal) => (await arriving()).arrive(match, language, signal),
+    [],
   );
 
+  /** Shows the screen `to` names, its data loaded in `language`. */
   const go = useCallback(
-    (to: string, entry: { push: true } | { push: false; key: string | undefined }) => {
+    (to: string, entry: { push: true } | { push: false; key: string | undefined }, language: Language) => {
       const attempt = begin();
       const match = resolve(to);
       setNavigating(to);
-      load(match, attempt.signal).then(
+      load(match, language, attempt.signal).then(
         (outcome) => {
           if (attempt.signal.aborted) return;
           latest.current = null;
           remember(positions.current, currentKey.current);
           if (entry.push) {
             currentKey.current = newEntryKey();
-            window.history.pushState({ key: currentKey.current }, "", localizedPath(language, to));
+            // In the language on show now, not the one the navigation began in: data loaded
+            // in another is loaded again (`stale`, below).
+            window.history.pushState({ key: currentKey.current }, "", localizedPath(shownLanguage.current, to));
             scrollTo.current = [0, 0];
           } else {
             currentKey.current = entry.key;
@@ -108,11 +120,11 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
         },
         () => {
           // The screen's module would not load: the page itself, from the host, will.
-          if (!attempt.signal.aborted) window.location.assign(localizedPath(language, to));
+          if (!attempt.signal.aborted) window.location.assign(localizedPath(wantedLanguage.current, to));
         },
       );
     },
-    [begin, resolve, load, language],
+    [begin, resolve, load],
   );
 
   const reload = useCallback(() => {
@@ -121,26 +133,34 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
     const attempt = begin();
     setNavigating(null);
     setReloading(true);
-    load(match, attempt.signal).then((outcome) => {
+    const language = requestedLanguage;
+    load(match, language, attempt.signal).then((outcome) => {
       // A navigation, or a later reload, supersedes this one.
       if (attempt.signal.aborted || shownRef.current.path !== path) return;
       latest.current = null;
       setShown((now) => ({ ...now, outcome, pending: undefined, language }));
       setReloading(false);
     });
-  }, [begin, load, language]);
+  }, [begin, load, requestedLanguage]);
 
-  // The back and forward buttons: the URL has changed already; the screen follows.
+  // The back and forward buttons: the URL has changed already; the screen follows, and so
+  // does the language when the entry's is another (it was left in that language).
   useEffect(() => {
     const follow = () => {
       remember(positions.current, currentKey.current);
       const key = entryKey();
+      const { pathname } = window.location;
+      const language = prefixLanguage(pathname) ?? wantedLanguage.current;
+      if (language !== wantedLanguage.current) {
+        changeLanguage(language);
+        wantedLanguage.current = language;
+      }
       // The entry being left keeps its position; the one shown takes its own once painted.
-      go(stripLanguagePrefix(window.location.pathname), { push: false, key });
+      go(stripLanguagePrefix(pathname), { push: false, key }, language);
     };
     window.addEventListener("popstate", follow);
     return () => window.removeEventListener("popstate", follow);
-  }, [go]);
+  }, [go, changeLanguage]);
 
   // The scroll position is the app's to restore, per entry: the browser's would come
   // before the screen and its data do.
@@ -179,14 +199,16 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
     scrollTo.current = null;
   }, [shown]);
 
-  // Data loaded in another language, or none yet (a page the browser renders itself):
-  // the loader runs again, once a navigation under way has landed (it is not cancelled).
-  const stale = shown.match.route.loader !== undefined && !shown.pending && (shown.outcome === null || shown.language !== language);
+  // Data loaded in another language than the one chosen (loaded at once, beside the
+  // language's own resources), or none yet (a page the browser renders itself): the loader
+  // runs again, once a navigation under way has landed (it is not cancelled).
+  const stale =
+    shown.match.route.loader !== undefined && !shown.pending && (shown.outcome === null || shown.language !== requestedLanguage);
   useEffect(() => {
     if (stale && navigating === null) reload();
   }, [stale, navigating, reload]);
 
-  const navigate = useCallback((to: string) => go(to, { push: true }), [go]);
+  const navigate = useCallback((to: string) => go(to, { push: true }, wantedLanguage.current), [go]);
   const prefetch = useCallback(
     (to: string) => void Promise.all([resolve(to).route.screen(), arriving()]).catch(() => {}),
     [resolve],

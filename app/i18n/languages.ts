@@ -47,6 +47,11 @@ export function localeOf(language: Language): string {
   return info.locale;
 }
 
+/** The language `path`'s prefix names (`/en/x` → en), or null when it has none. */
+export function prefixLanguage(path: string): Language | null {
+  return LANGUAGES.find(({ code }) => path === `/${code}` || path.startsWith(`/${code}/`))?.code ?? null;
+}
+
 /** `/fr/x` and `/x` → `/x`; the language prefix, when there is one, is dropped. */
 export function stripLanguagePrefix(path: string): string {
   for (const { code } of LANGUAGES) {
