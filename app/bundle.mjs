@@ -7,7 +7,8 @@
 //                      sitemap's pages, the crawler list, the build time, the host's own
 //                      texts in each language
 // In development the bundles are not minified, carry source maps, use React's development
-// build, and the client gets one more entry: the reload-and-overlay script.
+// build, and the client gets one more entry: the reload-and-overlay script; with `--pseudo`
+// the languages get their pseudo-languages too (app/bundling/pseudo-languages.mjs).
 import { build } from "esbuild";
 import { crawlerRules } from "./bundling/crawlers.mjs";
 import { createHash } from "node:crypto";
@@ -16,6 +17,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { catalogue, checkCatalogue } from "./bundling/catalogue.mjs";
 import { importAlone } from "./bundling/import-alone.mjs";
+import { pseudoLanguagesPlugin, withPseudoHostTexts, withPseudoLanguages } from "./bundling/pseudo-languages.mjs";
 
 /**
  * In the server bundle, the modules it takes in place of those the browser gets, by who
@@ -82,8 +84,14 @@ export async function checkLanguages(root, languages) {
   }
 }
 
-/** esbuild's options for the two bundles. */
-export async function bundleOptions({ root, outDir, dev, buildTime }) {
+/**
+ * The languages a build serves: the list, and with `pseudo` (development builds) its
+ * pseudo-languages too (`checkLanguages` is for the list: a pseudo-language has no table).
+ */
+export const builtLanguages = (root, languages, pseudo) => (pseudo ? withPseudoLanguages(root, languages) : languages);
+
+/** esbuild's options for the two bundles; `pseudo` (development only): with the pseudo-languages of `languages`, the list. */
+export async function bundleOptions({ root, outDir, dev, buildTime, languages, pseudo = false }) {
   const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
   const shared = {
     absWorkingDir: root,
@@ -100,6 +108,8 @@ export async function bundleOptions({ root, outDir, dev, buildTime }) {
       BILINGUE_BUILD_TIME: String(buildTime),
     },
   };
+  // Before the catalogue's: it gives the default table's module with the pseudo tables.
+  const pseudoLanguages = dev && pseudo ? [pseudoLanguagesPlugin(root, languages ?? (await readLanguages(root)))] : [];
   const server = {
     ...shared,
     entryPoints: ["app/server.tsx"],
@@ -107,7 +117,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime }) {
     format: "iife",
     platform: "browser",
     loader: { ".css": "empty" },
-    plugins: [catalogue(root), serverSubstitutes(root), formattingDateLocales()],
+    plugins: [...pseudoLanguages, catalogue(root), serverSubstitutes(root), formattingDateLocales()],
   };
   const client = {
     ...shared,
@@ -122,7 +132,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime }) {
     chunkNames: "[name]-[hash]",
     assetNames: "[name]-[hash]",
     metafile: true,
-    plugins: [catalogue(root), formattingDateLocales()],
+    plugins: [...pseudoLanguages, catalogue(root), formattingDateLocales()],
   };
   return { server, client };
 }
@@ -174,7 +184,7 @@ export async function writeManifest({ root, outDir, metafile, languages, buildTi
     builtAt: new Date(buildTime).toISOString(),
     ...(await routesOf(root, languages)),
     crawlers: crawlerRules(),
-    hostTexts: await hostTexts(root),
+    hostTexts: await withPseudoHostTexts(root, await hostTexts(root), languages),
     devClient: dev ? outputName(root, outDir, metafile, "app/dev/client.ts") : null,
   };
   await writeFile(path.join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2));
@@ -231,8 +241,8 @@ function documentFiles(root, outDir, metafile, languages) {
   const [entryFile, entry] = outputOf("app/client.tsx");
   const entryClosure = closure(entryFile);
   const languageChunks = {};
-  for (const { code } of languages.languages) {
-    const files = [...closure(outputOf(`app/i18n/tables/${code}.ts`)[0])].filter((f) => !entryClosure.has(f));
+  for (const { code, pseudoOf } of languages.languages) {
+    const files = [...closure(outputOf(`app/i18n/tables/${pseudoOf ?? code}.ts`)[0])].filter((f) => !entryClosure.has(f));
     languageChunks[code] = files.map(name);
   }
   return {

@@ -3,7 +3,8 @@
 // again on every save under app/. The host swaps its V8 runtimes and every open tab
 // reloads, or swaps a changed stylesheet in place, or shows the error. Rust changes need
 // a restart of this command; a change to the list of languages restarts the host itself.
-//   node app/dev.mjs [--port 3000] [--binary PATH (skips cargo)] [--out DIR] [-- HOST OPTIONS]
+//   node app/dev.mjs [--port 3000] [--binary PATH (skips cargo)] [--out DIR] [--pseudo] [-- HOST OPTIONS]
+// `--pseudo` adds the pseudo-languages, /fr-XA/ and /fr-XB/ (docs/translations.md).
 // Options after `--` go to the host as they are (`-- --api-upstream http://…`).
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -12,7 +13,7 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { context } from "esbuild";
-import { bundleOptions, checkLanguages, readLanguages, writeManifest } from "./bundle.mjs";
+import { builtLanguages, bundleOptions, checkLanguages, readLanguages, writeManifest } from "./bundle.mjs";
 import { builtReport, failedReport } from "./bundling/build-report.mjs";
 import { writeDeclarations } from "./bundling/catalogue.mjs";
 
@@ -22,6 +23,7 @@ const args = process.argv.slice(2, separator === -1 ? undefined : separator);
 const hostOptions = separator === -1 ? [] : process.argv.slice(separator + 1);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const port = option("--port", "3000");
+const pseudo = args.includes("--pseudo");
 const outDir = path.resolve(option("--out", path.join(root, "target/dev-app")));
 let binary = option("--binary", null);
 
@@ -44,9 +46,10 @@ let lastScripts = null;
 async function prepare() {
   await contexts?.server.dispose();
   await contexts?.client.dispose();
-  languages = await readLanguages(root);
-  await checkLanguages(root, languages);
-  const options = await bundleOptions({ root, outDir, dev: true, buildTime: Date.now() });
+  const listed = await readLanguages(root);
+  await checkLanguages(root, listed);
+  languages = await builtLanguages(root, listed, pseudo);
+  const options = await bundleOptions({ root, outDir, dev: true, buildTime: Date.now(), languages: listed, pseudo });
   contexts = { server: await context(options.server), client: await context(options.client) };
 }
 

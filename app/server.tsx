@@ -14,7 +14,7 @@ import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
 import type { Match, PageSharing, Route } from "./data/route";
 import http, { type HttpClient, type RequestConfig, withConfig } from "./http/client";
 import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES, localeOf } from "./i18n/languages";
-import { type LanguageModule, type LoadResources, type Resources, resourcesOf } from "./i18n/resources";
+import { type LanguageModule, type LoadResources, type Resources, resourcesOf, tableModuleOf } from "./i18n/resources";
 import { createTranslator } from "./i18n/translate";
 import { resolveRoute } from "./routes";
 import { type Answer, cancel, deliver, fail, finishLater, finishNow, routeConsoleToHost, takeOutbox } from "./server/exchange";
@@ -26,7 +26,7 @@ import { JOB } from "./server/transport";
 const resources = new Map<Language, Resources>(
   LANGUAGES.map(({ code }) => [
     code,
-    resourcesOf(require(`./i18n/tables/${code}.ts`) as LanguageModule),
+    resourcesOf(require(`./i18n/tables/${tableModuleOf(code)}.ts`) as LanguageModule, code),
   ]),
 );
 const resourcesFor = (language: Language): Resources => resources.get(language)!;

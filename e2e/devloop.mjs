@@ -80,11 +80,11 @@ export function oneLoopPerFile(makeCopy) {
 }
 
 /**
- * Runs the copy's `app/dev.mjs` with the binary under test (and `hostOptions` for it);
- * resolves once the host listens.
+ * Runs the copy's `app/dev.mjs` with the binary under test (and `hostOptions` for it, and
+ * `flags` for the loop, e.g. `--pseudo`); resolves once the host listens.
  */
-export async function startDevLoop(copy, hostOptions = []) {
-  const loopOptions = ["--binary", BINARY, "--port", "0", "--out", copy.file("dev-app")];
+export async function startDevLoop(copy, hostOptions = [], flags = []) {
+  const loopOptions = ["--binary", BINARY, "--port", "0", "--out", copy.file("dev-app"), ...flags];
   const child = spawn(process.execPath, [copy.file("app/dev.mjs"), ...loopOptions, "--", ...hostOptions], {
     stdio: ["ignore", "pipe", "pipe"],
   });
