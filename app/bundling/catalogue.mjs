@@ -61,8 +61,8 @@ const problem = (file, text) => Object.assign(new Error(text), { problems: [{ fi
  * { errors, warnings, compiled, declarations, fresh }. It writes nothing: the declarations
  * are committed, and only `writeDeclarations` (the command below) rewrites them. The
  * tests give other tables (`tables`: { code, locale, file }, the default first), other
- * sources, and `declarations`: the file the declarations are for (their import of the
- * first table is relative to it; null: none), which `write: true` writes.
+ * sources, and `declarations`: the file to write the declarations to (null: none), which
+ * `write: true` writes.
  */
 export function checkCatalogue(root, options = {}) {
   // One check at a time: the two bundles of a build ask together, and the second one
@@ -90,17 +90,13 @@ async function check(root, options) {
   }
   const sources = options.sources ?? (await appSources(root));
   const declarations = options.declarations === undefined ? path.join(root, DECLARATIONS) : options.declarations;
-  const tableImport = declarations
-    ? `./${path.relative(path.dirname(declarations), path.join(root, tables[0].file)).split(path.sep).join("/").replace(/\.ts$/, "")}`.replace(/^\.\/\.\./, "..")
-    : undefined;
-  const inputs = JSON.stringify([tables.map((t) => [t.file, t.locale, t.source]), sources, tableImport]);
+  const inputs = JSON.stringify([tables.map((t) => [t.file, t.locale, t.source]), sources]);
   let result = last?.root === root && last.inputs === inputs ? last.result : null;
   const fresh = result === null;
   if (fresh) {
     result = checker.checkCatalogue(
       tables.map(({ module, ...table }) => ({ ...table, table: module.default })),
       sources,
-      tableImport,
     );
     last = { root, inputs, result };
   }

@@ -57,7 +57,8 @@ export interface SourceFile {
   text: string;
 }
 
-type Read = { kind: "function" } | { kind: "message"; message: ReadMessage };
+/** A key's message as the check read it. */
+type Read = ReadMessage;
 
 /** `problem` as people read it: `file:line: text`. */
 export const describe = ({ file, line, text }: Problem): string => `${file}${line ? `:${line}` : ""}: ${text}`;
@@ -93,10 +94,9 @@ const argumentsText = (args: Map<string, ArgumentType>) =>
 
 /**
  * Checks the tables (`tables[0]` is the default language's, the one others are compared
- * with) and the app's sources (for unused keys). The declarations import the first table
- * (for the parameters of its function entries) as `tableImport`.
+ * with) and the app's sources (for unused keys).
  */
-export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], tableImport = `./tables/${tables[0].language}`): CheckedCatalogue {
+export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[]): CheckedCatalogue {
   const errors: Problem[] = [];
   const warnings: Problem[] = [];
   const reads = new Map<string, Map<string, Read>>();
@@ -116,14 +116,14 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], 
       const at = { file: table.file, line: lineOf(table, key) };
       const named = `message "${key}" (${table.language})`;
       if (typeof entry === "function") {
-        read.set(key, { kind: "function" });
-        if (key.startsWith(HOST_KEYS)) errors.push({ ...at, text: hostArgument(named) });
+        // Code no translator's file can carry, nor the build check: every entry is a message.
+        errors.push({ ...at, text: `${named} is code, a function: write it as an ICU message, which translators can work on and the build checks and compiles` });
       } else if (typeof entry !== "string") {
-        errors.push({ ...at, text: `${named} is a ${typeof entry}: a message is a string or a function` });
+        errors.push({ ...at, text: `${named} is a ${typeof entry}: a message is a string` });
       } else {
         try {
           const message = readMessage(entry);
-          read.set(key, { kind: "message", message });
+          read.set(key, message);
           checkPlurals(message, table, named, at, errors, warnings);
           if (key.startsWith(HOST_KEYS) && message.text === null) errors.push({ ...at, text: hostArgument(named) });
         } catch (error) {
@@ -156,17 +156,11 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], 
       const mine = read.get(key);
       const theirs = reference.get(key);
       if (!mine || !theirs) continue; // already reported
-      if (mine.kind !== theirs.kind) {
-        errors.push({ ...at, text: `message "${key}" is a ${mine.kind} in ${table.language} but a ${theirs.kind} in ${first.language}: write it the same way in every language` });
-      } else if (mine.kind === "message" && theirs.kind === "message") {
-        const expected = argumentsText(theirs.message.arguments);
-        const found = argumentsText(mine.message.arguments);
-        if (sameArguments(mine.message.arguments, theirs.message.arguments)) continue;
-        errors.push({
-          ...at,
-          text: `message "${key}" (${table.language}) takes ${found}, but in ${first.language} it takes ${expected}: every language takes the same arguments (${first.language}'s is at ${first.file}:${lineOf(first, key)})`,
-        });
-      }
+      if (sameArguments(mine.arguments, theirs.arguments)) continue;
+      errors.push({
+        ...at,
+        text: `message "${key}" (${table.language}) takes ${argumentsText(mine.arguments)}, but in ${first.language} it takes ${argumentsText(theirs.arguments)}: every language takes the same arguments (${first.language}'s is at ${first.file}:${lineOf(first, key)})`,
+      });
     }
   }
 
@@ -174,7 +168,7 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[], 
   return {
     errors,
     warnings,
-    declarations: declarations(first, reference, tableImport),
+    declarations: declarations(first, reference),
     compiled: compiledTables(tables, reads, errors),
     hostTexts: hostTexts(reads),
   };
@@ -188,8 +182,8 @@ function hostTexts(reads: Map<string, Map<string, Read>>): Record<string, Record
   for (const [language, read] of reads) {
     texts[language] = {};
     for (const [key, entry] of read) {
-      if (key.startsWith(HOST_KEYS) && entry.kind === "message" && entry.message.text !== null) {
-        texts[language][key.slice(HOST_KEYS.length)] = entry.message.text;
+      if (key.startsWith(HOST_KEYS) && entry.text !== null) {
+        texts[language][key.slice(HOST_KEYS.length)] = entry.text;
       }
     }
   }
@@ -247,20 +241,16 @@ function reportUnused(first: CatalogueTable, sources: SourceFile[], warnings: Pr
 }
 
 /** app/i18n/messages.generated.ts: the keys and each key's arguments. */
-function declarations(first: CatalogueTable, reads: Map<string, Read>, tableImport: string): string {
+function declarations(first: CatalogueTable, reads: Map<string, Read>): string {
   const lines: string[] = [];
   const plain: string[] = [];
-  let functions = false;
   for (const [key, read] of reads) {
     const name = JSON.stringify(key);
-    if (read.kind === "function") {
-      functions = true;
-      lines.push(`  ${name}: Parameters<(typeof table)[${name}]>[0];`);
-    } else if (read.message.arguments.size === 0) {
+    if (read.arguments.size === 0) {
       plain.push(name);
       lines.push(`  ${name}: null;`);
     } else {
-      const args = [...read.message.arguments].map(([arg, type]) => `${JSON.stringify(arg)}: ${typeOf(type)}`);
+      const args = [...read.arguments].map(([arg, type]) => `${JSON.stringify(arg)}: ${typeOf(type)}`);
       lines.push(`  ${name}: { ${args.join("; ")} };`);
     }
   }
@@ -268,7 +258,6 @@ function declarations(first: CatalogueTable, reads: Map<string, Read>, tableImpo
     `// GENERATED from ${first.file} and the other tables: do not edit. After a change to a`,
     "// table, run `node app/bundling/catalogue.mjs` (npm run dev does, after each build) and",
     "// commit this file: app/bundling/declarations.test.mjs fails when it is not what they make.",
-    ...(functions ? [`import type table from ${JSON.stringify(tableImport)};`] : []),
     "",
     "/** Each message's arguments, by key (null: it takes none). */",
     "export interface Messages {",
@@ -295,14 +284,14 @@ function compiledTables(tables: CatalogueTable[], reads: Map<string, Map<string,
       const [whole, head, , , , literal] = match as string[];
       const key = keyOf(match as unknown as RegExpMatchArray);
       const entry = read.get(key);
-      if (literal === undefined || entry?.kind !== "message" || entry.message.plain) return whole;
+      if (literal === undefined || !entry || entry.plain) return whole;
       if ((new Function(`return ${literal}`)() as unknown) !== table.table[key]) return whole;
       replaced.set(key, (replaced.get(key) ?? 0) + 1);
-      return `${head}${entry.message.code}`;
+      return `${head}${entry.code}`;
     });
     const duplicated = new Set(table.duplicates?.map(({ key }) => key));
     for (const [key, entry] of read) {
-      if (entry.kind !== "message" || entry.message.plain || replaced.get(key) === 1 || duplicated.has(key)) continue;
+      if (entry.plain || replaced.get(key) === 1 || duplicated.has(key)) continue;
       errors.push({
         file: table.file,
         line: lineOf(table, key),

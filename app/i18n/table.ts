@@ -6,7 +6,7 @@ export type Params = Record<string, string | number | Date>;
 /**
  * One entry: text, or a function called with the parameters. The build compiles each ICU
  * message of a table to such a function (app/bundling/messages.ts), called with the
- * locale's formatters too; a function a table declares itself ignores them.
+ * locale's formatters too (a table itself holds messages only).
  */
 export type Entry = string | ((params: never, formatters: Formatters) => string);
 

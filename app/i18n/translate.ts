@@ -1,5 +1,5 @@
 // Translation lookup: a missing key yields "" (and a warning in development builds); a
-// function entry is called with the parameters. The build has compiled every ICU message
+// compiled message is called with the parameters. The build has compiled every ICU message
 // to such a function (app/bundling/catalogue.mjs), so nothing is parsed here, and it
 // declares every key with its arguments (./messages.generated.ts): `t` is typed with them.
 import { formattersOf } from "./formatters";
@@ -52,9 +52,9 @@ export const tableOf = (module: TableModule): Table => module.default;
 const translators = new WeakMap<Table, Map<string, Translate>>();
 
 /**
- * `t(key, params)` for `table` in `locale`: a missing key yields "", a function entry
- * (a compiled message, or a function of the table's own) is called with the parameters,
- * a string entry is its own text. One translator per (table, locale).
+ * `t(key, params)` for `table` in `locale`: a missing key yields "", a compiled message
+ * is called with the parameters, a string entry is its own text. One translator per
+ * (table, locale).
  */
 export function createTranslator(table: Table, locale: string): Translate {
   let byLocale = translators.get(table);

@@ -6,7 +6,7 @@ const en = {
   "user.greeting": "Hello {name}!",
   "user.pronoun": "{gender, select, female {She} male {He} other {They}} answered.",
   "race.rank": "{rank, selectordinal, one {#st} two {#nd} few {#rd} other {#th}} place",
-  "build.line": (p: { version: string; date: string }) => `Version ${p.version} of ${p.date}`,
+  "build.line": "Version {version} of {date}",
 };
 
 export default en;

@@ -7,7 +7,7 @@ const fr = {
   "user.pronoun": "{gender, select, female {Elle} male {Il} other {Iel}} a répondu.",
   "race.rank": "{rank, selectordinal, one {#re} other {#e}} place",
   "page.title": "Page d’accueil",
-  "build.line": (p: { version: string; date: string }) => `Version ${p.version} du ${p.date}`,
+  "build.line": "Version {version} du {date}",
 };
 
 export default fr;

@@ -1,4 +1,4 @@
-// expect error: message "page.title" (fr) is a number: a message is a string or a function
+// expect error: message "page.title" (fr) is a number: a message is a string
 const fr = {
   "page.title": 42,
   "cart.items": "{count, plural, one {# article} many {# d’articles} other {# articles}}",
@@ -6,7 +6,7 @@ const fr = {
   "user.greeting": "Bonjour {name} !",
   "user.pronoun": "{gender, select, female {Elle} male {Il} other {Iel}} a répondu.",
   "race.rank": "{rank, selectordinal, one {#re} other {#e}} place",
-  "build.line": (p: { version: string; date: string }) => `Version ${p.version} du ${p.date}`,
+  "build.line": "Version {version} du {date}",
 };
 
 export default fr;

@@ -6,7 +6,7 @@ const fr = {
   "user.greeting": "Bonjour {name} !",
   "user.pronoun": "{gender, select, female {Elle} male {Il} other {Iel}} a répondu.",
   "race.rank": "{rank, selectordinal, one {#re} other {#e}} place",
-  "build.line": (p: { version: string; date: string }) => `Version ${p.version} du ${p.date}`,
+  "build.line": "Version {version} du {date}",
 };
 
 export default fr;
