@@ -18,6 +18,7 @@
 //! - `panics`: a panic in a handler or a body: a 500, logged, counted, and a drain unharmed.
 //! - `deploy`: the Dockerfile and the Kubernetes manifests.
 //! - `deploy_skew`: a rolling deploy of two builds behind HAProxy and Varnish, under load.
+//! - `translations`: the catalogue's PO files as gettext's and translate-toolkit's tools read and edit them.
 //! - `development`: development mode never switches itself on (the loop itself: `e2e/dev.test.mjs`).
 //! - `house`: the host's own rules (no import cycle, no file over 400 lines, one type a name).
 //! - `app_checks`: the app's own checks (type check, unit tests, the browser tests in
@@ -45,6 +46,7 @@ mod house;
 mod http;
 mod loaders;
 mod logs;
+mod neighbours;
 mod panics;
 mod prerender;
 mod proxy;
@@ -55,4 +57,5 @@ mod startup;
 mod streaming;
 mod support;
 mod tracing;
+mod translations;
 mod wire;
