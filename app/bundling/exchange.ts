@@ -7,7 +7,7 @@
 // and language, and then nothing is written.
 import { type CatalogueTable, checkCatalogue, type Problem } from "./catalogue";
 import { readMessage, typeOf } from "./messages";
-import { entriesOf, literalValue, writeMessages } from "./tableSource";
+import { entriesOf, writeMessages } from "./tableSource";
 
 /** One message as it leaves or comes back. */
 export interface ExchangeUnit {
@@ -205,7 +205,3 @@ function checkFile(first: CatalogueTable, table: CatalogueTable, file: ImportedF
   return failed ? new Map() : new Map(translated.map((unit) => [unit.key, unit.target ?? ""]));
 }
 
-/** The messages a table's source spells, by key (for the tests: what an import wrote). */
-export function messagesOf(source: string): Map<string, string | null> {
-  return new Map(entriesOf(source).map((entry) => [entry.key, literalValue(source, entry)]));
-}
