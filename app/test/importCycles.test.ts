@@ -98,10 +98,17 @@ test("no module of app/ imports itself through others", () => {
   assert.deepEqual(importCycles(app(), fixture()), [], "import cycles in app/ (each line is one cycle's files)");
 });
 
+/**
+ * The declarations the corpus test writes beside the corpus's call sites when it runs
+ * (git-ignored): on a fresh clone they are not there yet, whichever test runs first.
+ */
+const WRITTEN_BY_A_TEST = /^bundling\/corpus\/calls\/[^/]+\.ts: \.\/messages\.generated$/;
+
 test("every file of app/ is in the graph, and every import names a file", () => {
   const { edges, unread, unresolved } = importGraph(app(), fixture());
   assert.deepEqual(unread, [], "files of app/ that are neither a module nor data (add their kind to MODULE or DATA)");
-  assert.deepEqual(unresolved, [], "imports that name no file of app/");
+  const missing = unresolved.filter((entry) => !WRITTEN_BY_A_TEST.test(entry));
+  assert.deepEqual(missing, [], "imports that name no file of app/");
   const reached = (from: string, to: string) => edges.get(path.join(app(), from))?.includes(path.join(app(), to));
   assert.ok(reached("bundle.mjs", "bundling/catalogue.mjs") && reached("server.tsx", "server/polyfills.ts"), "build code and the app are read alike");
   assert.ok(reached("http/client.ts", "server/transport.ts"), "the server bundle's substitute counts as an import");
