@@ -18,6 +18,7 @@ mod assets;
 pub mod config;
 mod content_type;
 mod crawlers;
+mod data_keys;
 mod dev;
 mod health;
 mod lang;
@@ -27,6 +28,7 @@ pub mod logging;
 mod manifest;
 mod metrics;
 mod origin;
+mod page_purge;
 mod pages;
 mod purge_keys;
 pub mod render;
@@ -74,10 +76,14 @@ impl Host {
         })
     }
 
-    /// `/metrics`, for its own listener (`--metrics-bind`): what a scraper reads is no
-    /// visitor's business.
+    /// `/metrics`, and `PURGE /` of the page cache, for their own listener
+    /// (`--metrics-bind`): what a scraper reads is no visitor's business, nor is emptying
+    /// the cache.
     pub fn metrics_app(&self) -> Router {
-        metrics::routes(self.scrape()).layer(middleware::from_fn(security::add_headers))
+        let purge = page_purge::routes(self.pages.cache.clone(), self.purge_keys.clone());
+        metrics::routes(self.scrape())
+            .merge(purge)
+            .layer(middleware::from_fn(security::add_headers))
     }
 }
 
@@ -243,6 +249,7 @@ mod tests {
                 Ok(Rendering::Complete(Page {
                     rendered,
                     per_visitor: false,
+                    data_keys: Default::default(),
                 }))
             })
         }

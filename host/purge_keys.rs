@@ -14,6 +14,10 @@
 //!
 //! ID is a digest of the build's manifest and server bundle, made once at start-up; every
 //! header value is made then too, one per family, so an answer only picks its own.
+//!
+//! After its family's keys, an answer names the data it holds (`data_keys`): a page, the
+//! keys its loader's answers gave (a response extension); an `/api` answer, those its own
+//! `Surrogate-Key` gives (the built-in API's, or the upstream's), read as strictly.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -24,6 +28,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use sha2::{Digest, Sha256};
 
+use crate::data_keys::DataKeys;
 use crate::lang::Language;
 use crate::language_prefix::offered_prefix;
 
@@ -35,6 +40,8 @@ pub const CACHE_TAG: HeaderName = HeaderName::from_static("cache-tag");
 pub struct Keys {
     surrogate_key: HeaderValue,
     cache_tag: HeaderValue,
+    /// The answer's own `Surrogate-Key` names its data (`/api`'s).
+    answer_names_its_data: bool,
 }
 
 impl Keys {
@@ -45,6 +52,7 @@ impl Keys {
         Self {
             surrogate_key: value(" "),
             cache_tag: value(","),
+            answer_names_its_data: false,
         }
     }
 
@@ -65,6 +73,32 @@ impl Keys {
             headers.insert(SURROGATE_KEY, self.surrogate_key.clone());
             headers.insert(CACHE_TAG, self.cache_tag.clone());
         }
+    }
+
+    /// Sets both headers to these keys then `data`'s, whatever the answer named.
+    fn write_with(&self, response: &mut Response, data: &DataKeys) {
+        let headers = response.headers_mut();
+        if data.is_empty() {
+            headers.insert(SURROGATE_KEY, self.surrogate_key.clone());
+            headers.insert(CACHE_TAG, self.cache_tag.clone());
+            return;
+        }
+        let value = |family: &HeaderValue, separator: &str| {
+            let mut value = family.as_bytes().to_vec();
+            value.extend_from_slice(separator.as_bytes());
+            value.extend_from_slice(data.joined(separator).as_bytes());
+            HeaderValue::from_bytes(&value).expect("data keys are [a-z0-9._-]")
+        };
+        headers.insert(SURROGATE_KEY, value(&self.surrogate_key, " "));
+        headers.insert(CACHE_TAG, value(&self.cache_tag, ","));
+    }
+
+    /// Whether `key` is one of these.
+    pub fn names(&self, key: &str) -> bool {
+        self.surrogate_key
+            .as_bytes()
+            .split(|b| *b == b' ')
+            .any(|named| named == key.as_bytes())
     }
 }
 
@@ -149,7 +183,10 @@ impl PurgeKeys {
             build: build.to_string(),
             assets: family("assets"),
             crawlers: family("crawlers"),
-            api: Keys::of(&["api".to_string()]),
+            api: Keys {
+                answer_names_its_data: true,
+                ..Keys::of(&["api".to_string()])
+            },
             pages,
             routes,
         }
@@ -186,16 +223,27 @@ impl PurgeKeys {
     }
 }
 
-/// Names the purge keys of every answer a shared cache may keep.
+/// Names the purge keys of every answer a shared cache may keep: its family's, then its
+/// data's.
 pub async fn name(State(keys): State<Arc<PurgeKeys>>, request: Request, next: Next) -> Response {
     let keys = keys.for_path(request.uri().path()).clone();
+    let api_path = keys
+        .answer_names_its_data
+        .then(|| request.uri().path().to_owned());
     let mut response = next.run(request).await;
+    let page_data = response.extensions_mut().remove::<DataKeys>();
     let public = response
         .headers()
         .get(header::CACHE_CONTROL)
         .is_some_and(|value| value.as_bytes().starts_with(b"public"));
-    if public {
-        keys.write(&mut response);
+    if !public {
+        return response;
+    }
+    let data =
+        page_data.or_else(|| api_path.map(|path| DataKeys::of_answer(response.headers(), &path)));
+    match data {
+        Some(data) => keys.write_with(&mut response, &data),
+        None => keys.write(&mut response),
     }
     response
 }
@@ -266,6 +314,25 @@ mod tests {
             keys("/fr//status"),
             "build-ab12 pages pages-build-ab12 lang-fr route-home"
         );
+    }
+
+    /// Every key the host makes is one no answer's data may name (`data_keys`), so that a
+    /// purge of it selects what it says.
+    #[test]
+    fn no_data_key_can_be_one_of_the_hosts_keys() {
+        let purge = PurgeKeys::new("ab12", &["status".into(), "languages".into()]);
+        let mut made: Vec<&Keys> = vec![&purge.assets, &purge.crawlers, &purge.api];
+        made.extend(purge.pages.iter().flatten());
+        let earlier = Keys::of_earlier_asset(&["aa11".into()]);
+        made.push(&earlier);
+        for keys in made {
+            for key in keys.surrogate_key.to_str().unwrap().split(' ') {
+                assert!(crate::data_keys::is_the_hosts(key), "{key}");
+                assert!(keys.names(key), "{key}");
+            }
+        }
+        assert!(!purge.for_path("/fr/").names("lang-en"));
+        assert!(!purge.for_path("/fr/").names("lang"));
     }
 
     #[test]

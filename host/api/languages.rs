@@ -1,6 +1,7 @@
 //! `GET /api/languages/:code`: one supported language as the app's list declares it (its
 //! code, locale, own name and direction); a code the list does not have is a JSON 404. The
-//! list is fixed for the build, so the answer may be kept an hour by anyone.
+//! list is fixed for the build, so the answer may be kept an hour by anyone. It names its
+//! data `language-<code>` (`Surrogate-Key`), from the list's code, never the one asked.
 
 use axum::Json;
 use axum::extract::Path;
@@ -8,7 +9,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use super::json_error;
+use super::{json_error, name_data};
 use crate::lang::Language;
 
 pub async fn language(Path(code): Path<String>) -> Response {
@@ -26,5 +27,7 @@ pub async fn language(Path(code): Path<String>) -> Response {
         header::CACHE_CONTROL,
         HeaderValue::from_static("public, max-age=3600"),
     );
+    let key = format!("language-{}", language.code().to_ascii_lowercase());
+    name_data(&mut response, &key);
     response
 }

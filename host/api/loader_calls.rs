@@ -6,7 +6,9 @@
 //!
 //! Whether a call makes its page the visitor's alone is read from what was sent and what
 //! came back, not from a parse of the visitor's headers: a request that left with a Cookie
-//! or an Authorization, or an answer that sets a cookie.
+//! or an Authorization, or an answer that sets a cookie. The keys an answer names for its
+//! data (its `Surrogate-Key`, the upstream's or the built-in API's) go to the page, read
+//! strictly (`data_keys`).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,6 +20,7 @@ use tokio::runtime::Handle;
 use tracing::Instrument as _;
 
 use super::path_problem;
+use crate::data_keys::DataKeys;
 use crate::render::{ApiAnswer, ApiCall, ApiCaller, CallOutcome, Visitor};
 use crate::server::PeerAddr;
 use crate::trace::{Kind, Propagated, Span, SpanId, Value};
@@ -62,6 +65,7 @@ impl ApiCaller for LoaderCalls {
                     },
                     // Whatever was sent may have reached the API: the page is not shared.
                     per_visitor: visitor.cookie.is_some() || visitor.authorization.is_some(),
+                    data_keys: DataKeys::default(),
                 });
                 traced.end(&visitor, &outcome.answer);
                 answer(outcome);
@@ -128,6 +132,7 @@ async fn make(api: Router, call: ApiCall, visitor: &Visitor, traced: &TracedCall
     let refused = |why: String| CallOutcome {
         answer: ApiAnswer::failed(id, why),
         per_visitor: false,
+        data_keys: DataKeys::default(),
     };
     let target = match target(&call.url) {
         Ok(target) => target,
@@ -149,26 +154,33 @@ async fn make(api: Router, call: ApiCall, visitor: &Visitor, traced: &TracedCall
         .propagate(traced.span, request.headers_mut());
     request.extensions_mut().insert(Propagated);
     request.extensions_mut().insert(visitor.trace.clone());
-    let answer = answer(api, request, id).await;
+    let outcome = answer(api, request, id).await;
     CallOutcome {
-        per_visitor: sent_credentials || answer.1,
-        answer: answer.0,
+        per_visitor: sent_credentials || outcome.per_visitor,
+        ..outcome
     }
 }
 
-/// The API's answer to `request`, and whether it sets a cookie.
-async fn answer(api: Router, request: Request<Body>, id: u64) -> (ApiAnswer, bool) {
+/// The API's answer to `request`; whether it sets a cookie (`per_visitor`), and the keys
+/// it names.
+async fn answer(api: Router, request: Request<Body>, id: u64) -> CallOutcome {
+    let path = request.uri().path().to_owned();
     let response = match tower_service::Service::call(&mut api.clone(), request).await {
         Ok(response) => response,
         Err(never) => match never {},
     };
     let (parts, body) = response.into_parts();
     let sets_cookie = parts.headers.contains_key(header::SET_COOKIE);
+    let data_keys = DataKeys::of_answer(&parts.headers, &path);
     let body = match axum::body::to_bytes(body, MAX_ANSWER_BYTES).await {
         Ok(body) => body,
         Err(e) => {
             let why = format!("the answer could not be read: {e}");
-            return (ApiAnswer::failed(id, why), sets_cookie);
+            return CallOutcome {
+                answer: ApiAnswer::failed(id, why),
+                per_visitor: sets_cookie,
+                data_keys: DataKeys::default(),
+            };
         }
     };
     let headers = parts
@@ -183,7 +195,11 @@ async fn answer(api: Router, request: Request<Body>, id: u64) -> (ApiAnswer, boo
         body: Some(String::from_utf8_lossy(&body).into_owned()),
         ..ApiAnswer::default()
     };
-    (answer, sets_cookie)
+    CallOutcome {
+        answer,
+        per_visitor: sets_cookie,
+        data_keys,
+    }
 }
 
 /// The path and query a loader's URL names, if it names one under this host's `/api`.

@@ -1,5 +1,7 @@
 //! The host's `/api`: built-in endpoints (`GET /api/status`, `GET /api/languages/:code`),
 //! JSON errors for everything else, or, with `--api-upstream`, every `/api/…` request forwarded (see `proxy.rs`).
+//! A built-in answer names its data in `Surrogate-Key` (`status`, `language-en`), as an
+//! upstream may: the pages its data goes into carry the key, and so does the answer.
 
 mod languages;
 mod loader_calls;
@@ -15,7 +17,9 @@ use axum::routing::{any, get};
 use axum::{Json, Router};
 use serde_json::json;
 
+use crate::data_keys::DataKeys;
 use crate::lang::Language;
+use crate::purge_keys::SURROGATE_KEY;
 
 /// A JSON error the shared client reads into its `detail`: `{"error": "…"}`.
 pub fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
@@ -24,6 +28,14 @@ pub fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
+}
+
+/// Names the data of a built-in answer: `key`, when it can be a data key (`data_keys`).
+fn name_data(response: &mut Response, key: &str) {
+    if let Some(keys) = DataKeys::own(key) {
+        let value = HeaderValue::try_from(keys.joined(" ")).expect("a data key is header-safe");
+        response.headers_mut().insert(SURROGATE_KEY, value);
+    }
 }
 
 /// The routes of `/api`: the built-in ones, or every path forwarded to the upstream. The
@@ -116,6 +128,7 @@ async fn status() -> Response {
     response
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    name_data(&mut response, "status");
     response
 }
 

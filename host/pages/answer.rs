@@ -21,6 +21,7 @@ use super::sharing::{Freshness, Sharing};
 use super::timing::{self, RenderTimes};
 use super::written::Written;
 use crate::accept_encoding::takes_gzip;
+use crate::data_keys::DataKeys;
 use crate::lang::Language;
 use crate::links::PageLinks;
 
@@ -36,27 +37,32 @@ pub fn send(
     times: &RenderTimes,
 ) -> Response {
     let started = Instant::now();
-    let headers = |status, links: &Option<PageLinks>, policy| PageHeaders {
+    let headers = |status, links: &Option<PageLinks>, policy, data_keys| PageHeaders {
         language: asked.language,
         cache_control: freshness.cache_control(sharing, status),
         link: links.as_ref().and_then(PageLinks::link_header),
         policy,
+        data_keys,
     };
     match written {
-        Written::Whole(page) => {
-            let headers = headers(page.status, &page.links, page.policy.clone());
+        Written::Whole(mut page) => {
+            let data_keys = std::mem::take(&mut page.data_keys);
+            let headers = headers(page.status, &page.links, page.policy.clone(), data_keys);
             let mut answer = document(turn, page, sharing, headers, &asked.headers);
             timing::whole(&mut answer, times, &asked.trace, started.elapsed());
             answer
         }
         Written::Shell(page) => {
-            let headers = headers(page.status, &page.links, page.policy.clone());
+            let no_data = DataKeys::default();
+            let headers = headers(page.status, &page.links, page.policy.clone(), no_data);
             document(turn, page, sharing, headers, &asked.headers)
         }
         Written::Frame(page) => {
             settle(turn, sharing);
             let gzip = takes_gzip(&asked.headers);
-            let headers = headers(page.status, &page.links, page.policy.clone());
+            // Its data, and so its keys, come after its head.
+            let not_yet = DataKeys::default();
+            let headers = headers(page.status, &page.links, page.policy.clone(), not_yet);
             let status = page.status;
             let mut answer = Response::new(page.body(asked, *times, gzip));
             *answer.status_mut() = status;
@@ -190,9 +196,13 @@ fn respond(
 
 /// What every page says of itself, whole or streamed: its language (also a response
 /// extension, for the request counts), policy, type, who may keep it, its coding, its
-/// alternates, and what it varies on.
+/// alternates, and what it varies on; and what its data named, as a response extension
+/// for the purge keys (`purge_keys::name`).
 fn write_headers(response: &mut Response, headers: PageHeaders, encoding: Option<&'static str>) {
     response.extensions_mut().insert(headers.language);
+    if !headers.data_keys.is_empty() {
+        response.extensions_mut().insert(headers.data_keys);
+    }
     let answer = response.headers_mut();
     answer.insert(header::CONTENT_SECURITY_POLICY, headers.policy);
     answer.insert(

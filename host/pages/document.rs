@@ -20,6 +20,7 @@ use super::escape::json_for_script;
 use super::nonce::Nonce;
 use super::request::Asked;
 use crate::assets::PREFIX;
+use crate::data_keys::DataKeys;
 use crate::lang::{Direction, Language};
 use crate::links::PageLinks;
 use crate::manifest::Manifest;
@@ -139,6 +140,8 @@ pub struct WholeDocument {
     pub document: String,
     pub links: Option<PageLinks>,
     pub policy: HeaderValue,
+    /// What its data named for a purge (none, for a page without data).
+    pub data_keys: DataKeys,
 }
 
 /// Step 5: the document of a page rendered whole; its boot state carries the loader's
@@ -170,6 +173,7 @@ pub fn whole(
         document: write(&build.document, &boot, &content)?,
         links,
         policy: build.document.policy().clone(),
+        data_keys: DataKeys::default(),
     })
 }
 

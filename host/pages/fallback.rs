@@ -63,5 +63,6 @@ pub fn write(
         document: document::write(&build.document, &boot, &content)?,
         links,
         policy: build.document.policy().clone(),
+        data_keys: Default::default(),
     }))
 }

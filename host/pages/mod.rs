@@ -181,13 +181,10 @@ fn write(
     outcome: Outcome,
 ) -> Result<Written, PageError> {
     Ok(match outcome {
-        Outcome::Whole(page) => Written::Whole(document::whole(
-            build,
-            &pages.site.origin,
-            asked,
-            boot,
-            page.rendered,
-        )?),
+        Outcome::Whole(page) => Written::Whole(document::WholeDocument {
+            data_keys: page.data_keys,
+            ..document::whole(build, &pages.site.origin, asked, boot, page.rendered)?
+        }),
         Outcome::Streamed { stream, nonce } => Written::Frame(Box::new(streamed::frame(
             pages.clone(),
             build.clone(),

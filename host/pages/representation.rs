@@ -9,6 +9,7 @@ use axum::http::HeaderValue;
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
+use crate::data_keys::DataKeys;
 use crate::lang::Language;
 
 /// The headers a page answers with, besides its body's.
@@ -21,6 +22,9 @@ pub struct PageHeaders {
     pub link: Option<HeaderValue>,
     /// The build's Content-Security-Policy for its documents.
     pub policy: HeaderValue,
+    /// What its data named for a purge: kept with the page, and named after its family's
+    /// keys (`purge_keys`).
+    pub data_keys: DataKeys,
 }
 
 /// One coding of a page: its bytes, its `Content-Encoding`, and its validator.

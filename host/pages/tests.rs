@@ -100,6 +100,7 @@ fn page(boot: &BootState, cacheable: bool, per_visitor: bool) -> Result<Renderin
             data: None,
         },
         per_visitor,
+        data_keys: Default::default(),
     }))
 }
 
@@ -409,6 +410,7 @@ fn streaming(
                 data: None,
                 errors: Vec::new(),
                 per_visitor: false,
+                data_keys: Default::default(),
             })
             .unwrap();
         let head = StreamHead {

@@ -36,6 +36,7 @@ use std::time::Instant;
 
 use axum::http::HeaderValue;
 
+use crate::data_keys::DataKeys;
 use crate::lang::Language;
 use crate::trace::Trace;
 
@@ -64,13 +65,16 @@ pub enum Rendering {
     Streaming(Stream),
 }
 
-/// A rendered page, and whether it holds data that is the visitor's alone.
+/// A rendered page, whether it holds data that is the visitor's alone, and what its data
+/// names for a purge.
 #[derive(Debug)]
 pub struct Page {
     pub rendered: Rendered,
     /// A loader's call carried a Cookie or an Authorization, or its answer set a cookie:
     /// the page is never cached, by the host or by anyone else.
     pub per_visitor: bool,
+    /// The keys its loader's answers named (`data_keys`).
+    pub data_keys: DataKeys,
 }
 
 /// Who asked for a page: what a loader's API calls may carry for them, as the browser's own
@@ -90,12 +94,14 @@ pub struct Visitor {
     pub trace: Trace,
 }
 
-/// A call's answer, and whether the call made the page its visitor's alone: the request
-/// that reached the API carried a Cookie or an Authorization, or the answer set a cookie.
+/// A call's answer; whether the call made the page its visitor's alone: the request that
+/// reached the API carried a Cookie or an Authorization, or the answer set a cookie; and
+/// the keys the answer named for its data (its `Surrogate-Key`).
 #[derive(Debug)]
 pub struct CallOutcome {
     pub answer: ApiAnswer,
     pub per_visitor: bool,
+    pub data_keys: DataKeys,
 }
 
 /// Makes a page's API calls, off the render thread; `answer` is called once with the

@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 
 use super::RenderError;
 pub use super::contract::StreamHead;
+use crate::data_keys::DataKeys;
 
 /// What comes after the head.
 #[derive(Debug)]
@@ -19,11 +20,13 @@ pub enum StreamEvent {
     /// More markup, in order.
     Html(String),
     /// The page is whole: the loader's outcome (for the boot state), what failed in a
-    /// boundary, and whether the data is the visitor's alone.
+    /// boundary, whether the data is the visitor's alone, and the keys it named (too late
+    /// for the head, which has gone).
     End {
         data: Option<Box<RawValue>>,
         errors: Vec<String>,
         per_visitor: bool,
+        data_keys: DataKeys,
     },
     /// The page cannot be finished (its render ran out of time, its runtime broke).
     Failed(RenderError),

@@ -13,6 +13,10 @@
 //! Pages not found and the marks of pages not kept have a shelf of their own, an eighth of
 //! the entries: any visitor can ask for endless paths that do not exist, and those must
 //! never push out the pages that do.
+//!
+//! A kept page keeps the keys its data named (its headers' `data_keys`); a purge
+//! ([`PageCache::purge`]) drops the pages it selects by them, and a page whose render began
+//! before a purge is not kept after it (its data may be what the purge was for).
 
 mod flight;
 mod kept;
@@ -29,6 +33,7 @@ use axum::http::StatusCode;
 use flight::{Flight, Flights, Key, Lead};
 use shelf::{Entry, Shelf};
 
+use crate::data_keys::DataKeys;
 use crate::lang::Language;
 use crate::pages::representation::PageHeaders;
 
@@ -45,6 +50,8 @@ pub struct PageCache {
     /// Pages not found and marks of pages not kept.
     not_found: RwLock<Shelf>,
     flights: Flights,
+    /// How many purges have run; changed only with `not_found` held for writing.
+    purges: AtomicU64,
     hits: AtomicU64,
     misses: AtomicU64,
 }
@@ -65,6 +72,8 @@ pub struct RenderTurn<'a> {
     key: Option<Key>,
     /// Others wait for this render while it is held.
     _lead: Option<Lead<'a>>,
+    /// The purges run before the render began.
+    purges: u64,
     settled: bool,
 }
 
@@ -100,6 +109,7 @@ impl PageCache {
             found: RwLock::new(Shelf::new(capacity)),
             not_found: RwLock::new(Shelf::new(capacity.div_ceil(NOT_FOUND_SHARE))),
             flights: Flights::default(),
+            purges: AtomicU64::new(0),
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
         }
@@ -136,6 +146,7 @@ impl PageCache {
             cache: self,
             key,
             _lead: lead,
+            purges: self.purges.load(Ordering::Acquire),
             settled: false,
         }
     }
@@ -161,21 +172,48 @@ impl PageCache {
         }
     }
 
-    /// Keeps `page` until `expires` (`None`: for the life of the process).
-    fn insert(&self, (language, path): &Key, page: Arc<KeptPage>, expires: Option<Instant>) {
+    /// Keeps `page` until `expires` (`None`: for the life of the process), unless a purge
+    /// has run since its render began (`purges` then).
+    fn insert(
+        &self,
+        (language, path): &Key,
+        page: Arc<KeptPage>,
+        expires: Option<Instant>,
+        purges: u64,
+    ) {
         let entry = Entry {
             page: Some(page.clone()),
             expires,
         };
         let mut not_found = self.not_found.write().expect("cache lock");
+        if self.purges.load(Ordering::Acquire) != purges {
+            return;
+        }
         if page.status == StatusCode::NOT_FOUND {
             not_found.put(*language, path, entry);
         } else {
             not_found.remove(*language, path);
-            drop(not_found);
+            // Taken while `not_found` is held, as a purge takes them: none can come between.
             let mut found = self.found.write().expect("cache lock");
             found.put(*language, path, entry);
         }
+    }
+
+    /// Drops every kept page `selects` picks by its language, path and data keys; how many
+    /// went. A render begun before it is not kept.
+    pub fn purge(&self, selects: impl Fn(Language, &str, &DataKeys) -> bool) -> usize {
+        let drops = |language: Language, path: &str, entry: &Entry| {
+            entry
+                .page
+                .as_ref()
+                .is_some_and(|page| selects(language, path, &page.headers.data_keys))
+        };
+        // In `insert`'s order: a page is either kept before the purge, and seen by it, or
+        // after, and refused.
+        let mut not_found = self.not_found.write().expect("cache lock");
+        let mut found = self.found.write().expect("cache lock");
+        self.purges.fetch_add(1, Ordering::AcqRel);
+        not_found.remove_where(drops) + found.remove_where(drops)
     }
 
     /// Remembers for `lasting` that this page is not kept.
@@ -195,8 +233,9 @@ impl PageCache {
     }
 
     pub fn len(&self) -> usize {
-        self.found.read().expect("cache lock").len()
-            + self.not_found.read().expect("cache lock").len()
+        // One lock at a time: both are only ever held together `not_found` first.
+        let found = self.found.read().expect("cache lock").len();
+        found + self.not_found.read().expect("cache lock").len()
     }
 
     pub fn hits(&self) -> u64 {
@@ -210,7 +249,8 @@ impl PageCache {
 
 impl RenderTurn<'_> {
     /// A public page: kept (for `page.limit` at most, when its data says so), or handed
-    /// back when the cache does not hold this page.
+    /// back when the cache does not hold this page. Sent as kept either way: a page a
+    /// purge kept out is still the page this request rendered.
     pub fn keep(mut self, page: PublicPage) -> Keeping {
         self.settled = true;
         let Some(key) = &self.key else {
@@ -223,7 +263,7 @@ impl RenderTurn<'_> {
             page.headers,
             page.limit.is_some(),
         ));
-        self.cache.insert(key, kept.clone(), expires);
+        self.cache.insert(key, kept.clone(), expires, self.purges);
         Keeping::Kept(kept)
     }
 
@@ -276,6 +316,7 @@ pub(crate) mod tests {
             cache_control: HeaderValue::from_static("public, max-age=60"),
             link: None,
             policy: HeaderValue::from_static("default-src 'self'"),
+            data_keys: Default::default(),
         }
     }
 
@@ -406,6 +447,96 @@ pub(crate) mod tests {
         assert!(kept(&cache, "fr", "/a").await.is_some());
         tokio::time::sleep(Duration::from_millis(40)).await;
         assert!(kept(&cache, "fr", "/a").await.is_none(), "expired");
+    }
+
+    fn naming(mut page: PublicPage, keys: &str) -> PublicPage {
+        let mut answer = axum::http::HeaderMap::new();
+        answer.insert("surrogate-key", keys.parse().unwrap());
+        page.headers.data_keys = DataKeys::of_answer(&answer, "a test");
+        page
+    }
+
+    #[tokio::test]
+    async fn a_purge_drops_exactly_the_kept_pages_it_selects_by_their_data_keys() {
+        let cache = PageCache::new(16);
+        let page = |text| public(StatusCode::OK, text, None);
+        keep(
+            &cache,
+            "fr",
+            "/languages/en",
+            naming(page("fr en"), "language-en"),
+        )
+        .await;
+        keep(
+            &cache,
+            "en",
+            "/languages/en",
+            naming(page("en en"), "language-en"),
+        )
+        .await;
+        keep(
+            &cache,
+            "fr",
+            "/languages/fr",
+            naming(page("fr fr"), "language-fr"),
+        )
+        .await;
+        keep(&cache, "fr", "/", page("home")).await;
+        let missing = public(StatusCode::NOT_FOUND, "404", None);
+        keep(
+            &cache,
+            "fr",
+            "/languages/zz",
+            naming(missing, "language-zz"),
+        )
+        .await;
+        let gone = cache.purge(|_, _, keys| keys.contains("language-en"));
+        assert_eq!(gone, 2);
+        assert_eq!(kept(&cache, "fr", "/languages/en").await, None);
+        assert_eq!(kept(&cache, "en", "/languages/en").await, None);
+        for (code, path) in [
+            ("fr", "/languages/fr"),
+            ("fr", "/"),
+            ("fr", "/languages/zz"),
+        ] {
+            assert!(kept(&cache, code, path).await.is_some(), "{code} {path}");
+        }
+        assert_eq!(
+            cache.purge(|_, _, keys| keys.contains("language-zz")),
+            1,
+            "the 404s too"
+        );
+        assert_eq!(
+            cache.purge(|language, path, _| language == lang("fr") && path == "/"),
+            1
+        );
+        assert_eq!(cache.len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_page_whose_render_began_before_a_purge_is_not_kept_after_it() {
+        let cache = PageCache::new(8);
+        let Turn::Render(before) = cache.turn(Some((lang("en"), "/languages/en"))).await else {
+            panic!("missing")
+        };
+        cache.purge(|_, _, keys| keys.contains("language-en"));
+        let page = naming(public(StatusCode::OK, "old data", None), "language-en");
+        assert!(
+            matches!(before.keep(page), Keeping::Kept(_)),
+            "sent all the same"
+        );
+        assert_eq!(kept(&cache, "en", "/languages/en").await, None);
+        keep(
+            &cache,
+            "en",
+            "/languages/en",
+            public(StatusCode::OK, "new", None),
+        )
+        .await;
+        assert_eq!(
+            kept(&cache, "en", "/languages/en").await.as_deref(),
+            Some("new")
+        );
     }
 
     #[tokio::test]

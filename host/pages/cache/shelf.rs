@@ -82,6 +82,16 @@ impl Shelf {
         }
     }
 
+    /// Removes every entry `drops` picks; how many.
+    pub fn remove_where(&mut self, drops: impl Fn(Language, &str, &Entry) -> bool) -> usize {
+        let before = self.len;
+        for (language, paths) in &mut self.by_language {
+            paths.retain(|path, entry| !drops(*language, path, entry));
+        }
+        self.len = self.by_language.values().map(HashMap::len).sum();
+        before - self.len
+    }
+
     /// Removes an entry drawn at random. The first in a map's order would be the same page
     /// every time: two popular pages would push each other out while cold ones stayed.
     fn evict_one(&mut self) {

@@ -153,6 +153,7 @@ mod tests {
                     ..ApiAnswer::default()
                 },
                 per_visitor: false,
+                data_keys: crate::data_keys::DataKeys::default(),
             },
         }
     }

@@ -6,6 +6,7 @@ use crossbeam_channel::Sender;
 
 use super::call_answers::CallAnswer;
 use super::loading::{LoadingPages, StreamSource};
+use crate::data_keys::DataKeys;
 use crate::render::exchange::{Finished, Outbox, StreamPart, with_handed_markup};
 use crate::render::stream::Abandoned;
 use crate::render::{ApiAnswer, ApiCaller, CallOutcome, RenderError};
@@ -49,6 +50,7 @@ impl Dispatch<'_> {
                 None => reply(CallOutcome {
                     answer: ApiAnswer::failed(id, "this page is no longer being rendered"),
                     per_visitor: false,
+                    data_keys: DataKeys::default(),
                 }),
             }
         }
@@ -162,6 +164,7 @@ mod tests {
             answer(CallOutcome {
                 answer: ApiAnswer::failed(call.id, "x"),
                 per_visitor: call.id == 2,
+                data_keys: DataKeys::default(),
             });
         }
         let answers: Vec<CallAnswer> = answered.try_iter().collect();

@@ -12,6 +12,7 @@ use crossbeam_channel::Sender;
 use tokio::sync::{mpsc, oneshot};
 
 use super::PoolStats;
+use crate::data_keys::DataKeys;
 use crate::render::budget::Reservation;
 use crate::render::exchange::{Finished, StreamPart, check_status};
 use crate::render::shells::{KeptShell, ShellKey, Shells};
@@ -29,6 +30,8 @@ struct Loading {
     /// page fails.
     gives_up_at: Instant,
     per_visitor: bool,
+    /// What its calls' answers named for a purge, gathered.
+    data_keys: DataKeys,
     reply: Reply,
     /// A page whose shell the bundle prerenders: which page it is, and its head once it
     /// came, to keep the shell with.
@@ -130,6 +133,7 @@ impl LoadingPages {
             deadline,
             gives_up_at: deadline.max(Instant::now()) + render_timeout,
             per_visitor: false,
+            data_keys: DataKeys::default(),
             reply: reply.into(),
             making_shell: extras.making_shell.map(|key| (key, None)),
             _reserved: extras.reserved,
@@ -145,10 +149,15 @@ impl LoadingPages {
             .map(|page| (page.visitor.clone(), page.deadline))
     }
 
-    /// One of the page's calls made it its visitor's alone.
-    pub(super) fn mark_per_visitor(&mut self, job: u64, per_visitor: bool) {
+    /// One of the page's calls was answered: whether it made the page its visitor's alone,
+    /// and the keys its answer named.
+    pub(super) fn add_call(&mut self, job: u64, per_visitor: bool, data_keys: &DataKeys) {
         if let Some(page) = self.pages.get_mut(&job) {
             page.per_visitor |= per_visitor;
+            if !data_keys.is_empty() {
+                let from = format!("the page of trace {}", page.visitor.trace.id());
+                page.data_keys = page.data_keys.and(data_keys, &from);
+            }
         }
     }
 
@@ -171,12 +180,13 @@ impl LoadingPages {
                 return self.failed(page, error);
             }
         };
-        let per_visitor = page.per_visitor;
+        let (per_visitor, data_keys) = (page.per_visitor, page.data_keys);
         match page.reply {
             Reply::Waiting(reply) => {
                 let _ = reply.send(Ok(Rendering::Complete(Page {
                     rendered,
                     per_visitor,
+                    data_keys,
                 })));
             }
             Reply::Streaming(events) => {
@@ -184,6 +194,7 @@ impl LoadingPages {
                     data: rendered.data,
                     errors: Vec::new(),
                     per_visitor,
+                    data_keys,
                 });
             }
         }
@@ -234,6 +245,7 @@ impl LoadingPages {
                         data: end.data,
                         errors: end.errors,
                         per_visitor: page.per_visitor,
+                        data_keys: page.data_keys,
                     });
                 }
             }
@@ -304,23 +316,40 @@ mod tests {
         pages.stats.render_failures.load(Ordering::Relaxed)
     }
 
+    /// The keys one answer named.
+    fn keys(named: &str) -> DataKeys {
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert("surrogate-key", named.parse().unwrap());
+        DataKeys::of_answer(&headers, "a test")
+    }
+
     #[test]
     fn a_finished_page_goes_whole_to_its_handler_saying_whether_it_is_the_visitors() {
         let mut pages = loading();
         let (job, mut reply) = page(&mut pages, Duration::from_secs(5));
         let (other, mut other_reply) = page(&mut pages, Duration::from_secs(5));
-        pages.mark_per_visitor(job, true);
-        pages.mark_per_visitor(job, false);
+        pages.add_call(job, true, &keys("language-en"));
+        pages.add_call(job, false, &keys("item-1 language-en"));
+        pages.add_call(other, false, &DataKeys::default());
         pages.finish(finished(job, Ok(rendered(200))));
         pages.finish(finished(other, Ok(rendered(404))));
         let Ok(Rendering::Complete(whole)) = reply.try_recv().unwrap() else {
             panic!("a whole page")
         };
         assert!(whole.per_visitor, "once the visitor's, always");
+        assert_eq!(
+            whole.data_keys.iter().collect::<Vec<_>>(),
+            ["language-en", "item-1"],
+            "every call's keys, each once"
+        );
         let Ok(Rendering::Complete(whole)) = other_reply.try_recv().unwrap() else {
             panic!("a whole page")
         };
         assert!(!whole.per_visitor);
+        assert!(
+            whole.data_keys.is_empty(),
+            "another page's keys are its own"
+        );
         assert_eq!(whole.rendered.status, 404);
         assert_eq!(failures(&pages), 0);
         assert!(pages.wake_at().is_none(), "no page is left loading");
@@ -366,7 +395,7 @@ mod tests {
         };
         assert_eq!(stream.head.title, "t");
         assert!(stream.try_next().is_none(), "nothing after the head yet");
-        pages.mark_per_visitor(job, true);
+        pages.add_call(job, true, &keys("status"));
         pages.stream(
             stream_part(&format!(r#"{{"job":{job},"html":"<p>"}}"#)),
             source(),
@@ -381,6 +410,7 @@ mod tests {
         let Some(Some(StreamEvent::End {
             errors,
             per_visitor,
+            data_keys,
             ..
         })) = stream.try_next()
         else {
@@ -388,6 +418,7 @@ mod tests {
         };
         assert_eq!(errors, ["a boundary"]);
         assert!(per_visitor);
+        assert_eq!(data_keys, keys("status"), "its keys come with its end");
         assert!(pages.wake_at().is_none());
         assert_eq!(failures(&pages), 0);
     }

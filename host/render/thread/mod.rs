@@ -275,8 +275,9 @@ impl RenderThread {
         Ok(())
     }
 
-    /// Hands the bundle the answers that came; a page whose call made it the visitor's
-    /// alone is marked so first.
+    /// Hands the bundle the answers that came; what each call brought its page besides
+    /// (whether it made the page the visitor's alone, the keys its answer named) is noted
+    /// first.
     fn deliver(
         &mut self,
         renderer: &mut Renderer,
@@ -287,7 +288,8 @@ impl RenderThread {
         }
         let mut answers = Vec::with_capacity(answered.len());
         for CallAnswer { job, outcome, .. } in answered {
-            self.loading.mark_per_visitor(job, outcome.per_visitor);
+            self.loading
+                .add_call(job, outcome.per_visitor, &outcome.data_keys);
             answers.push(outcome.answer);
         }
         let json = serde_json::to_string(&answers).expect("serialisable answers");
