@@ -444,3 +444,144 @@ fn a_purge_by_key_drops_one_builds_pages_one_language_or_everything_of_a_build()
     purge(&format!("build-{build}"));
     all_hits([false, false, false, false, false, false]);
 }
+
+/// Each language's page shows the data of `/api/languages/:code`, whose answer names it
+/// `language-<code>`: a purge of that key drops the pages that showed it, in every language,
+/// and the API's own answer, and nothing else.
+#[test]
+fn a_purge_of_a_data_key_drops_exactly_the_pages_that_showed_that_data() {
+    let host = Host::started(&[]);
+    let varnish = Varnish::start_shipped(&host.base);
+    let kept = [
+        "/fr/languages/en",
+        "/en/languages/en",
+        "/fr/languages/fr",
+        "/fr/",
+        "/api/languages/en",
+        "/api/languages/fr",
+    ];
+    for path in kept {
+        assert_eq!(varnish.get(path, &[]).status(), 200, "{path}");
+    }
+    let hits = || -> Vec<bool> {
+        kept.iter()
+            .map(|path| is_hit(&varnish.get(path, &[])))
+            .collect()
+    };
+    assert_eq!(hits(), [true; 6], "{kept:?}");
+    let page = varnish.get("/en/languages/en", &[]);
+    let keys = header(&page, "surrogate-key");
+    assert!(
+        keys.ends_with(" lang-en route-languages language-en"),
+        "its family's keys, then its data's: {keys}"
+    );
+    assert_eq!(header(&page, "cache-tag"), keys.replace(' ', ","));
+    assert_eq!(
+        header(&varnish.get("/api/languages/en", &[]), "surrogate-key"),
+        "api language-en"
+    );
+
+    let purged = varnish.purge("language-en");
+    assert!(purged.contains("Purged 3"), "{purged}");
+    assert_eq!(
+        hits(),
+        [false, false, true, true, false, true],
+        "only what showed language-en went: {kept:?}"
+    );
+}
+
+/// An upstream's data changes: its key purged on the replica's own page cache (its
+/// operations listener), then on the shared cache, brings the new data to exactly the pages
+/// that showed it. Purged on the shared cache alone, the replica's kept page comes back.
+#[test]
+fn a_change_upstream_reaches_its_pages_once_its_key_is_purged_on_the_replica_then_the_cdn() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use axum::extract::Path;
+    use axum::routing::get;
+
+    use crate::support::upstream::{self, Upstream};
+    let revised = Arc::new(AtomicBool::new(false));
+    let upstream = {
+        let revised = revised.clone();
+        Upstream::builder()
+            .route(
+                "/api/languages/{code}",
+                get(move |Path(code): Path<String>| {
+                    let revised = revised.load(Ordering::SeqCst);
+                    async move {
+                        let (locale, name) = match code.as_str() {
+                            "en" if revised => ("en-US", "English (revised)"),
+                            "en" => ("en-US", "English"),
+                            _ => ("fr-FR", "Français"),
+                        };
+                        let body = format!(
+                            r#"{{"code":"{code}","locale":"{locale}","name":"{name}","direction":"ltr"}}"#
+                        );
+                        let mut answer = upstream::json(body);
+                        let key = format!("language-{code} languages").parse().unwrap();
+                        answer.headers_mut().insert("surrogate-key", key);
+                        answer
+                    }
+                }),
+            )
+            .start()
+    };
+    let host = Host::started(&["--api-upstream", &upstream.url]);
+    let varnish = Varnish::start_shipped(&host.base);
+    let pages = ["/fr/languages/en", "/en/languages/en", "/fr/languages/fr"];
+    let shown = || -> Vec<(bool, bool)> {
+        pages
+            .iter()
+            .map(|path| {
+                let page = varnish.get(path, &[]);
+                let hit = is_hit(&page);
+                (hit, page.text().unwrap().contains("English (revised)"))
+            })
+            .collect()
+    };
+    shown();
+    assert_eq!(shown(), [(true, false); 3]);
+    let keys = header(&varnish.get("/fr/languages/en", &[]), "surrogate-key");
+    assert!(
+        keys.ends_with(" route-languages language-en languages"),
+        "the upstream's keys, after the family's: {keys}"
+    );
+
+    revised.store(true, Ordering::SeqCst);
+    assert!(varnish.purge("language-en").contains("Purged 2"));
+    assert_eq!(
+        shown(),
+        [(false, false), (false, false), (true, false)],
+        "fetched again from the replica, which still keeps them"
+    );
+
+    let replica = crate::support::client()
+        .request(
+            reqwest::Method::from_bytes(b"PURGE").unwrap(),
+            format!("{}/", crate::support::metrics_url(&host.base)),
+        )
+        .header("xkey", "language-en")
+        .send()
+        .unwrap();
+    assert_eq!(replica.status(), 200);
+    assert_eq!(replica.text().unwrap(), "Purged 2\n");
+    assert!(varnish.purge("language-en").contains("Purged 2"));
+    assert_eq!(
+        shown(),
+        [(false, true), (false, true), (true, false)],
+        "the new data, on exactly its pages"
+    );
+    assert_eq!(shown(), [(true, true), (true, true), (true, false)]);
+    // The replica's purge is on its operations listener only, never on the public port.
+    let public = crate::support::client()
+        .request(
+            reqwest::Method::from_bytes(b"PURGE").unwrap(),
+            host.url("/"),
+        )
+        .header("xkey", "language-en")
+        .send()
+        .unwrap();
+    assert_ne!(public.status(), 200);
+}

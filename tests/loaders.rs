@@ -445,3 +445,154 @@ fn a_page_missing_from_the_cache_is_rendered_once_for_concurrent_visitors() {
         "one render, one call, for ten visitors"
     );
 }
+
+/// What the languages page names after its family's keys, if its answer may be kept.
+fn data_keys_of(response: &reqwest::blocking::Response) -> Vec<String> {
+    let keys = support::header(response, "surrogate-key");
+    let family = keys
+        .split(' ')
+        .position(|key| key.starts_with("route-"))
+        .unwrap_or_else(|| panic!("no family in {keys:?}"));
+    keys.split(' ').skip(family + 1).map(String::from).collect()
+}
+
+/// An upstream's `Surrogate-Key` reaches the page read strictly: 16 keys of one answer at
+/// most, each 1 to 64 bytes of `[a-z0-9._-]`, none named as the host's own keys are (a
+/// build, a family, a language, a route), and what is dropped is logged once a process for
+/// each reason; the upstream's own `/api` answer is named as strictly, after `api`.
+#[test]
+fn an_upstreams_surrogate_keys_reach_the_page_bounded_and_sanitised() {
+    use axum::http::HeaderValue;
+    use axum::routing::get;
+
+    let many: Vec<String> = (0..20).map(|i| format!("k{i}")).collect();
+    let fields: Vec<Vec<u8>> = vec![
+        b"language-en Item-1 cl\xc3\xa9 build-deadbeef lang-fr pages api-v2 route-x".to_vec(),
+        format!("%0d%0aX-Injected:evil <script> a,b {}", "k".repeat(65)).into_bytes(),
+        many.join(" ").into_bytes(),
+    ];
+    let upstream = Upstream::builder()
+        .route(
+            "/api/languages/{code}",
+            get(move || {
+                let fields = fields.clone();
+                async move {
+                    let body =
+                        r#"{"code":"en","locale":"en-US","name":"English","direction":"ltr"}"#;
+                    let mut answer = upstream::json(body.to_string());
+                    let public = HeaderValue::from_static("public, max-age=60");
+                    answer.headers_mut().insert("cache-control", public);
+                    for field in fields {
+                        let value = HeaderValue::from_bytes(&field).unwrap();
+                        answer.headers_mut().append("surrogate-key", value);
+                    }
+                    answer
+                }
+            }),
+        )
+        .start();
+    let host = Host::started(&["--api-upstream", &upstream.url]);
+    let mut expected = vec!["language-en".to_string()];
+    expected.extend(many[..15].iter().cloned());
+    for path in ["/fr/languages/en", "/en/languages/en", "/fr/languages/en"] {
+        let page = client().get(host.url(path)).send().unwrap();
+        assert_eq!(page.status(), 200, "{path}");
+        assert!(
+            support::header(&page, "cache-control").starts_with("public"),
+            "{path}"
+        );
+        assert_eq!(data_keys_of(&page), expected, "{path}");
+        let keys = support::header(&page, "surrogate-key");
+        assert_eq!(support::header(&page, "cache-tag"), keys.replace(' ', ","));
+        assert_eq!(page.headers().get_all("surrogate-key").iter().count(), 1);
+        assert!(page.headers().get("x-injected").is_none());
+    }
+    let api = client().get(host.url("/api/languages/en")).send().unwrap();
+    assert_eq!(
+        support::header(&api, "surrogate-key"),
+        format!("api {}", expected.join(" ")),
+        "the upstream's own keys, as strictly, after the family's"
+    );
+    let logs = host.logs();
+    let dropped: Vec<&str> = logs
+        .lines()
+        .filter(|line| line.contains("a data key was dropped"))
+        .collect();
+    assert_eq!(dropped.len(), 3, "once a reason: {dropped:#?}");
+    for why in [
+        "not 1 to 64 bytes",
+        "the host's own keys",
+        "past the 16 keys",
+    ] {
+        assert!(
+            dropped.iter().any(|line| line.contains(why)),
+            "{why}: {dropped:#?}"
+        );
+    }
+}
+
+/// An upstream whose header lines are folded or broken (obsolete line folding, which the
+/// host's HTTP client refuses, failing the call; a bare LF) never gets a line break, or a
+/// header of its own, into the page's answer.
+#[test]
+fn an_upstreams_folded_or_broken_header_lines_never_reach_the_pages_answer() {
+    use std::io::{Read as _, Write as _};
+
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let mut stream = stream.unwrap();
+            let mut request = Vec::new();
+            let mut buffer = [0; 4096];
+            while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                let read = stream.read(&mut buffer).unwrap();
+                if read == 0 {
+                    break;
+                }
+                request.extend_from_slice(&buffer[..read]);
+            }
+            let folded = request.starts_with(b"GET /api/languages/en ");
+            let body = r#"{"code":"en","locale":"en-US","name":"English","direction":"ltr"}"#;
+            let keys: &[u8] = match folded {
+                true => b"Surrogate-Key: language-en\r\n x-injected: evil\r\n",
+                false => b"Surrogate-Key: language-fr\nX-Injected: evil\r\n",
+            };
+            let mut answer = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n".to_vec();
+            answer.extend_from_slice(keys);
+            answer.extend_from_slice(
+                format!(
+                    "Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                )
+                .as_bytes(),
+            );
+            let _ = stream.write_all(&answer);
+        }
+    });
+    let host = Host::started(&["--api-upstream", &url]);
+    for path in ["/fr/languages/en", "/fr/languages/fr"] {
+        let page = client().get(host.url(path)).send().unwrap();
+        assert!(page.headers().get("x-injected").is_none(), "{path}");
+        for name in ["surrogate-key", "cache-tag"] {
+            for value in page.headers().get_all(name) {
+                let value = value.to_str().unwrap();
+                assert!(
+                    value.bytes().all(|b| b.is_ascii_lowercase()
+                        || b.is_ascii_digit()
+                        || b" ,.-_".contains(&b)),
+                    "{path} {name}: {value:?}"
+                );
+                assert!(
+                    !value.contains("injected") && !value.contains("evil"),
+                    "{path}: {value}"
+                );
+            }
+        }
+        if path == "/fr/languages/fr" {
+            // A bare LF ends the line: the key before it is the upstream's, what follows
+            // is a header of the upstream's answer, not of the page's.
+            assert_eq!(data_keys_of(&page), ["language-fr"]);
+        }
+    }
+}
