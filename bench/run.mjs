@@ -196,7 +196,8 @@ async function drainingCollector() {
 async function startHost(extra = []) {
   const host = await startServer(binary, ["--port", "0", "--render-threads", String(threads), ...extra]);
   await waitReady(host.baseUrl);
-  return { ...host, pids: () => [host.child.pid] };
+  // The same object, not a copy: what the host prints later goes on landing in it.
+  return Object.assign(host, { pids: () => [host.child.pid] });
 }
 
 /** A peer process (and its workers), found by its arguments for the memory samples. */
@@ -209,7 +210,7 @@ async function startPeer(script, args) {
       return [];
     }
   };
-  return { ...peer, pids };
+  return Object.assign(peer, { pids });
 }
 
 /** The two whole-page peers for `bundle`, writing `host`'s pages at `paths`, checked. */
