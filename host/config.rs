@@ -22,7 +22,7 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_BIND", default_value = "127.0.0.1")]
     pub bind: IpAddr,
 
-    /// Serve Prometheus /metrics on this address and port of its own (e.g. 127.0.0.1:9464; port 0 picks a free one), never on the public one [default: no metrics].
+    /// Serve Prometheus /metrics, and PURGE / of the page cache by key (xkey), on this address and port of its own (e.g. 127.0.0.1:9464; port 0 picks a free one), never on the public one [default: neither].
     #[arg(long, env = "BILINGUE_METRICS_BIND", value_name = "ADDR:PORT")]
     pub metrics_bind: Option<SocketAddr>,
 
