@@ -259,6 +259,14 @@ mod tests {
     }
 
     #[test]
+    fn the_log_says_the_bounds_there_are() {
+        let said = |reason: Dropped| reason.why().to_string();
+        assert!(said(Dropped::NotAKey).contains(&format!("1 to {LONGEST} bytes")));
+        assert!(said(Dropped::PastTheAnswersBound).contains(&format!("{PER_ANSWER} keys")));
+        assert!(said(Dropped::PastThePagesBound).contains(&format!("{PER_PAGE} keys")));
+    }
+
+    #[test]
     fn the_built_in_apis_own_keys_are_checked_too() {
         assert_eq!(
             listed(&DataKeys::own("language-en").unwrap()),
