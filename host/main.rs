@@ -61,7 +61,8 @@ async fn run(config: Config, started: std::time::Instant) -> ExitCode {
         }
     };
     let address = SocketAddr::new(config.bind, config.port);
-    let listener = match tokio::net::TcpListener::bind(address).await {
+    // As many waiting to be accepted as may be open at once.
+    let listener = match server::listen(address, config.max_connections) {
         Ok(listener) => listener,
         Err(e) => {
             eprintln!(

@@ -216,6 +216,32 @@ fn a_client_that_pipelines_and_never_reads_is_let_go_after_the_send_time_out() {
     drop(stream);
 }
 
+/// The kernel's queue of connections not yet accepted (`ss`'s Send-Q of a listener).
+fn accept_queue(address: &str) -> u32 {
+    let port = address.rsplit(':').next().unwrap();
+    let out = std::process::Command::new("ss")
+        .args(["-Hltn", &format!("sport = :{port}")])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run ss ({e}): apt-get install -y iproute2"));
+    let line = String::from_utf8(out.stdout).unwrap();
+    line.split_whitespace().nth(2).unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_burst_of_connections_as_large_as_the_cap_waits_in_the_kernels_queue() {
+    // 3,000 visitors at once overflowed the default queue of 1,024: the rest were dropped
+    // and came back a second later.
+    let somaxconn: u32 = std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let host = Host::started(&["--max-connections", "3000"]);
+    assert_eq!(accept_queue(&host.address()), 3000.min(somaxconn).max(1024));
+    let small = Host::started(&["--max-connections", "3"]);
+    assert_eq!(accept_queue(&small.address()), 1024, "never below the default");
+}
+
 #[test]
 fn connections_past_the_cap_wait_to_be_accepted() {
     let host = Host::started(&["--max-connections", "3"]);

@@ -74,6 +74,20 @@ impl Lifecycle {
 
 /// While draining, every HTTP/1 answer asks its client to close the connection, so that a
 /// load balancer's next request goes to another replica (HTTP/2 gets a GOAWAY instead).
+/// Listens on `address` with room in the kernel's queue of connections not yet accepted
+/// for `backlog` of them (at least 1024, what a listener gets by default; the kernel caps
+/// it at `net.core.somaxconn`): a burst of visitors larger than the queue sees its extra
+/// connections dropped, and retried by their clients a second later.
+pub fn listen(address: SocketAddr, backlog: u32) -> io::Result<TcpListener> {
+    let socket = match address {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(backlog.max(1024))
+}
+
 pub async fn announce_drain(
     State(lifecycle): State<Arc<Lifecycle>>,
     request: Request,
