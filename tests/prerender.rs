@@ -212,3 +212,36 @@ fn a_page_past_the_loading_budget_is_answered_at_once_and_the_others_get_their_d
         "the budget was crossed: {with_data} with their data"
     );
 }
+
+#[test]
+fn visitors_of_a_kept_shell_wait_for_no_place_in_the_render_queue() {
+    // A queue of one place, and 60 visitors at once: each is a job for the threads, but one
+    // whose first byte has gone; the loading budget, not the queue, bounds them.
+    let upstream = visitors_upstream(Duration::from_millis(800));
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--render-queue",
+        "1",
+        "--api-upstream",
+        &upstream.url,
+    ]);
+    status_page(&host, "warm");
+    let pages: Vec<_> = (0..60)
+        .map(|i| {
+            let host = host.clone();
+            std::thread::spawn(move || status_page(&host, &format!("q{i}")))
+        })
+        .collect();
+    for (i, page) in pages.into_iter().enumerate() {
+        let (html, first_byte, _) = page.join().unwrap();
+        assert!(
+            html.contains(&format!("<dd>q{i}</dd>")),
+            "q{i}: {html:.1500}"
+        );
+        assert!(
+            first_byte < Duration::from_millis(700),
+            "q{i}: {first_byte:?}"
+        );
+    }
+}

@@ -18,7 +18,7 @@ use super::readiness::Readiness;
 use super::runtime::{Limits, ShellAsk};
 use super::shells::{ShellKey, Shells};
 use super::stream::{Stream, StreamEvent};
-use super::thread::{Job, PoolStats, Reload, RenderThread, Reply, ThreadContext};
+use super::thread::{Job, PoolStats, Queues, Reload, RenderThread, Reply, ThreadContext};
 use super::warm_up::WarmUp;
 use super::{ApiCaller, BootState, Bundle, RenderError, Rendered, Rendering, Visitor};
 
@@ -45,6 +45,9 @@ pub struct PoolOptions {
 
 pub struct RenderPool {
     jobs: Sender<Job>,
+    /// Pages resumed from a kept shell, bounded by the loading budget rather than by the
+    /// queue's length.
+    resumes: Sender<Job>,
     prerender: bool,
     shells: Arc<Shells>,
     budget: Arc<LoadingBudget>,
@@ -59,6 +62,9 @@ impl RenderPool {
     /// Starts the threads; each warms up in the background (see [`Readiness::warmed`]).
     pub fn start(options: PoolOptions) -> Result<Self, RenderError> {
         let (jobs, queue) = bounded::<Job>(options.queue);
+        // A page whose kept shell is on its way holds its part of the loading budget, which
+        // bounds how many there are: none waits for a place in the queue behind others.
+        let (resumes, resumed) = unbounded::<Job>();
         let stats = Arc::new(PoolStats::default());
         let readiness = Arc::new(Readiness::new(options.threads));
         let warm_up_pages = Arc::new(OnceLock::new());
@@ -83,17 +89,21 @@ impl RenderPool {
         });
         let mut reloads = Vec::with_capacity(options.threads);
         for index in 0..options.threads {
-            let queue = queue.clone();
+            let queues = Queues {
+                whole: queue.clone(),
+                resumed: resumed.clone(),
+            };
             let context = context.clone();
             let (reload, reloaded) = unbounded();
             reloads.push(reload);
             thread::Builder::new()
                 .name(format!("render-{index}"))
-                .spawn(move || serve(&context, &queue, &reloaded))
+                .spawn(move || serve(&context, &queues, &reloaded))
                 .map_err(|e| RenderError::Start(format!("cannot spawn a render thread: {e}")))?;
         }
         Ok(Self {
             jobs,
+            resumes,
             prerender: options.prerender,
             shells,
             budget: LoadingBudget::new(options.loading_budget),
@@ -146,7 +156,7 @@ impl RenderPool {
 
     /// Renders waiting for a thread.
     pub fn queue_depth(&self) -> usize {
-        self.jobs.len()
+        self.jobs.len() + self.resumes.len()
     }
 
     /// Renders `boot` for `visitor`; its data must come by `deadline`; with
@@ -189,12 +199,10 @@ impl RenderPool {
             let _ = events.send(StreamEvent::Html(shell.prelude.to_string()));
             let (stream, abandon_at) = Stream::before_its_thread(shell.head.clone(), received);
             let resume = ShellAsk::Resume(shell.postponed.clone());
-            self.queue(job(
-                resume,
-                None,
-                Reply::Streaming(events),
-                Some(abandon_at),
-            ))?;
+            let job = job(resume, None, Reply::Streaming(events), Some(abandon_at));
+            self.resumes
+                .send(job)
+                .map_err(|_| RenderError::PoolClosed)?;
             return Ok(Rendering::Streaming(stream));
         }
         let (reply, answer) = oneshot::channel();
@@ -229,9 +237,9 @@ impl RenderPool {
 /// (their replies are dropped with it), and it starts again from a fresh runtime; its
 /// part of `/readyz` goes as it unwinds and comes back once the new runtime is warm. It
 /// ends when the pool closes.
-fn serve(context: &Arc<ThreadContext>, queue: &Receiver<Job>, reloads: &Receiver<Reload>) {
+fn serve(context: &Arc<ThreadContext>, queues: &Queues, reloads: &Receiver<Reload>) {
     loop {
-        let thread = RenderThread::new(context.clone(), queue.clone(), reloads.clone());
+        let thread = RenderThread::new(context.clone(), queues.clone(), reloads.clone());
         match crate::server::panics::catching(move || thread.run()) {
             Ok(()) => return,
             Err(panicked) => {

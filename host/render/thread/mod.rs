@@ -77,6 +77,14 @@ pub struct PoolStats {
     pub thread_panics: AtomicU64,
 }
 
+/// Where a thread takes its jobs: the pool's bounded queue, and the pages resumed from a
+/// kept shell (bounded by the loading budget).
+#[derive(Clone)]
+pub(super) struct Queues {
+    pub whole: Receiver<Job>,
+    pub resumed: Receiver<Job>,
+}
+
 /// A new bundle to take; the thread answers whether a runtime could start from it.
 pub(super) struct Reload {
     pub bundle: Bundle,
@@ -100,7 +108,7 @@ pub(super) struct RenderThread {
     context: Arc<ThreadContext>,
     /// The bundle this thread's runtimes start from.
     bundle: Bundle,
-    queue: Receiver<Job>,
+    queues: Queues,
     reloads: Receiver<Reload>,
     answers_tx: Sender<CallAnswer>,
     answers: Receiver<CallAnswer>,
@@ -126,7 +134,7 @@ enum Event {
 impl RenderThread {
     pub(super) fn new(
         context: Arc<ThreadContext>,
-        queue: Receiver<Job>,
+        queues: Queues,
         reloads: Receiver<Reload>,
     ) -> Self {
         let (answers_tx, answers) = unbounded();
@@ -137,7 +145,7 @@ impl RenderThread {
             loading: LoadingPages::new(context.stats.clone(), context.shells.clone()),
             readiness: ThreadReadiness::new(context.readiness.clone()),
             context,
-            queue,
+            queues,
             reloads,
             answers_tx,
             answers,
@@ -212,12 +220,14 @@ impl RenderThread {
         }
         let Some(wake) = self.loading.wake_at() else {
             return select! {
-                recv(self.queue) -> job => took_job(job),
+                recv(self.queues.whole) -> job => took_job(job),
+                recv(self.queues.resumed) -> job => took_job(job),
                 recv(self.reloads) -> reload => reload.map_or(Event::Closed, Event::Reload),
             };
         };
         select! {
-            recv(self.queue) -> job => took_job(job),
+            recv(self.queues.whole) -> job => took_job(job),
+            recv(self.queues.resumed) -> job => took_job(job),
             recv(self.reloads) -> reload => reload.map_or(Event::Closed, Event::Reload),
             recv(self.abandoned) -> abandoned => abandoned.map_or(Event::Closed, Event::Abandoned),
             recv(self.answers) -> first => {
