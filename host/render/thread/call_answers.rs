@@ -12,6 +12,11 @@ use crate::render::{ApiAnswer, CallOutcome};
 /// The answers handed to the bundle in one call cost at most this part of its heap.
 const ANSWERS_SHARE_OF_HEAP: usize = 8;
 
+/// Answers handed to the bundle in one call at most: each page they finish is rendered in
+/// that call, and a thread looks at the pages asked for between two calls, so a crowd's
+/// answers coming at once never hold a new visitor's first byte for long.
+const ANSWERS_PER_CALL: usize = 16;
+
 /// One answer may cost at most this part of the heap.
 const ONE_ANSWER_SHARE_OF_HEAP: usize = 2;
 
@@ -77,8 +82,8 @@ impl HeldAnswers {
     }
 
     /// The answers for runtime `runtime` to hand the bundle in one call, in the order they
-    /// came, their cost within the budget (at least one answer); other runtimes' are
-    /// dropped.
+    /// came, their cost within the budget and at most [`ANSWERS_PER_CALL`] (at least one
+    /// answer); other runtimes' are dropped.
     pub(super) fn next_batch(&mut self, runtime: u64) -> Vec<CallAnswer> {
         let mut taken = Vec::new();
         let mut spent = 0;
@@ -87,7 +92,8 @@ impl HeldAnswers {
                 self.held.pop_front();
                 continue;
             }
-            if !taken.is_empty() && spent + cost > self.budget {
+            if !taken.is_empty() && (spent + cost > self.budget || taken.len() == ANSWERS_PER_CALL)
+            {
                 break;
             }
             spent += cost;
@@ -230,6 +236,15 @@ mod tests {
         assert_eq!(ids(&held.next_batch(0)), [3, 4]);
         assert!(held.is_empty());
         assert!(held.next_batch(0).is_empty());
+    }
+
+    #[test]
+    fn at_most_sixteen_answers_go_in_one_call() {
+        let mut held = HeldAnswers::new(64 << 20);
+        held.hold((0..40).map(|id| answer(0, id, 10)));
+        assert_eq!(held.next_batch(0).len(), ANSWERS_PER_CALL);
+        assert_eq!(held.next_batch(0).len(), ANSWERS_PER_CALL);
+        assert_eq!(held.next_batch(0).len(), 8);
     }
 
     #[test]

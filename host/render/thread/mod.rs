@@ -120,6 +120,8 @@ pub(super) struct RenderThread {
     loading: LoadingPages,
     /// This thread's part of `/readyz`; a thread that dies takes it with it.
     readiness: ThreadReadiness,
+    /// While answers are held: whether a waiting job goes before the next batch.
+    jobs_first: bool,
 }
 
 enum Event {
@@ -152,6 +154,7 @@ impl RenderThread {
             abandoned_tx,
             abandoned,
             runtime: 0,
+            jobs_first: false,
         }
     }
 
@@ -215,6 +218,14 @@ impl RenderThread {
     /// Waits for a job (when there is room for one), an answer, or the next deadline.
     fn next_event(&mut self) -> Event {
         if !self.held.is_empty() {
+            // Answers held and pages asked for take turns: a visitor who just came waits
+            // for one batch of others' data at most, and the data never starves.
+            self.jobs_first = !self.jobs_first;
+            if self.jobs_first
+                && let Some(job) = self.waiting_job()
+            {
+                return Event::Job(job);
+            }
             self.held.hold(self.answers.try_iter());
             return Event::Answers(self.held.next_batch(self.runtime));
         }
@@ -238,6 +249,16 @@ impl RenderThread {
             },
             default(wake.saturating_duration_since(Instant::now())) => Event::Tick,
         }
+    }
+
+    /// A job already waiting: a page asked for before one resumed from its shell (whose
+    /// first byte has gone).
+    fn waiting_job(&self) -> Option<Job> {
+        self.queues
+            .whole
+            .try_recv()
+            .or_else(|_| self.queues.resumed.try_recv())
+            .ok()
     }
 
     fn start(&mut self, renderer: &mut Renderer, job: Job) -> Result<(), RenderError> {
