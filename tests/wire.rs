@@ -239,7 +239,11 @@ fn a_burst_of_connections_as_large_as_the_cap_waits_in_the_kernels_queue() {
     let host = Host::started(&["--max-connections", "3000"]);
     assert_eq!(accept_queue(&host.address()), 3000.min(somaxconn).max(1024));
     let small = Host::started(&["--max-connections", "3"]);
-    assert_eq!(accept_queue(&small.address()), 1024, "never below the default");
+    assert_eq!(
+        accept_queue(&small.address()),
+        1024,
+        "never below the default"
+    );
 }
 
 #[test]
