@@ -30,6 +30,7 @@ mod metrics;
 mod origin;
 mod page_purge;
 mod pages;
+mod path_segment;
 mod purge_keys;
 pub mod render;
 mod security;

@@ -19,6 +19,9 @@ use serde_json::json;
 
 use crate::data_keys::DataKeys;
 use crate::lang::Language;
+#[cfg(test)]
+use crate::path_segment::percent_decoded;
+use crate::path_segment::segment_problem;
 use crate::purge_keys::SURROGATE_KEY;
 
 /// A JSON error the shared client reads into its `detail`: `{"error": "…"}`.
@@ -68,53 +71,7 @@ pub fn path_problem(path: &str) -> Option<&'static str> {
     if !(path == "/api" || path.starts_with("/api/")) {
         return Some("only paths under /api are answered");
     }
-    for segment in path.split('/').skip(1) {
-        let once = percent_decoded(segment);
-        let Ok(once) = String::from_utf8(once) else {
-            return Some("a path segment must be UTF-8 once decoded");
-        };
-        let twice = String::from_utf8_lossy(&percent_decoded(&once)).into_owned();
-        for decoded in [&once, &twice] {
-            let name = decoded.split(';').next().unwrap_or_default();
-            let dots: String = name
-                .chars()
-                .map(|c| match c {
-                    '\u{FF0E}' | '\u{2024}' | '\u{FE52}' => '.',
-                    c => c,
-                })
-                .collect();
-            if dots == "." || dots == ".." {
-                return Some("a path segment may not be . or ..");
-            }
-            if decoded.contains(['/', '\\', '\0']) {
-                return Some("a path segment may not hold a slash, a backslash or a NUL");
-            }
-        }
-    }
-    None
-}
-
-/// `segment` with its `%XX` escapes decoded (a malformed escape is kept as it is).
-fn percent_decoded(segment: &str) -> Vec<u8> {
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%'
-            && let (Some(high), Some(low)) = (
-                bytes.get(i + 1).copied().and_then(hex),
-                bytes.get(i + 2).copied().and_then(hex),
-            )
-        {
-            out.push((high * 16 + low) as u8);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    out
+    path.split('/').skip(1).find_map(segment_problem)
 }
 
 async fn status() -> Response {
