@@ -6,10 +6,11 @@ import { useEffect, useState } from "react";
 import type { BootState } from "./boot";
 import type { LoadOutcome } from "./data/outcome";
 import type { ScreenProps } from "./data/route";
+import { hrefIn, type Match, type PageRef, pageOf } from "./data/router";
 import { LanguageProvider, useLanguage } from "./i18n/LanguageProvider";
 import type { LoadResources, Resources } from "./i18n/resources";
-import { NavigationPending, NavigationProvider, type Shown, useNavigation } from "./navigation";
-import { resolveRoute } from "./routes";
+import { entryUrlIn, NavigationPending, NavigationProvider, type Shown, useNavigation } from "./navigation";
+import { resolveRoute, ROUTES } from "./routes";
 import { Notifications } from "./ui/notifications";
 import { ScreenFailed } from "./ui/ScreenFailed";
 import { Spinner } from "./ui/Spinner";
@@ -26,15 +27,14 @@ interface Props {
 export function App({ boot, pendingData, initialResources, load }: Props) {
   // What the first render shows: the page the host rendered, with its data.
   const [initial] = useState<Shown>(() => ({
-    path: boot.path,
-    match: resolveRoute(boot.path),
+    match: resolveRoute(boot.language, boot.path),
     outcome: boot.data ?? null,
     pending: pendingData,
     language: boot.language,
   }));
   return (
-    <LanguageProvider initialLanguage={boot.language} initialResources={initialResources} load={load}>
-      <NavigationProvider resolve={resolveRoute} initial={initial}>
+    <LanguageProvider initialLanguage={boot.language} initialResources={initialResources} load={load} urlIn={entryUrlIn}>
+      <NavigationProvider resolve={resolveRoute} pageOf={pageOfRoutes} initial={initial}>
         <Screen timeZone={boot.timeZone} />
         <Pending />
       </NavigationProvider>
@@ -42,6 +42,8 @@ export function App({ boot, pendingData, initialResources, load }: Props) {
     </LanguageProvider>
   );
 }
+
+const pageOfRoutes = (page: PageRef): Match => pageOf(ROUTES, page);
 
 function Pending() {
   const { t } = useLanguage();
@@ -59,8 +61,8 @@ function Screen({ timeZone }: { timeZone: string }) {
   if (pending?.status === "loading") return <Spinner />;
   if (pending?.status === "failed") return <LanguageLoadFailed onRetry={() => retryLanguage(pending.language)} />;
   return (
-    // A new path or language is a new chance for the screen.
-    <ScreenFailed key={`${language} ${shown.path}`} message={t("screen.failed")}>
+    // A new page or language is a new chance for the screen.
+    <ScreenFailed key={hrefIn(shown.match, language)} message={t("screen.failed")}>
       <RouteScreen shown={shown} data={data} params={params} timeZone={timeZone} />
     </ScreenFailed>
   );
@@ -70,7 +72,7 @@ function Screen({ timeZone }: { timeZone: string }) {
  * client entry and the server wait for it). */
 function RouteScreen({ shown, ...props }: { shown: Shown } & ScreenProps<unknown>) {
   const module = shown.match.route.screen.loaded;
-  if (!module) throw new Error(`the screen of ${shown.match.route.path || "the not-found page"} is not loaded`);
+  if (!module) throw new Error(`the screen of ${shown.match.name ?? "the not-found page"} is not loaded`);
   const Component = module.default;
   return <Component {...props} />;
 }

@@ -3,9 +3,9 @@
 //   OUT/server.js      the server bundle, a script V8 runs once per render thread
 //   OUT/assets/…       the client: an ES module entry, one chunk per language (its table
 //                      and date locale), shared chunks, CSS; names carry a content hash
-//   OUT/manifest.json  what the host needs: the document's files, the languages, the
-//                      sitemap's pages, the crawler list, the build time, the host's own
-//                      texts in each language
+//   OUT/manifest.json  what the host needs: the document's files, the languages, each
+//                      route's path in every language, the sitemap's pages, the crawler
+//                      list, the build time, the host's own texts in each language
 // In development the bundles are not minified, carry source maps, use React's development
 // build, and the client gets one more entry: the reload-and-overlay script; with `--pseudo`
 // the languages get their pseudo-languages too (app/bundling/pseudo-languages.mjs).
@@ -137,41 +137,21 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
   return { server, client };
 }
 
-/** What app/routes.ts declares (its indexable paths and route patterns), imported again only when the file changes. */
+/**
+ * What app/routes.ts declares (each route's path in every language, and the sitemap's pages
+ * in every language), imported again only when the file or the languages change.
+ */
 const declaredRoutes = { source: null, routes: null };
 async function routesOf(root, languages) {
   const file = path.join(root, "app/routes.ts");
-  const source = await readFile(file, "utf8");
+  const source = (await readFile(file, "utf8")) + JSON.stringify(languages);
   if (source !== declaredRoutes.source) {
     // The checks refuse a route the host could not serve as declared (app/data/routeCheck.ts).
     const [{ module: routes }, { module: checks }] = await Promise.all([importAlone(root, file), importAlone(root, path.join(root, "app/data/routeCheck.ts"))]);
-    declaredRoutes.routes = checks.checkRoutes(routes.ROUTES, routes.NOT_FOUND);
+    declaredRoutes.routes = checks.checkRoutes(routes.ROUTES, routes.NOT_FOUND, languages);
     declaredRoutes.source = source;
   }
-  const { sitemap, patterns } = declaredRoutes.routes;
-  return { sitemap, routeSegments: firstSegments(patterns, languages), routePatterns: patterns };
-}
-
-/**
- * The first segment of each route, for the host: a path that starts with one is the app's,
- * never a language prefix. A route whose first segment is a language code would never be
- * reached, and one that starts with a parameter would take every language prefix for
- * itself: the build refuses both, naming the route.
- */
-export function firstSegments(patterns, languages) {
-  const codes = new Set(languages.languages.map(({ code }) => code));
-  const segments = new Set();
-  for (const pattern of patterns) {
-    const first = pattern.split("/")[1] ?? "";
-    if (codes.has(first)) {
-      throw new Error(`app/routes.ts: the route "${pattern}" starts with "${first}", a language of app/i18n/languages.json, so its pages could never be reached: rename it`);
-    }
-    if (first.startsWith(":")) {
-      throw new Error(`app/routes.ts: the route "${pattern}" starts with a parameter, which would take every language prefix for itself: give it a fixed first segment`);
-    }
-    if (first !== "") segments.add(first);
-  }
-  return [...segments];
+  return declaredRoutes.routes;
 }
 
 /** Writes OUT/manifest.json from the client build's metafile; returns it. */

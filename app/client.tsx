@@ -14,7 +14,7 @@ if (document.readyState === "loading") {
 }
 const boot = JSON.parse(document.getElementById(BOOT_STATE_ID)!.textContent!) as BootState;
 // A screen whose module will not load shows the screen's failure message instead.
-const [initialResources] = await Promise.all([loadResources(boot.language), resolveRoute(boot.path).route.screen().catch(() => {})]);
+const [initialResources] = await Promise.all([loadResources(boot.language), resolveRoute(boot.language, boot.path).route.screen().catch(() => {})]);
 const root = document.getElementById(ROOT_ID)!;
 const app = <App boot={boot} initialResources={initialResources} load={loadResources} />;
 // An empty root is the host's client-rendered shell (its server render failed): render here.

@@ -42,11 +42,30 @@ html: string | number,
  */
 sharing: PageSharing, 
 /**
+ * What the page is: its route, its parameters, its path in each language.
+ */
+page: PageIdentity, 
+/**
  * The loader's outcome, for the boot state (absent for a screen without a loader).
  */
 data?: LoadOutcome<unknown>, };
 
 export type PageSharing = { "kind": "public", maxSeconds?: number, } | { "kind": "private" };
+
+export type PageIdentity = { 
+/**
+ * Its route's name in `app/routes.ts` (`languages`); `null` for the not-found route.
+ */
+route: string | null, 
+/**
+ * Its route's parameters, decoded (`{ "code": "en" }`).
+ */
+params: Record<string, string>, 
+/**
+ * Its path in each language, by language code, without the prefix and as a URL writes
+ * it (`{ "fr": "/langues/en", "en": "/languages/en" }`).
+ */
+paths: Record<string, string>, };
 
 export type Done = { job: number, result: RenderResult, } | { job: number, failed: string, };
 
@@ -54,7 +73,11 @@ export type StreamPart = { job: number, head: StreamHead, } | { job: number, she
 
 export type Shell = { prelude: string, postponed: string | null, };
 
-export type StreamHead = { status: number, title: string, description: string, };
+export type StreamHead = { status: number, title: string, description: string, 
+/**
+ * What the page is: its route, its parameters, its path in each language.
+ */
+page: PageIdentity, };
 
 export type StreamEnd = { 
 /**

@@ -3,11 +3,12 @@ import { test } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { renderToString } from "react-dom/server";
 import type { ScreenData } from "./data/route";
+import { pageOf } from "./data/router";
 import { LanguageProvider } from "./i18n/LanguageProvider";
 import { languageOf } from "./i18n/languages";
 import { loadResources } from "./i18n/resources";
 import { NavigationProvider, useNavigation } from "./navigation";
-import { resolveRoute } from "./routes";
+import { resolveRoute, ROUTES } from "./routes";
 
 // V8's own view of an object, as the natives syntax gives it (compiled after the flag).
 setFlagsFromString("--allow-natives-syntax");
@@ -23,8 +24,8 @@ test("the screen's data is a fast object, made at every render without filling V
   }
   for (let n = 0; n < 2; n++) {
     renderToString(
-      <LanguageProvider initialLanguage={language} initialResources={resources} load={loadResources}>
-        <NavigationProvider resolve={resolveRoute} initial={{ path: "/", match: resolveRoute("/"), outcome: null, language }}>
+      <LanguageProvider initialLanguage={language} initialResources={resources} load={loadResources} urlIn={() => null}>
+        <NavigationProvider resolve={resolveRoute} pageOf={(page) => pageOf(ROUTES, page)} initial={{ match: resolveRoute(language, "/"), outcome: null, language }}>
           <Probe />
         </NavigationProvider>
       </LanguageProvider>,

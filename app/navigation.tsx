@@ -7,16 +7,18 @@
 // loader of the screen on show again, the data on show staying until the new comes. The
 // URL and the page always speak one language: a navigation lands in the language the page
 // shows by then (a change made on the way wins), and back and forward bring the language
-// of the entry they land on.
+// of the entry they land on. A page's URL is its route's path in that language, written
+// from the route and its parameters (app/data/router.ts); each history entry keeps its
+// page's URL in every language, for a change of language to go to.
 import { createContext, type ReactNode, use, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { LoadOutcome } from "./data/outcome";
-import type { Match, ScreenData } from "./data/route";
+import type { ScreenData } from "./data/route";
+import { hrefIn, type Match, type PageRef } from "./data/router";
 import { useLanguage } from "./i18n/LanguageProvider";
-import { type Language, localizedPath, prefixLanguage, stripLanguagePrefix } from "./i18n/languages";
+import { type Language, LANGUAGES, prefixLanguage, stripLanguagePrefix } from "./i18n/languages";
 
-/** The screen on show: its path (without the language prefix), its route, its data. */
+/** The screen on show: its page (route and parameters), its data. */
 export interface Shown {
-  path: string;
   match: Match;
   outcome: LoadOutcome<unknown> | null;
   /** On the server, for a streamed page: the outcome still to come. */
@@ -29,11 +31,13 @@ interface Navigation {
   shown: Shown;
   /** The data the screen on show receives. */
   data: ScreenData<unknown>;
-  /** The path a navigation is on its way to, until its screen and data are there; else null. */
-  navigating: string | null;
-  navigate: (path: string) => void;
-  /** Fetches the module of the screen `path` names, so that following a link to it waits less. */
-  prefetch: (path: string) => void;
+  /** The page a navigation is on its way to, until its screen and data are there; else null. */
+  navigating: Match | null;
+  navigate: (page: PageRef) => void;
+  /** Fetches the module of the screen of `page`, so that following a link to it waits less. */
+  prefetch: (page: PageRef) => void;
+  /** `page`'s URL in the active language. */
+  href: (page: PageRef) => string;
 }
 
 const NavigationContext = createContext<Navigation | null>(null);
@@ -51,21 +55,43 @@ const arriving = () => import("./data/arrive");
 const SCROLL_STORE = "bilingue-scroll";
 type Position = [number, number];
 const newEntryKey = () => Math.random().toString(36).slice(2, 10);
-const entryKey = (): string | undefined => (window.history.state as { key?: string } | null)?.key;
+
+/**
+ * What a history entry keeps: its key (for its scroll position), and its page's URL in
+ * every language, which a change of language goes to (`entryUrlIn`).
+ */
+interface EntryState {
+  key?: string;
+  urls?: Record<string, string>;
+}
+const entryState = (): EntryState => (window.history.state as EntryState | null) ?? {};
+const entryKey = (): string | undefined => entryState().key;
+const urlsOf = (match: Match): Record<string, string> => Object.fromEntries(LANGUAGES.map(({ code }) => [code, hrefIn(match, code)]));
+
+/**
+ * The URL of the current history entry's page in `language` (its route in that language's
+ * words, its parameters kept); null before the app has written the entry.
+ */
+export function entryUrlIn(language: Language): string | null {
+  return entryState().urls?.[language] ?? null;
+}
 
 /** Where the screen being shown scrolls to once it is painted: an entry's saved position, or the top. */
 type ScrollTo = Position | null;
 
 interface Props {
-  resolve: (path: string) => Match;
+  /** The page a path (without its prefix) names in a language. */
+  resolve: (language: Language, path: string) => Match;
+  /** The page a link names. */
+  pageOf: (page: PageRef) => Match;
   initial: Shown;
   children: ReactNode;
 }
 
-export function NavigationProvider({ resolve, initial, children }: Props) {
+export function NavigationProvider({ resolve, pageOf, initial, children }: Props) {
   const { language, requestedLanguage, changeLanguage } = useLanguage();
   const [shown, setShown] = useState(initial);
-  const [navigating, setNavigating] = useState<string | null>(null);
+  const [navigating, setNavigating] = useState<Match | null>(null);
   const [reloading, setReloading] = useState(false);
   const latest = useRef<AbortController | null>(null);
   const scrollTo = useRef<ScrollTo>(null);
@@ -93,12 +119,11 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
     [],
   );
 
-  /** Shows the screen `to` names, its data loaded in `language`. */
+  /** Shows the screen of `match`, its data loaded in `language`. */
   const go = useCallback(
-    (to: string, entry: { push: true } | { push: false; key: string | undefined }, language: Language) => {
+    (match: Match, entry: { push: true } | { push: false; key: string | undefined }, language: Language) => {
       const attempt = begin();
-      const match = resolve(to);
-      setNavigating(to);
+      setNavigating(match);
       load(match, language, attempt.signal).then(
         (outcome) => {
           if (attempt.signal.aborted) return;
@@ -108,35 +133,36 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
             currentKey.current = newEntryKey();
             // In the language on show now, not the one the navigation began in: data loaded
             // in another is loaded again (`stale`, below).
-            window.history.pushState({ key: currentKey.current }, "", localizedPath(shownLanguage.current, to));
+            const urls = urlsOf(match);
+            window.history.pushState({ key: currentKey.current, urls } satisfies EntryState, "", urls[shownLanguage.current]);
             scrollTo.current = [0, 0];
           } else {
             currentKey.current = entry.key;
             scrollTo.current = (entry.key && positions.current.get(entry.key)) || [0, 0];
           }
-          setShown({ path: to, match, outcome, language });
+          setShown({ match, outcome, language });
           setNavigating(null);
           setReloading(false);
         },
         () => {
           // The screen's module would not load: the page itself, from the host, will.
-          if (!attempt.signal.aborted) window.location.assign(localizedPath(wantedLanguage.current, to));
+          if (!attempt.signal.aborted) window.location.assign(hrefIn(match, wantedLanguage.current));
         },
       );
     },
-    [begin, resolve, load],
+    [begin, load],
   );
 
   const reload = useCallback(() => {
-    const { match, path } = shownRef.current;
+    const { match } = shownRef.current;
     if (!match.route.loader) return;
     const attempt = begin();
     setNavigating(null);
     setReloading(true);
     const language = requestedLanguage;
     load(match, language, attempt.signal).then((outcome) => {
-      // A navigation, or a later reload, supersedes this one.
-      if (attempt.signal.aborted || shownRef.current.path !== path) return;
+      // A navigation, or a later reload, supersedes this one (a navigation shows a new match).
+      if (attempt.signal.aborted || shownRef.current.match !== match) return;
       latest.current = null;
       setShown((now) => ({ ...now, outcome, pending: undefined, language }));
       setReloading(false);
@@ -156,11 +182,11 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
         wantedLanguage.current = language;
       }
       // The entry being left keeps its position; the one shown takes its own once painted.
-      go(stripLanguagePrefix(pathname), { push: false, key }, language);
+      go(resolve(language, stripLanguagePrefix(pathname)), { push: false, key }, language);
     };
     window.addEventListener("popstate", follow);
     return () => window.removeEventListener("popstate", follow);
-  }, [go, changeLanguage]);
+  }, [go, resolve, changeLanguage]);
 
   // The scroll position is the app's to restore, per entry: the browser's would come
   // before the screen and its data do.
@@ -176,11 +202,13 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
     currentKey.current = entryKey();
     if (!currentKey.current) {
       currentKey.current = newEntryKey();
-      window.history.replaceState({ ...(window.history.state as object | null), key: currentKey.current }, "");
     } else {
       const saved = positions.current.get(currentKey.current);
       if (saved) window.scrollTo(...saved);
     }
+    // The first page's URLs, from this build's routes (a reload may bring another build).
+    const first: EntryState = { key: currentKey.current, urls: urlsOf(shownRef.current.match) };
+    window.history.replaceState({ ...(window.history.state as object | null), ...first }, "");
     const keep = () => {
       remember(positions.current, currentKey.current);
       try {
@@ -208,11 +236,12 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
     if (stale && navigating === null) reload();
   }, [stale, navigating, reload]);
 
-  const navigate = useCallback((to: string) => go(to, { push: true }, wantedLanguage.current), [go]);
+  const navigate = useCallback((page: PageRef) => go(pageOf(page), { push: true }, wantedLanguage.current), [go, pageOf]);
   const prefetch = useCallback(
-    (to: string) => void Promise.all([resolve(to).route.screen(), arriving()]).catch(() => {}),
-    [resolve],
+    (page: PageRef) => void Promise.all([pageOf(page).route.screen(), arriving()]).catch(() => {}),
+    [pageOf],
   );
+  const href = useCallback((page: PageRef) => hrefIn(pageOf(page), language), [pageOf, language]);
   const value = useMemo<Navigation>(
     () => ({
       shown,
@@ -220,8 +249,9 @@ export function NavigationProvider({ resolve, initial, children }: Props) {
       navigating,
       navigate,
       prefetch,
+      href,
     }),
-    [shown, reloading, stale, reload, navigating, navigate, prefetch],
+    [shown, reloading, stale, reload, navigating, navigate, prefetch, href],
   );
   return <NavigationContext.Provider value={value}>{children}</NavigationContext.Provider>;
 }
@@ -249,21 +279,25 @@ function remember(positions: Map<string, Position>, key: string | undefined): vo
   if (key) positions.set(key, [window.scrollX, window.scrollY]);
 }
 
-/** A link to another screen, in the active language: a plain click navigates in place, and
- * pointing at it (or focusing it) fetches the screen's module beforehand. */
-export function Link({ to, children }: { to: string; children: ReactNode }) {
-  const { navigate, prefetch } = useNavigation();
-  const { language } = useLanguage();
+/**
+ * A link to a page, named by its route and parameters (`<Link to="languages" params={{
+ * code }}>`; an unknown route or a missing parameter fails the type check), at its URL in
+ * the active language: a plain click navigates in place, and pointing at it (or focusing
+ * it) fetches the screen's module beforehand.
+ */
+export function Link({ children, ...page }: PageRef & { children: ReactNode }) {
+  const { navigate, prefetch, href } = useNavigation();
+  const target = page as PageRef;
   return (
     <a
-      href={localizedPath(language, to)}
+      href={href(target)}
       onClick={(event) => {
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();
-        navigate(to);
+        navigate(target);
       }}
-      onMouseEnter={() => prefetch(to)}
-      onFocus={() => prefetch(to)}
+      onMouseEnter={() => prefetch(target)}
+      onFocus={() => prefetch(target)}
     >
       {children}
     </a>

@@ -11,7 +11,8 @@ import { App } from "./App";
 import type { BootState, RenderResult } from "./boot";
 import { ENTRY_POINTS } from "./contract";
 import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
-import type { Match, PageSharing, Route } from "./data/route";
+import type { PageSharing, Route } from "./data/route";
+import { identityOf, type Match } from "./data/router";
 import http, { type HttpClient, type RequestConfig, withConfig } from "./http/client";
 import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES, localeOf } from "./i18n/languages";
 import { type LanguageModule, type LoadResources, type Resources, resourcesOf, tableModuleOf } from "./i18n/resources";
@@ -46,11 +47,12 @@ function checkTimeZone(timeZone: string): void {
 }
 
 /** The page for `boot`, with its loader's outcome when the screen has a loader. */
-function renderPage(boot: BootState, { route }: Match, data?: LoadOutcome<unknown>): RenderResult {
+function renderPage(boot: BootState, match: Match, data?: LoadOutcome<unknown>): RenderResult {
+  const { route } = match;
   const html = renderToString(<App boot={{ ...boot, data }} initialResources={resourcesFor(boot.language)} load={loadResources} />);
   const { title, description } = textOf(boot, route);
   const status = data ? statusFor(route, data) : route.status;
-  return { status, title, description, html, sharing: sharingOf(route, status, data), data };
+  return { status, title, description, html, sharing: sharingOf(route, status, data), page: identityOf(match), data };
 }
 
 /**
@@ -108,7 +110,7 @@ export function render(boot: BootState, job: number, streamNonce: string | null,
 function start(boot: BootState, job: number, streamNonce: string | null, shell: ShellAsk): void {
   checkTimeZone(boot.timeZone);
   const page = { ...boot, language: isLanguage(boot.language) ? boot.language : DEFAULT_LANGUAGE };
-  const match = resolveRoute(page.path);
+  const match = resolveRoute(page.language, page.path);
   const { route } = match;
   if (!route.loader) {
     if (route.screen.loaded) finishNow(job, renderPage(page, match));
@@ -118,7 +120,7 @@ function start(boot: BootState, job: number, streamNonce: string | null, shell: 
   const context = { language: page.language, params: match.params, http: clientFor(job) };
   if (streamNonce !== null && mayStream(route)) {
     const data = runLoader(route, context);
-    const head = { status: route.status, ...textOf(page, route) };
+    const head = { status: route.status, ...textOf(page, route), page: identityOf(match) };
     const app = (pending: Promise<LoadOutcome<unknown>>) => (
       <App boot={page} pendingData={pending} initialResources={resourcesFor(page.language)} load={loadResources} />
     );

@@ -263,13 +263,13 @@ async function throughVarnish(host) {
  */
 async function streamedFirstBytes(upstream) {
   const host = await startHost(["--api-upstream", upstream.url]);
-  const peer = await startPeer("bench/streaming/peer.mjs", [streamingRender, host.baseUrl, `${upstream.url}/api`, String(threads), "compress", "/fr/status"]);
+  const peer = await startPeer("bench/streaming/peer.mjs", [streamingRender, host.baseUrl, `${upstream.url}/api`, String(threads), "compress", "/fr/etat"]);
   try {
-    await expectHostsStreamedPage(`${host.baseUrl}/fr/status`, `${peer.baseUrl}/fr/status`);
+    await expectHostsStreamedPage(`${host.baseUrl}/fr/etat`, `${peer.baseUrl}/fr/etat`);
     const contenders = [
-      ["bilingue, streamed (a person)", `${host.baseUrl}/fr/status`, PERSON],
-      ["bilingue, whole (a crawler: Googlebot)", `${host.baseUrl}/fr/status`, CRAWLER],
-      [PEER_STREAMING, `${peer.baseUrl}/fr/status`, PERSON],
+      ["bilingue, streamed (a person)", `${host.baseUrl}/fr/etat`, PERSON],
+      ["bilingue, whole (a crawler: Googlebot)", `${host.baseUrl}/fr/etat`, CRAWLER],
+      [PEER_STREAMING, `${peer.baseUrl}/fr/etat`, PERSON],
     ];
     const answers = contenders.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
@@ -315,16 +315,16 @@ async function perVisitorPages(upstream, misses) {
   const api = ["--api-upstream", upstream.url];
   const host = await startHost(api);
   const noShell = await startHost([...api, "--prerender", "off"]);
-  const peer = await startPeer("bench/streaming/peer.mjs", [streamingRender, host.baseUrl, `${upstream.url}/api`, String(threads), "plain", "/fr/status"]);
+  const peer = await startPeer("bench/streaming/peer.mjs", [streamingRender, host.baseUrl, `${upstream.url}/api`, String(threads), "plain", "/fr/etat"]);
   try {
-    await expectHostsStreamedPage(`${host.baseUrl}/fr/status`, `${peer.baseUrl}/fr/status`, { cookie: VISITOR_COOKIE });
+    await expectHostsStreamedPage(`${host.baseUrl}/fr/etat`, `${peer.baseUrl}/fr/etat`, { cookie: VISITOR_COOKIE });
     const person = [...BROWSERS, `Cookie: ${VISITOR_COOKIE}`];
     const crawler = [`Accept-Encoding: ${ACCEPTED}`, `User-Agent: ${CRAWLER}`, `Cookie: ${VISITOR_COOKIE}`];
     const contenders = [
-      [PER_VISITOR_SHELL, `${host.baseUrl}/fr/status`, host, person],
-      [PER_VISITOR_WHOLE, `${host.baseUrl}/fr/status`, host, crawler],
-      [PER_VISITOR_NO_SHELL, `${noShell.baseUrl}/fr/status`, noShell, person],
-      [PEER_STREAMING_PLAIN, `${peer.baseUrl}/fr/status`, peer, person],
+      [PER_VISITOR_SHELL, `${host.baseUrl}/fr/etat`, host, person],
+      [PER_VISITOR_WHOLE, `${host.baseUrl}/fr/etat`, host, crawler],
+      [PER_VISITOR_NO_SHELL, `${noShell.baseUrl}/fr/etat`, noShell, person],
+      [PEER_STREAMING_PLAIN, `${peer.baseUrl}/fr/etat`, peer, person],
     ];
     for (const [server, url, , headers] of contenders) {
       const sample = await readAnswer(url, headerObject(headers));
@@ -387,7 +387,7 @@ try {
     Object.assign(checks, await throughVarnish(host));
     row("static asset (entry JS)", "bilingue", "asset", await load(asset, host), await answer(asset));
     row("/api/status", "bilingue", "cached", await load(`${host.baseUrl}/api/status`, host), await answer(`${host.baseUrl}/api/status`));
-    row("status page, streamed (built-in API)", "bilingue", "render", await load(`${host.baseUrl}/fr/status`, host), await answer(`${host.baseUrl}/fr/status`));
+    row("status page, streamed (built-in API)", "bilingue", "render", await load(`${host.baseUrl}/fr/etat`, host), await answer(`${host.baseUrl}/fr/etat`));
     firstLoad = await firstLoadJs(host.baseUrl);
     await stop(host);
   }
@@ -447,7 +447,7 @@ try {
     const upstream = await startUpstream(SLOW_LOAD_MS);
     upstreams.push(upstream);
     const host = await startHost(["--page-cache-entries", "0", "--api-upstream", upstream.url]);
-    const status = `${host.baseUrl}/fr/status`;
+    const status = `${host.baseUrl}/fr/etat`;
     const home = `${host.baseUrl}/fr/`;
     row(`French home page, before the ${SLOW_LOAD_MS} ms loads`, UNCACHED, "render", await load(home, host), await answer(home));
     // The loads warm up first, so that the home page is measured beside their steady

@@ -45,7 +45,7 @@ const html = await (await fetch(`${host.baseUrl}/fr/`)).text();
 const asset = html.match(/type:"module",src:"([^"]+)"/)[1];
 // The pages are rendered each time (the status page streamed, its data from the built-in
 // API); an unprefixed URL is the way to the prefixed page. Each path, with its answer.
-const answers = new Map([["/fr/", 200], ["/en/", 200], ["/", 302], ["/api/status", 200], [asset, 200], ["/fr/status", 200]]);
+const answers = new Map([["/fr/", 200], ["/en/", 200], ["/", 302], ["/api/status", 200], [asset, 200], ["/fr/etat", 200]]);
 const mix = [...answers.keys()];
 const script = path.join(os.tmpdir(), `bilingue-soak-${process.pid}.lua`);
 writeFileSync(

@@ -1,8 +1,8 @@
 // The "Add a screen" recipe of docs/screens.md, followed block by block on a copy of the
 // app (each block goes where its `<!-- recipe: … -->` line says): it touches three files
 // and the tables, type-checks, and makes a page that is server-rendered with its data in
-// both languages and listed in the sitemap. The copy runs in the development loop, with
-// the binary under test.
+// both languages, at its path in each (as the build declares it), listed in the sitemap.
+// The copy runs in the development loop, with the binary under test.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -63,15 +63,22 @@ test("the app it makes type-checks: the screen's data is typed from its check, w
   assert.equal(checked.status, 0, checked.stdout + checked.stderr);
 });
 
-test("the new page is rendered on the server with its data, in both languages", async () => {
-  for (const [url, text] of [["/fr/clock", /Sur le serveur, il est [^<]*\d{4}[^<]*\./], ["/en/clock", /On the server, it is [^<]*\d{4}[^<]*\./]]) {
+test("the new page is rendered on the server with its data, in both languages, at its path in each", async () => {
+  const manifest = JSON.parse(await copy.read("dev-app/manifest.json"));
+  const { paths } = manifest.routes.find(({ name }) => name === "clock");
+  assert.notEqual(paths.fr, paths.en, "the recipe translates the path");
+  const sitemap = await (await fetch(`${loop.baseUrl}/sitemap.xml`)).text();
+  for (const [language, text] of [["fr", /Sur le serveur, il est [^<]*\d{4}[^<]*\./], ["en", /On the server, it is [^<]*\d{4}[^<]*\./]]) {
+    const url = `/${language}${paths[language]}`;
     const answer = await fetch(loop.baseUrl + url);
     assert.equal(answer.status, 200, url);
     const html = await answer.text();
     assert.match(html, text, url);
     assert.match(html, /"serverTime":"20/, `${url}: the boot state carries the data`);
+    assert.ok(sitemap.includes(`${url}</loc>`), `${url} in the sitemap`);
   }
-  const sitemap = await (await fetch(`${loop.baseUrl}/sitemap.xml`)).text();
-  assert.match(sitemap, /<loc>[^<]*\/fr\/clock<\/loc>/);
-  assert.match(sitemap, /<loc>[^<]*\/en\/clock<\/loc>/);
+  // The other language's words under a prefix lead to the page's own path there.
+  const elsewhere = await fetch(`${loop.baseUrl}/fr${paths.en}`, { redirect: "manual" });
+  assert.equal(elsewhere.status, 308);
+  assert.equal(elsewhere.headers.get("location"), `/fr${paths.fr}`);
 });

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
-import { startHost } from "./support.mjs";
+import { appPage, startHost } from "./support.mjs";
 
 const csp = createRequire(import.meta.url)("@doyensec/csp-evaluator");
 const { HIGH, HIGH_MAYBE } = csp.Finding.Severity;
@@ -25,7 +25,10 @@ after(async () => host?.stop());
 
 test("no page or answer of the host has a high-severity finding", async () => {
   const seen = new Map();
-  for (const path of ["/fr/", "/en/", "/fr/status", "/en/nowhere", "/de/", "/", "/api/status", "/robots.txt", "/sitemap.xml"]) {
+  const status = await appPage("fr", "status");
+  // A page, the streamed page, a 404, a way to a page (unprefixed, or in another language's words), the API, the crawlers' files.
+  const elsewhere = `/fr${(await appPage("en", "languages", { code: "en" })).slice(3)}`;
+  for (const path of ["/fr/", "/en/", status, "/en/nowhere", "/de/", "/", elsewhere, "/api/status", "/robots.txt", "/sitemap.xml"]) {
     const answer = await fetch(host.baseUrl + path, { redirect: "manual" });
     const policy = answer.headers.get("content-security-policy");
     assert.ok(policy, `${path} has a policy`);

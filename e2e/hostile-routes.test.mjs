@@ -5,17 +5,11 @@
 // resolves them itself: tests/screens.rs sends them over HTTP.)
 import assert from "node:assert/strict";
 import { inEachEngine } from "./engines/index.mjs";
-import { startHost } from "./support.mjs";
+import { appPage, startHost } from "./support.mjs";
 
-const HOSTILE = [
-  "/fr/languages/en%2f",
-  "/fr/languages/a%2Fb",
-  "/fr/languages/..%2fstatus",
-  "/fr/languages/en%00",
-  "/fr/languages/%EF%BC%8E%EF%BC%8E",
-  "/fr/languages/a%5Cb",
-  "/fr/languages/english",
-];
+/** The language route's page, in French, for codes that name nothing or not a language. */
+const hostile = () =>
+  Promise.all(["en%2f", "a%2Fb", "..%2fstatus", "en%00", "%EF%BC%8E%EF%BC%8E", "a%5Cb", "english"].map((code) => appPage("fr", "languages", { code })));
 
 const apiCalls = (page) => page.requests().filter((r) => r.path.startsWith("/api/")).map((r) => r.path);
 /** The engine's own console line about a document answered 404 (Chromium's) is expected. */
@@ -30,7 +24,7 @@ const arriveAt = (page, path) =>
 
 inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   scenario("a parameter that cannot name anything is the not-found page, served as a 404", async ({ page }) => {
-    for (const path of HOSTILE) {
+    for (const path of await hostile()) {
       const served = await page.goto(path);
       // WebKit writes the escapes in capitals, which changes nothing.
       assert.equal(served?.path.toLowerCase(), path.toLowerCase(), "the browser asked for the path as it is");
@@ -49,10 +43,10 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.goto("/fr/");
     await page.hydrated();
     // The way in works: a language's page is shown with its data.
-    await arriveAt(page, "/fr/languages/en");
+    await arriveAt(page, await appPage("fr", "languages", { code: "en" }));
     await page.waitFor({ role: "heading", name: "English" });
     assert.deepEqual(apiCalls(page), ["/api/languages/en"]);
-    for (const path of HOSTILE) {
+    for (const path of await hostile()) {
       await arriveAt(page, path);
       await page.waitFor({ role: "heading", name: "Page introuvable" });
       assert.equal((await page.evaluate("location.pathname")).toLowerCase(), path.toLowerCase());

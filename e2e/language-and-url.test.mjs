@@ -1,12 +1,14 @@
 // The URL and the page speak one language, in every engine, whatever the order of events:
 // a change of language made while a navigation is on its way (its data slow to come) lands
 // the navigation in the chosen language, and back and forward bring the language of the
-// entry they land on. A reload of the URL then shows what was on show. The host's API is
-// an upstream whose languages take two seconds to answer.
+// entry they land on. A reload of the URL then shows what was on show. Each URL is the
+// page's own in its language (the route's path in that language's words, which differ
+// between French and English). The host's API is an upstream whose languages take two
+// seconds to answer.
 import assert from "node:assert/strict";
 import http from "node:http";
 import { inEachEngine } from "./engines/index.mjs";
-import { startHost } from "./support.mjs";
+import { appPage, startHost } from "./support.mjs";
 
 const SLOW_MS = 2000;
 const KNOWN = {
@@ -62,23 +64,25 @@ inEachEngine({ site }, ({ scenario }) => {
     assert.equal(await page.evaluate(() => document.querySelector(".navigation-pending").hidden), false, "the navigation is still on its way");
 
     await page.waitFor({ role: "heading", name: "English" }, { timeout: 3 * SLOW_MS });
+    const english = await appPage("en", "languages", { code: "en" });
+    assert.notEqual(english.slice(3), (await appPage("fr", "languages", { code: "en" })).slice(3), "a path of its own in each language");
     assert.deepEqual(await languageSignals(page, "en"), {
       lang: "en",
-      path: "/en/languages/en",
+      path: english,
       title: "A language of Bilingue · Bilingue",
       chosen: "en",
     });
     // Its data, loaded in French, is loaded again in English.
     await page.waitUntil(() => performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/api/languages/en")).length === 2, undefined, { timeout: 3 * SLOW_MS });
     await page.idle();
-    assert.equal(await page.evaluate("location.pathname"), "/en/languages/en");
+    assert.equal(await page.evaluate("location.pathname"), english);
 
     const served = await page.reload();
     assert.equal(served?.status, 200);
     await page.waitFor({ role: "heading", name: "English" });
     assert.deepEqual(await languageSignals(page, "en"), {
       lang: "en",
-      path: "/en/languages/en",
+      path: english,
       title: "A language of Bilingue · Bilingue",
       chosen: "en",
     });
@@ -95,7 +99,8 @@ inEachEngine({ site }, ({ scenario }) => {
     await page.waitFor({ role: "heading", name: "Server status" });
     await page.select({ label: "Language" }, "fr");
     await page.waitFor({ role: "heading", name: "État du serveur" });
-    assert.equal((await languageSignals(page, "fr")).path, "/fr/status");
+    const french = await appPage("fr", "status", {});
+    assert.equal((await languageSignals(page, "fr")).path, french, "the same page, at its French path");
 
     await page.back();
     await page.waitFor({ role: "heading", name: "Welcome to Bilingue" });
@@ -103,7 +108,7 @@ inEachEngine({ site }, ({ scenario }) => {
 
     await page.evaluate(() => history.forward());
     await page.waitFor({ role: "heading", name: "État du serveur" });
-    assert.deepEqual(await languageSignals(page, "fr"), { lang: "fr", path: "/fr/status", title: "État du serveur · Bilingue", chosen: "fr" });
+    assert.deepEqual(await languageSignals(page, "fr"), { lang: "fr", path: french, title: "État du serveur · Bilingue", chosen: "fr" });
     await page.waitFor({ css: "dl.status time" });
     assert.match(await page.text({ css: "dl.status time" }), /^\d{1,2} [a-zéû]+\.? \d{4}/, "the data in French");
 

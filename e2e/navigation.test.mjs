@@ -2,10 +2,11 @@
 // in the first paint, then loaded on navigation), a navigation shown as pending (and said
 // so to screen readers) until its screen and data are there, a navigation superseded by a
 // newer one (its call aborted, its data dropped), the scroll position restored per history
-// entry once the data is there, and links that fetch their screen's module beforehand.
+// entry once the data is there, and links that fetch their screen's module beforehand; in
+// French too, where each page is at its route's French path.
 import assert from "node:assert/strict";
 import { inEachEngine } from "./engines/index.mjs";
-import { startHost } from "./support.mjs";
+import { appPage, startHost } from "./support.mjs";
 
 /** The page's requests to /api. */
 const apiCalls = (page) => page.requests().filter((r) => r.path.startsWith("/api/")).map((r) => r.path);
@@ -63,7 +64,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   });
 
   scenario("a language's page hydrates with its data, and another's loads on navigation", async ({ page }) => {
-    const served = await page.goto("/en/languages/en");
+    const served = await page.goto(await appPage("en", "languages", { code: "en" }));
     assert.equal(served?.status, 200);
     assert.match(served.text, /<dd class="sample-plural" lang="en" dir="ltr">2 languages spoken<\/dd>/, "the data is in the server's HTML");
     await page.idle();
@@ -74,7 +75,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.waitFor({ role: "heading", name: "Français" });
     assert.equal(await page.text({ css: ".sample-date" }), "jeudi 15 janvier 2026");
     assert.equal(await page.text({ css: ".sample-plural" }), "2 langues parlées");
-    assert.equal(await page.evaluate("location.pathname"), "/en/languages/fr");
+    assert.equal(await page.evaluate("location.pathname"), await appPage("en", "languages", { code: "fr" }));
     assert.equal(await page.evaluate("document.title"), "A language of Bilingue · Bilingue");
     assert.deepEqual(apiCalls(page), ["/api/languages/fr"]);
     assert.equal(await page.evaluate("window.__samePage"), true, "no page load");
@@ -82,7 +83,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   });
 
   scenario("an unknown language is a 404 page, linked back to the others", async ({ page }) => {
-    const served = await page.goto("/fr/languages/zz");
+    const served = await page.goto(await appPage("fr", "languages", { code: "zz" }));
     assert.equal(served?.status, 404);
     await page.hydrated();
     await page.waitFor({ role: "heading", name: "Langue inconnue" });
@@ -108,7 +109,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.waitFor({ role: "heading", name: "Français" });
     assert.equal(await announced(page), "");
     assert.equal(await page.evaluate(() => document.querySelector(".navigation-pending").hidden), true);
-    assert.equal(await page.evaluate("location.pathname"), "/en/languages/fr");
+    assert.equal(await page.evaluate("location.pathname"), await appPage("en", "languages", { code: "fr" }));
     assert.deepEqual(await page.problems(), []);
   });
 
@@ -121,7 +122,8 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     const first = await held;
     await page.click({ role: "link", name: "English" });
     await page.waitFor({ role: "heading", name: "English" });
-    assert.equal(await page.evaluate("location.pathname"), "/en/languages/en");
+    const english = await appPage("en", "languages", { code: "en" });
+    assert.equal(await page.evaluate("location.pathname"), english);
     await Promise.race([
       first.clientGone,
       new Promise((_, reject) => setTimeout(() => reject(new Error("the superseded call was not aborted")), 5000)),
@@ -129,7 +131,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     release();
     await page.idle();
     assert.equal(await page.count({ role: "heading", name: "English" }), 1, "the superseded data never lands");
-    assert.equal(await page.evaluate("location.pathname"), "/en/languages/en");
+    assert.equal(await page.evaluate("location.pathname"), english);
     // One entry for the one arrival: back leads home, not to the cancelled page.
     await page.back();
     await page.waitFor({ role: "heading", name: "Welcome to Bilingue" });
@@ -165,6 +167,41 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     release();
     await page.waitFor({ role: "heading", name: "Server status" });
     await page.waitUntil(() => Math.round(window.scrollY) === 300);
+    assert.deepEqual(await page.problems(), []);
+  });
+
+  scenario("in French, links lead to the French paths, in place, and back and forward walk them, scroll and all", async ({ page }) => {
+    const [home, status, english] = await Promise.all([appPage("fr", "home"), appPage("fr", "status"), appPage("fr", "languages", { code: "en" })]);
+    assert.notEqual(status.slice(3), (await appPage("en", "status")).slice(3), "the status page has a French path of its own");
+    await page.goto(home);
+    await page.hydrated();
+    await page.evaluate(() => (window.__samePage = true));
+    const href = (name) => page.evaluateOn({ role: "link", name }, (link) => new URL(link.href).pathname);
+    assert.equal(await href("L’état du serveur"), status, "a link is its route's path in the page's language");
+    assert.equal(await href("English"), english);
+    await page.evaluate(() => (document.body.style.padding = "1500px 0 5000px"));
+    const at = await page.evaluateOn({ role: "link", name: "L’état du serveur" }, (link) => {
+      link.scrollIntoView({ block: "center" });
+      return Math.round(window.scrollY);
+    });
+    await page.click({ role: "link", name: "L’état du serveur" });
+    await page.waitFor({ css: "dl.status time" });
+    assert.equal(await page.evaluate("location.pathname"), status);
+    assert.equal(await scrollY(page), 0, "a new entry starts at the top");
+    await page.back();
+    await page.waitFor({ role: "heading", name: "Bienvenue sur Bilingue" });
+    assert.equal(await page.evaluate("location.pathname"), home);
+    await page.waitUntil((y) => Math.round(window.scrollY) === y, at);
+    await page.evaluate(() => history.forward());
+    await page.waitFor({ role: "heading", name: "État du serveur" });
+    assert.equal(await page.evaluate("location.pathname"), status);
+    await follow(page, "Retour à l’accueil");
+    await page.waitFor({ role: "heading", name: "Bienvenue sur Bilingue" });
+    await follow(page, "English");
+    await page.waitFor({ role: "heading", name: "English" });
+    assert.equal(await page.evaluate("location.pathname"), english);
+    assert.equal(await page.evaluate("document.title"), "Une langue de Bilingue · Bilingue");
+    assert.equal(await page.evaluate("window.__samePage"), true, "no page load");
     assert.deepEqual(await page.problems(), []);
   });
 

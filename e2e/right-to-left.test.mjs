@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { copyWithLanguage, oneLoopPerFile } from "./devloop.mjs";
 import { inEachEngine } from "./engines/index.mjs";
+import { appPage } from "./support.mjs";
 
 /** Hebrew, written right to left. */
 const LANGUAGE = {
@@ -45,7 +46,7 @@ describe("on the server", () => {
   test("its language page, from the API, says it is written right to left", async () => {
     const answer = await (await fetch(`${loop.baseUrl}/api/languages/he`)).json();
     assert.deepEqual(answer, { code: "he", locale: "he-IL", name: "עברית", direction: "rtl" });
-    const page = await (await fetch(`${loop.baseUrl}/fr/languages/he`)).text();
+    const page = await (await fetch(`${loop.baseUrl}${await appPage("fr", "languages", { code: "he" })}`)).text();
     assert.match(page, /<h1 lang="he" dir="rtl">עברית<\/h1>/);
     assert.match(page, /<dd>De droite à gauche<\/dd>/);
     assert.match(page, /<dd class="sample-date" lang="he" dir="rtl">[^<]*2026<\/dd>/);

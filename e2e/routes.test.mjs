@@ -1,18 +1,22 @@
 // A route the app adds is the app's, whatever it looks like: a three-letter first segment
 // (`/xyz`, as `/faq` or `/cgu` would be) is never read as a language the host does not
 // offer. The route is added to a copy of the app, served by the development loop with the
-// binary under test. A route the language list would shadow is refused by the build.
+// binary under test. A route the language list would shadow, one whose paths collide with
+// another's, or one translated with other parameters, is refused by the build, naming it.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import { copyOfTheApp, startDevLoop } from "./devloop.mjs";
 
-/** Adds `pattern`, showing the home screen (unless `declaration` says otherwise), to the copy's routes. */
-async function addRoute(copy, pattern, declaration = "") {
+/**
+ * Adds the route `name` at `path` (a pattern, or one per language), showing the home screen
+ * (unless `declaration` says otherwise), first in the copy's routes.
+ */
+async function addRoute(copy, name, path, declaration = "") {
   const routes = await copy.read("app/routes.ts");
   const added = routes.replace(
-    "export const ROUTES: readonly Route[] = [",
-    `export const ROUTES: readonly Route[] = [\n  defineRoute({ path: "${pattern}", screen: eager(home), titleKey: "home.title", descriptionKey: "home.description", indexable: true, sharing: { kind: "public" }${declaration ? `, ${declaration}` : ""} }),`,
+    "export const ROUTES = {",
+    `export const ROUTES = {\n  ${name}: defineRoute({ path: ${JSON.stringify(path)}, screen: eager(home), titleKey: "home.title", descriptionKey: "home.description", indexable: true, sharing: { kind: "public" }${declaration ? `, ${declaration}` : ""} }),`,
   );
   assert.notEqual(added, routes, "the routes table was found");
   await copy.write("app/routes.ts", added);
@@ -22,7 +26,7 @@ let copy;
 let loop;
 before(async () => {
   copy = await copyOfTheApp();
-  await addRoute(copy, "/xyz");
+  await addRoute(copy, "xyz", "/xyz");
   loop = await startDevLoop(copy);
 });
 after(async () => {
@@ -52,22 +56,26 @@ test("its alternates and the sitemap name it, x-default included", async () => {
   assert.match(sitemap, new RegExp(`<xhtml:link rel="alternate" hreflang="x-default" href="${origin}/xyz"/>`));
 });
 
-test("the build refuses a route the language list would shadow, or one the host cannot share as declared, naming it", async () => {
-  for (const [pattern, reason, declaration] of [
-    ["/en/about", /the route "\/en\/about" starts with "en", a language of app\/i18n\/languages\.json/],
-    ["/:slug", /the route "\/:slug" starts with a parameter/, "indexable: false"],
-    ["/about/:id", /the route "\/about\/:id" has parameters, so the sitemap cannot list it by its pattern/],
+test("the build refuses a route the language list would shadow, one that collides, or one the host cannot share as declared, naming it", async () => {
+  for (const [name, path, reason, declaration] of [
+    ["about", { fr: "/a-propos", en: "/en/about" }, /the route "about": its path in "en", "\/en\/about", starts with "en", a language of app\/i18n\/languages\.json/],
+    ["slug", "/:slug", /the route "slug": its path in "fr", "\/:slug", starts with a parameter/, "indexable: false"],
+    ["about", "/about/:id", /the route "about" has parameters, so the sitemap cannot list it by its pattern/],
     [
+      "about",
       "/about",
-      /the route "\/about" has a loader and declares its page public with no "maxSeconds"/,
+      /the route "about" has a loader and declares its page public with no "maxSeconds"/,
       'loader: { load: ({ http }) => http.get("/status") }, screen: lazy(() => import("./ui/Status"))',
     ],
+    // Another route's path in one language: the status page's French path.
+    ["about", { fr: "/a-propos", en: "/etat" }, /the route "status" collides with the route "about"/],
+    ["about", { fr: "/a-propos/:id", en: "/about/:slug" }, /the route "about": its path in "en", "\/about\/:slug", has the parameters \(slug\), its path in "fr" has \(id\)/, "indexable: false"],
   ]) {
     const shadowed = await copyOfTheApp();
     try {
-      await addRoute(shadowed, pattern, declaration);
+      await addRoute(shadowed, name, path, declaration);
       const built = spawnSync(process.execPath, [shadowed.file("app/build.mjs"), shadowed.file("out")], { encoding: "utf8" });
-      assert.notEqual(built.status, 0, pattern);
+      assert.notEqual(built.status, 0, JSON.stringify(path));
       assert.match(built.stderr, reason);
     } finally {
       await shadowed.remove();

@@ -2,7 +2,7 @@
 // nothing; reloading, changing language and navigating fetch in the browser.
 import assert from "node:assert/strict";
 import { inEachEngine } from "./engines/index.mjs";
-import { startHost } from "./support.mjs";
+import { appPage, startHost } from "./support.mjs";
 
 /** The page's requests to /api. */
 const apiCalls = (page) => page.requests().filter((r) => r.path.startsWith("/api/")).map((r) => r.path);
@@ -11,7 +11,7 @@ const shownTime = (page) => page.attribute("dl.status time", "datetime");
 
 inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   scenario("the status page hydrates with its data and no call to /api", async ({ page }) => {
-    const served = await page.goto("/fr/status");
+    const served = await page.goto(await appPage("fr", "status"));
     assert.equal(served?.status, 200);
     assert.match(served.text, /<dd>0\.1\.0<\/dd>/, "the data is in the server's HTML");
     await page.idle();
@@ -21,7 +21,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   });
 
   scenario("the reload button fetches in the browser and shows the new data in place", async ({ page }) => {
-    await page.goto("/en/status");
+    await page.goto(await appPage("en", "status"));
     await page.idle();
     await page.hydrated();
     const before = await shownTime(page);
@@ -37,7 +37,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   });
 
   scenario("a change of language loads the data again, in the browser", async ({ page }) => {
-    await page.goto("/fr/status");
+    await page.goto(await appPage("fr", "status"));
     await page.idle();
     await page.hydrated();
     const before = await shownTime(page);
@@ -45,7 +45,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.waitFor({ role: "heading", name: "Server status" });
     await page.waitUntil((old) => document.querySelector("dl.status time")?.getAttribute("datetime") !== old, before);
     assert.equal(apiCalls(page).length, 1, apiCalls(page).join("\n"));
-    assert.equal(await page.evaluate("location.pathname"), "/en/status");
+    assert.equal(await page.evaluate("location.pathname"), await appPage("en", "status"), "the same page, at its English path");
     assert.match(await page.text({ css: "dl.status time" }), /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M$/);
     assert.deepEqual(await page.problems(), []);
   });
@@ -58,7 +58,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.click({ role: "link", name: "The server’s status" });
     await page.waitFor({ role: "heading", name: "Server status" });
     await page.waitFor({ css: "dl.status time" });
-    assert.equal(await page.evaluate("location.pathname"), "/en/status");
+    assert.equal(await page.evaluate("location.pathname"), await appPage("en", "status"));
     assert.equal(await page.evaluate("document.title"), "Server status · Bilingue");
     assert.equal(apiCalls(page).length, 1, apiCalls(page).join("\n"));
     assert.equal(await page.evaluate("window.__samePage"), true, "no page load");

@@ -9,6 +9,7 @@ import http from "node:http";
 import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
 import { copyOfTheApp, startDevLoop } from "./devloop.mjs";
+import { appPage } from "./support.mjs";
 import { CHROMIUM, CHROMIUM_FLAGS } from "./engines/chromium.mjs";
 
 const UPSTREAM_DELAY_MS = 1500;
@@ -75,7 +76,7 @@ async function personsPage() {
 
 test("the shell and the fallback are painted before the data, which follows in the same page", async () => {
   const { context, page, problems, api } = await personsPage();
-  await page.goto(`${loop.baseUrl}/fr/status`);
+  await page.goto(`${loop.baseUrl}${await appPage("fr", "status")}`);
   await page.locator("dl.status").waitFor({ timeout: 10_000 });
   await page.waitForLoadState("networkidle");
   const seen = await page.evaluate(() => window.__seen);
@@ -95,7 +96,7 @@ test("the shell and the fallback are painted before the data, which follows in t
 });
 
 test("a crawler gets the same page whole, in one piece, its data in it", async () => {
-  const answer = await fetch(`${loop.baseUrl}/fr/status`, { headers: { "user-agent": GOOGLEBOT } });
+  const answer = await fetch(`${loop.baseUrl}${await appPage("fr", "status")}`, { headers: { "user-agent": GOOGLEBOT } });
   assert.equal(answer.status, 200);
   assert.ok(answer.headers.get("content-length"), "in one piece");
   const html = await answer.text();
@@ -114,10 +115,10 @@ test("a part that fails in the server render shows over the page with its file a
   await copy.write(status, broken);
   try {
     for (let served = ""; !served.includes("boom in StatusDetails"); await new Promise((r) => setTimeout(r, 100))) {
-      served = await (await fetch(`${loop.baseUrl}/en/status`)).text();
+      served = await (await fetch(`${loop.baseUrl}${await appPage("en", "status")}`)).text();
     }
     const { context, page } = await personsPage();
-    await page.goto(`${loop.baseUrl}/en/status`);
+    await page.goto(`${loop.baseUrl}${await appPage("en", "status")}`);
     const overlay = page.locator("#bilingue-dev-overlay");
     await overlay.waitFor({ timeout: 10_000 });
     const shown = await overlay.innerText();

@@ -21,3 +21,21 @@ export async function startHost(args = ["--render-threads", "1"], { port = true 
     stop: () => stop(server),
   };
 }
+
+/** The app's routes and router, read from app/ as the build reads them (once). */
+let routing;
+const appRouting = () =>
+  (routing ??= import("../app/bundling/import-alone.mjs").then(({ importAlone }) =>
+    Promise.all([importAlone(root, path.join(root, "app/routes.ts")), importAlone(root, path.join(root, "app/data/router.ts"))]),
+  ));
+
+/**
+ * The app's page of `route` in `language`, its parameters as a URL writes them: its path,
+ * prefix and all, at the route's path in that language (`/fr/langues/en`). Tests name
+ * pages by route, never by today's paths.
+ */
+export async function appPage(language, route, params = {}) {
+  const [{ module: routes }, { module: router }] = await appRouting();
+  const pattern = router.patternIn(routes.ROUTES[route], language);
+  return `/${language}${pattern.replace(/:(\w+)/g, (_, name) => params[name])}`;
+}

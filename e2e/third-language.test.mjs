@@ -62,8 +62,13 @@ describe("on the server", () => {
     assert.match(french, /<meta property="og:locale:alternate" content="es_ES">/);
     const link = (await fetch(`${loop.baseUrl}/fr/`)).headers.get("link");
     assert.match(link, /hreflang="es"/);
+    // The status page in Spanish, where its Spanish home page links to it.
+    const home = await (await fetch(`${loop.baseUrl}/es/`)).text();
+    const status = home.match(/<a href="(\/es\/[^"]+)">The server’s status<\/a>/)?.[1];
+    assert.ok(status, "the Spanish home page links to the status page");
+    assert.equal((await fetch(`${loop.baseUrl}${status}`)).status, 200, status);
     const sitemap = await (await fetch(`${loop.baseUrl}/sitemap.xml`)).text();
-    assert.match(sitemap, new RegExp(`<loc>${origin}/es/status</loc>`));
+    assert.match(sitemap, new RegExp(`<loc>${origin}${status}</loc>`));
     assert.equal((await fetch(`${loop.baseUrl}/de/`)).status, 404, "a language not listed is still a 404");
   });
 

@@ -45,11 +45,18 @@ use std::sync::Arc;
 
 use axum::{Router, middleware};
 
+pub use manifest::DeclaredRoute;
 pub use startup::{Host, StartError};
 
 /// `--write-assets DIR`: the built-in assets, for the next release's `--previous-assets`.
 pub fn write_assets(dir: &std::path::Path) -> Result<usize, String> {
     assets::write_embedded(dir)
+}
+
+/// The routes the built-in app declares, in order: each one's name and its pattern in every
+/// language (the tests derive the pages they ask for from them, never from today's paths).
+pub fn declared_routes() -> &'static [DeclaredRoute] {
+    &manifest::EMBEDDED.routes
 }
 
 /// Development mode (and `--app-build`): the list of languages comes from the app's build folder, and must be
@@ -162,13 +169,13 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
     use std::time::Duration;
     let manifest = &*manifest::EMBEDDED;
     let origin = origin::Origin::parse("https://www.example.org").unwrap();
+    // The app's routes, then the test's, the same in every language.
+    let declared: Vec<manifest::DeclaredRoute> = (manifest.routes.iter().cloned())
+        .chain(manifest::declared_everywhere(routes))
+        .collect();
     let build = pages::PageBuild {
         document: pages::DocumentAssets::from_manifest(manifest),
-        routes: manifest::AppRoutes::new(
-            &(manifest.route_patterns.iter().cloned())
-                .chain(routes.iter().map(|r| r.to_string()))
-                .collect::<Vec<_>>(),
-        ),
+        routes: manifest::AppRoutes::new(&declared).unwrap(),
         texts: Arc::new(texts::Texts::new(&manifest.host_texts).unwrap()),
     };
     Parts {
@@ -192,7 +199,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
         api: api::router(None),
         search: Arc::new(crawlers::RobotsAndSitemap::new(
             &origin,
-            &["/".into()],
+            &manifest.sitemap,
             "2026",
             false,
         )),
@@ -205,7 +212,13 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
         tracing: trace::Tracing::default(),
         dev: None,
         no_index: false,
-        purge_keys: Arc::new(purge_keys::PurgeKeys::new("test", &manifest.route_segments)),
+        purge_keys: Arc::new(purge_keys::PurgeKeys::new(
+            "test",
+            &declared
+                .iter()
+                .map(|route| route.name.clone())
+                .collect::<Vec<_>>(),
+        )),
         assets: Arc::default(),
     }
 }
@@ -244,6 +257,7 @@ mod tests {
                 description: String::new(),
                 html: format!("<p>{} {}</p>", boot.language.code(), boot.path),
                 sharing: crate::render::PageSharing::Public { max_seconds: None },
+                page: crate::render::PageIdentity::everywhere(None, &boot.path),
                 data: None,
             };
             Box::pin(async move {

@@ -1,15 +1,17 @@
 //! The build's contract with the host: `manifest.json`, which `app/bundle.mjs` writes from
-//! esbuild's metafile and the app's own declarations (its languages, routes, indexable
-//! pages, the host's texts) and which the host reads strictly: a field renamed or missing
+//! esbuild's metafile and the app's own declarations (its languages, its routes with their
+//! path in every language, its indexable pages in every language, the host's texts) and which the host reads strictly: a field renamed or missing
 //! on either side fails every start, and every test, at once. The release binary embeds
 //! the manifest of its build (see `build.rs`); development mode reads each new build's
 //! from disk.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::LazyLock;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{Arc, LazyLock};
 
 use serde::Deserialize;
 
+use crate::lang::Language;
+use crate::path_segment::segment_problem;
 use crate::texts::HostTexts;
 
 /// What the build says the host needs (written by `app/bundle.mjs`, `writeManifest`).
@@ -26,12 +28,10 @@ pub struct Manifest {
     pub icon: String,
     /// When the app was built (RFC 3339): the sitemap's `lastmod`.
     pub built_at: String,
-    /// The paths the app declares indexable.
-    pub sitemap: Vec<String>,
-    /// The first path segment of every route the app declares (`status` for `/status`).
-    pub route_segments: Vec<String>,
-    /// Every route's pattern, as the app declares it (`/languages/:code`).
-    pub route_patterns: Vec<String>,
+    /// Every route the app declares, in order: its name and its pattern in every language.
+    pub routes: Vec<DeclaredRoute>,
+    /// The pages the app declares indexable: each one's path in every language, by code.
+    pub sitemap: Vec<BTreeMap<String, String>>,
     /// The crawler user agents (isbot's list).
     pub crawlers: CrawlerList,
     /// The texts the host writes itself, by language code (the tables' `host.` keys).
@@ -65,36 +65,99 @@ pub struct LookaroundPattern {
     pub relaxed: String,
 }
 
-/// The routes the app declares, by pattern (`/`, `/languages/:code`). A path starting with
-/// one's first segment is the app's, never a language prefix, however much it looks like a
-/// language tag (`/faq`, `/cgu`).
+/// A route as the build declares it: its name (`app/routes.ts`) and its pattern in every
+/// language (`/langues/:code` in French, `/languages/:code` in English).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeclaredRoute {
+    pub name: String,
+    pub paths: BTreeMap<String, String>,
+}
+
+/// The routes the app declares, each with its pattern per language, in the order the app's
+/// router tries them (`matchRoute`, app/data/router.ts). The host reads a path with them
+/// before any render: whether it is a page of its language, or of another language's
+/// words (then redirected to its own path), and which route's; and a path starting with a
+/// route's first segment, in any language, is the app's, never a language prefix, however
+/// much it looks like a language tag (`/faq`, `/cgu`).
 #[derive(Debug, Clone, Default)]
 pub struct AppRoutes {
     /// `None`: a bundle other than the build's renders the pages (`--server-bundle`), and
     /// the manifest cannot say which paths it takes.
-    patterns: Option<Vec<String>>,
+    routes: Option<Vec<AppRoute>>,
     first_segments: HashSet<String>,
 }
 
+#[derive(Debug, Clone)]
+struct AppRoute {
+    name: Arc<str>,
+    /// By [`Language::index`].
+    patterns: Vec<String>,
+}
+
+/// A page of one of the app's routes, as a path names it: its route, and its parameters'
+/// segments as the path writes them.
+#[derive(Debug)]
+pub struct RoutedPage<'a, 'p> {
+    route: &'a AppRoute,
+    /// (name, segment), in the order of the pattern they were read with.
+    params: Vec<(&'a str, &'p str)>,
+}
+
+/// What a path without its prefix is in a language, as the manifest says.
+#[derive(Debug)]
+pub enum Found<'a, 'p> {
+    /// A page of this language's words (the app may still find none there: its loader's 404).
+    Here(RoutedPage<'a, 'p>),
+    /// In another language's words only: the page whose path in this language is another.
+    Elsewhere(RoutedPage<'a, 'p>),
+    /// No route takes it: certainly no page.
+    Nowhere,
+    /// Another bundle renders the pages: any path may be one.
+    Unknown,
+}
+
 impl AppRoutes {
-    pub fn new(patterns: &[String]) -> Self {
-        let first_segments = patterns
+    /// Fails when a route has no path in a language the host serves.
+    pub fn new(declared: &[DeclaredRoute]) -> Result<Self, String> {
+        let routes = declared
             .iter()
+            .map(|route| {
+                let patterns = Language::all()
+                    .map(|language| {
+                        route.paths.get(language.code()).cloned().ok_or_else(|| {
+                            format!(
+                                "the manifest's route {:?} has no path in {}",
+                                route.name,
+                                language.code()
+                            )
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
+                Ok(AppRoute {
+                    name: route.name.as_str().into(),
+                    patterns,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let first_segments = routes
+            .iter()
+            .flat_map(|route| &route.patterns)
             .filter_map(|pattern| pattern.split('/').nth(1))
             .filter(|first| !first.is_empty() && !first.starts_with(':'))
             .map(str::to_owned)
             .collect();
-        Self {
-            patterns: Some(patterns.to_vec()),
+        Ok(Self {
+            routes: Some(routes),
             first_segments,
-        }
+        })
     }
 
     /// The same first segments, for a bundle whose routes the manifest does not know:
     /// every path may be one of its pages.
     pub fn of_another_bundle(self) -> Self {
         Self {
-            patterns: None,
+            routes: None,
             ..self
         }
     }
@@ -103,25 +166,90 @@ impl AppRoutes {
         self.first_segments.contains(segment)
     }
 
-    /// Whether some route's pattern takes `path` (without its language prefix), as the
-    /// app's router matches (app/data/route.ts, `matchRoute`): segment by segment, a
-    /// parameter taking any non-empty segment that decodes. The app may still find no
-    /// page there (its loader's 404); a path no pattern takes is certainly none.
-    pub fn match_any(&self, path: &str) -> bool {
-        let Some(patterns) = &self.patterns else {
-            return true;
+    /// What `path` (without its prefix) is in `language`: a page of one of its routes there,
+    /// a page in another language's words (the first route, then the first language, that
+    /// takes it), or none. Its patterns are matched as the app's router matches them:
+    /// segment by segment, a parameter taking any non-empty segment that can name something
+    /// (`path_segment`; the route's own form of it is the app's to check).
+    pub fn find<'p>(&self, language: Language, path: &'p str) -> Found<'_, 'p> {
+        let Some(routes) = &self.routes else {
+            return Found::Unknown;
         };
-        patterns.iter().any(|pattern| {
-            let parts = pattern.split('/');
-            let segments = path.split('/');
-            parts.clone().count() == segments.clone().count()
-                && parts
-                    .zip(segments)
-                    .all(|(part, segment)| match part.strip_prefix(':') {
-                        Some(_) => !segment.is_empty() && decodes(segment),
-                        None => part == segment,
-                    })
+        if let Some(page) = routes
+            .iter()
+            .find_map(|route| route.read(language.index(), path))
+        {
+            return Found::Here(page);
+        }
+        Language::all()
+            .filter(|other| *other != language)
+            .find_map(|other| {
+                routes
+                    .iter()
+                    .find_map(|route| route.read(other.index(), path))
+            })
+            .map_or(Found::Nowhere, Found::Elsewhere)
+    }
+
+    /// The page `path` (without a prefix) names in any language's words, `first`'s first.
+    pub fn find_in_any<'p>(&self, first: Language, path: &'p str) -> Option<RoutedPage<'_, 'p>> {
+        match self.find(first, path) {
+            Found::Here(page) | Found::Elsewhere(page) => Some(page),
+            Found::Nowhere | Found::Unknown => None,
+        }
+    }
+}
+
+impl AppRoute {
+    /// The page `path` is of this route, in the language of `patterns[index]`.
+    fn read<'a, 'p>(&'a self, index: usize, path: &'p str) -> Option<RoutedPage<'a, 'p>> {
+        let pattern = &self.patterns[index];
+        let (parts, segments) = (pattern.split('/'), path.split('/'));
+        if parts.clone().count() != segments.clone().count() {
+            return None;
+        }
+        let mut params = Vec::new();
+        for (part, segment) in parts.zip(segments) {
+            match part.strip_prefix(':') {
+                Some(name)
+                    if !segment.is_empty()
+                        && decodes(segment)
+                        && segment_problem(segment).is_none() =>
+                {
+                    params.push((name, segment));
+                }
+                None if part == segment => {}
+                _ => return None,
+            }
+        }
+        Some(RoutedPage {
+            route: self,
+            params,
         })
+    }
+}
+
+impl RoutedPage<'_, '_> {
+    /// Its route's name.
+    pub fn route(&self) -> &Arc<str> {
+        &self.route.name
+    }
+
+    /// Its path in `language`, without the prefix: the route's pattern there, its
+    /// parameters' segments as the asked path wrote them.
+    pub fn path_in(&self, language: Language) -> String {
+        self.route.patterns[language.index()]
+            .split('/')
+            .map(|part| match part.strip_prefix(':') {
+                Some(name) => self
+                    .params
+                    .iter()
+                    .find(|(param, _)| *param == name)
+                    .map_or("", |(_, segment)| segment),
+                None => part,
+            })
+            .collect::<Vec<_>>()
+            .join("/")
     }
 }
 
@@ -163,32 +291,126 @@ impl Manifest {
     }
 }
 
+/// Routes whose pattern is the same in every language, each named after its first
+/// segment (`home` for `/`).
+#[cfg(test)]
+pub fn declared_everywhere(patterns: &[&str]) -> Vec<DeclaredRoute> {
+    patterns
+        .iter()
+        .map(|pattern| DeclaredRoute {
+            name: match pattern.split('/').nth(1).unwrap_or_default() {
+                "" => "home".into(),
+                first => first.replace(|c: char| !c.is_ascii_alphanumeric(), ""),
+            },
+            paths: Language::all()
+                .map(|language| (language.code().to_owned(), pattern.to_string()))
+                .collect(),
+        })
+        .collect()
+}
+
+/// The app's page of `route` in the language `code`, its parameters `params` (tests): its
+/// URL path, prefix and all, from the embedded manifest's routes.
+#[cfg(test)]
+pub fn app_page(code: &str, route: &str, params: &[(&str, &str)]) -> String {
+    let declared = EMBEDDED
+        .routes
+        .iter()
+        .find(|declared| declared.name == route)
+        .unwrap_or_else(|| panic!("the app has no route {route:?}"));
+    let path = declared.paths[code]
+        .split('/')
+        .map(|part| match part.strip_prefix(':') {
+            Some(name) => {
+                params
+                    .iter()
+                    .find(|(param, _)| *param == name)
+                    .unwrap_or_else(|| panic!("{route} needs {name}"))
+                    .1
+            }
+            None => part,
+        })
+        .collect::<Vec<_>>()
+        .join("/");
+    format!("/{code}{path}")
+}
+
+#[cfg(test)]
+impl AppRoutes {
+    /// Routes whose pattern is the same in every language ([`declared_everywhere`]).
+    pub fn same_in_every_language(patterns: &[&str]) -> Self {
+        Self::new(&declared_everywhere(patterns)).expect("every language has a path")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn lang(code: &str) -> Language {
+        Language::from_code(code).unwrap()
+    }
+
+    /// `/`, `/status` the same in every language, and `/langues/:code` or `/languages/:code`.
+    fn translated() -> AppRoutes {
+        let route = |name: &str, fr: &str, en: &str| DeclaredRoute {
+            name: name.into(),
+            paths: [("fr".to_string(), fr.to_string()), ("en".into(), en.into())].into(),
+        };
+        AppRoutes::new(&[
+            route("home", "/", "/"),
+            route("status", "/etat", "/status"),
+            route("languages", "/langues/:code", "/languages/:code"),
+        ])
+        .unwrap()
+    }
+
     #[test]
     fn the_embedded_manifest_is_read_strictly_and_names_the_apps_routes() {
-        assert!(EMBEDDED.route_segments.iter().any(|s| s == "status"));
-        let routes = AppRoutes::new(&EMBEDDED.route_patterns);
-        assert!(routes.routes("status") && !routes.routes("de"));
+        let routes = AppRoutes::new(&EMBEDDED.routes).unwrap();
+        for route in &EMBEDDED.routes {
+            for (code, pattern) in &route.paths {
+                let first = pattern.split('/').nth(1).unwrap_or_default();
+                assert!(first.is_empty() || routes.routes(first), "{code} {pattern}");
+            }
+        }
+        assert!(!routes.routes("de"));
+        for page in &EMBEDDED.sitemap {
+            for language in Language::all() {
+                let path = &page[language.code()];
+                assert!(
+                    matches!(routes.find(language, path), Found::Here(_)),
+                    "{path}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_route_without_a_path_in_a_language_is_refused() {
+        let lacking = DeclaredRoute {
+            name: "status".into(),
+            paths: [("fr".to_string(), "/etat".to_string())].into(),
+        };
+        let error = AppRoutes::new(&[lacking]).unwrap_err();
+        assert!(error.contains("\"status\" has no path in en"), "{error}");
     }
 
     #[test]
     fn a_path_is_matched_as_the_apps_router_matches_it() {
-        let routes = AppRoutes::new(&["/".into(), "/status".into(), "/languages/:code".into()]);
-        for path in [
-            "/",
-            "/status",
-            "/languages/en",
-            "/languages/%C3%A9",
-            "/languages/..",
-        ] {
-            assert!(routes.match_any(path), "{path}");
+        let routes = AppRoutes::same_in_every_language(&["/", "/status", "/languages/:code"]);
+        for path in ["/", "/status", "/languages/en", "/languages/%C3%A9"] {
+            assert!(
+                matches!(routes.find(lang("fr"), path), Found::Here(_)),
+                "{path}"
+            );
         }
         for path in [
             "",
             "/status/",
+            "/languages/..",
+            "/languages/%2e%2E",
+            "/languages/en%2f",
             "/nowhere",
             "/languages/",
             "/languages/en/x",
@@ -197,13 +419,52 @@ mod tests {
             "/languages/%e",
             "//",
         ] {
-            assert!(!routes.match_any(path), "{path}");
+            assert!(
+                matches!(routes.find(lang("fr"), path), Found::Nowhere),
+                "{path}"
+            );
         }
+        let another = routes.of_another_bundle();
+        assert!(matches!(
+            another.find(lang("fr"), "/nowhere"),
+            Found::Unknown
+        ));
+    }
+
+    #[test]
+    fn a_path_in_another_languages_words_is_that_page_at_its_own_path() {
+        let routes = translated();
+        let (fr, en) = (lang("fr"), lang("en"));
+        let Found::Elsewhere(page) = routes.find(fr, "/languages/pt-BR") else {
+            panic!("English words under /fr")
+        };
+        assert_eq!(&**page.route(), "languages");
+        assert_eq!(page.path_in(fr), "/langues/pt-BR");
+        assert_eq!(page.path_in(en), "/languages/pt-BR");
+        let Found::Elsewhere(page) = routes.find(en, "/etat") else {
+            panic!("French words under /en")
+        };
+        assert_eq!(page.path_in(en), "/status");
+        // Its parameter as the path wrote it, escapes and all.
+        let Found::Here(page) = routes.find(fr, "/langues/%C3%A9") else {
+            panic!("French words under /fr")
+        };
+        assert_eq!(page.path_in(en), "/languages/%C3%A9");
+        assert!(matches!(routes.find(fr, "/"), Found::Here(_)));
+        assert!(matches!(routes.find(en, "/status"), Found::Here(_)));
+        assert!(matches!(routes.find(fr, "/statut"), Found::Nowhere));
+        assert!(routes.routes("etat") && routes.routes("status") && routes.routes("langues"));
+        let found = routes.find_in_any(en, "/langues/fr").unwrap();
+        assert_eq!(found.path_in(en), "/languages/fr");
     }
 
     #[test]
     fn a_field_renamed_by_the_build_is_refused() {
-        for (field, renamed) in [("sitemap", "siteMap"), ("devClient", "devScript")] {
+        for (field, renamed) in [
+            ("sitemap", "siteMap"),
+            ("routes", "routePatterns"),
+            ("devClient", "devScript"),
+        ] {
             let mut value: serde_json::Value = serde_json::from_str(MANIFEST).unwrap();
             let object = value.as_object_mut().unwrap();
             let kept = object.remove(field).unwrap();

@@ -57,13 +57,11 @@ async fn purge(
         let why = format!("name 1 to {KEYS_AT_MOST} keys in xkey, space-separated\n");
         return (StatusCode::BAD_REQUEST, why).into_response();
     }
-    let purged = purging.cache.purge(|language, path, data| {
-        let family = purging
-            .keys
-            .for_path(&format!("/{}{path}", language.code()));
+    let purged = purging.cache.purge(|_, _, page| {
+        let family = purging.keys.for_page(&page.family);
         asked
             .iter()
-            .any(|key| family.names(key) || data.contains(key))
+            .any(|key| family.names(key) || page.data_keys.contains(key))
     });
     let keys = asked.join(" ");
     tracing::info!(keys = %keys.escape_debug(), purged, "the page cache was purged");
@@ -87,10 +85,12 @@ mod tests {
     use crate::data_keys::DataKeys;
     use crate::lang::Language;
     use crate::render::{
-        BootState, Page, PageRenderer, PageSharing, RenderError, Rendered, Rendering, Visitor,
+        BootState, Page, PageIdentity, PageRenderer, PageSharing, RenderError, Rendered, Rendering,
+        Visitor,
     };
 
-    /// `/languages/en` names `language-en`; `/status` is its visitor's; others name nothing.
+    /// `/languages/en` names `language-en`; the status page is its visitor's; others name
+    /// nothing.
     struct LanguagePages;
 
     impl PageRenderer for LanguagePages {
@@ -105,15 +105,25 @@ mod tests {
             let data_keys = shown
                 .and_then(|code| DataKeys::own(&format!("language-{code}")))
                 .unwrap_or_default();
+            let status = crate::manifest::app_page(boot.language.code(), "status", &[]);
+            let is_status = format!("/{}{}", boot.language.code(), boot.path) == status;
             let rendered = Rendered {
                 status: 200,
                 title: "Page".into(),
                 description: String::new(),
                 html: format!("<p>{} {}</p>", boot.language.code(), boot.path),
-                sharing: match boot.path.as_str() {
-                    "/status" => PageSharing::Private,
-                    _ => PageSharing::Public { max_seconds: None },
+                sharing: match is_status {
+                    true => PageSharing::Private,
+                    false => PageSharing::Public { max_seconds: None },
                 },
+                page: PageIdentity::everywhere(
+                    Some(match (is_status, boot.path.as_str()) {
+                        (true, _) => "status",
+                        (false, "/") => "home",
+                        (false, _) => "languages",
+                    }),
+                    &boot.path,
+                ),
                 data: None,
             };
             Box::pin(async move {
@@ -195,7 +205,8 @@ mod tests {
             surrogate_key(&home).ends_with("route-home"),
             "no data, no data key"
         );
-        let private = ask(&app, "GET", "/fr/status", None).await;
+        let status = crate::manifest::app_page("fr", "status", &[]);
+        let private = ask(&app, "GET", &status, None).await;
         assert_eq!(surrogate_key(&private), "", "kept by no shared cache");
     }
 

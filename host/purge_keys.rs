@@ -7,7 +7,9 @@
 //! - `pages-build-ID`, `assets-build-ID`, `crawlers-build-ID`: one family of one build
 //!   (after a deploy, purge the previous build's pages: `pages-build-OLD`);
 //! - `lang-fr`: the pages of one language; `route-status`: one route's pages, in every
-//!   language (`route-home` for `/fr/`, `route-other` for paths the app does not route);
+//!   language and at its path in each (`route-languages` for `/fr/langues/en` and
+//!   `/en/languages/en`; `route-other` for paths the app does not route), as the page's
+//!   identity names its route (a route named `languageDetail` is `route-language-detail`);
 //! - `assets-previous`: the assets served from `--previous-assets` (other builds'), each
 //!   also naming every build whose list in that folder holds it (`build-OLD assets
 //!   assets-build-OLD`), so a purge of that build reaches them on every replica.
@@ -30,7 +32,7 @@ use sha2::{Digest, Sha256};
 
 use crate::data_keys::DataKeys;
 use crate::lang::Language;
-use crate::language_prefix::offered_prefix;
+use crate::render::is_route_name;
 
 pub const SURROGATE_KEY: HeaderName = HeaderName::from_static("surrogate-key");
 pub const CACHE_TAG: HeaderName = HeaderName::from_static("cache-tag");
@@ -124,6 +126,15 @@ pub fn is_build_id(id: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
+/// What a page answer is, for its purge keys (a response extension the page handler sets,
+/// from the page's identity, or the manifest's routes for the way to a page): its language,
+/// none for an unprefixed path; its route's name, none for a path the app does not route.
+#[derive(Debug, Clone, Default)]
+pub struct PageFamily {
+    pub language: Option<Language>,
+    pub route: Option<Arc<str>>,
+}
+
 /// Every family's keys, made at start-up.
 pub struct PurgeKeys {
     build: String,
@@ -131,28 +142,34 @@ pub struct PurgeKeys {
     crawlers: Keys,
     api: Keys,
     /// Per language slot (0: no language prefix, then each language's index + 1), per
-    /// route slot (0: home, 1: other, then each route of the app).
+    /// route slot (0: other, then each route of the app, in order).
     pages: Vec<Vec<Keys>>,
-    routes: HashMap<String, usize>,
+    routes: HashMap<Arc<str>, usize>,
+}
+
+/// A route's key: `route-` and its name in small letters, a word per capital
+/// (`languageDetail` → `route-language-detail`).
+fn route_key(name: &str) -> String {
+    let mut key = String::from("route-");
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            key.push('-');
+        }
+        key.push(c.to_ascii_lowercase());
+    }
+    key
 }
 
 impl PurgeKeys {
-    pub fn new(build: &str, route_segments: &[String]) -> Self {
-        // The app names its routes; only those written as a key can be one.
-        let safe = |s: &str| {
-            !s.is_empty()
-                && s.len() <= 64
-                && s.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        };
-        let mut route_names = vec!["home".to_string(), "other".to_string()];
-        route_names.extend(route_segments.iter().filter(|s| safe(s)).cloned());
-        let routes = route_names
-            .iter()
-            .enumerate()
-            .skip(2)
-            .map(|(slot, name)| (name.clone(), slot))
-            .collect();
+    /// `route_names`: the app's routes (the manifest's); a name that cannot be a key's is
+    /// left out, and its pages are `route-other`.
+    pub fn new(build: &str, route_names: &[String]) -> Self {
+        let mut route_keys = vec!["route-other".to_string()];
+        let mut routes = HashMap::new();
+        for name in route_names.iter().filter(|name| is_route_name(name)) {
+            routes.insert(Arc::from(name.as_str()), route_keys.len());
+            route_keys.push(route_key(name));
+        }
         let family = |name: &str| {
             Keys::of(&[
                 format!("build-{build}"),
@@ -164,7 +181,7 @@ impl PurgeKeys {
             std::iter::once(None).chain(Language::all().map(|language| Some(language.code())));
         let pages = language_slots
             .map(|language| {
-                route_names
+                route_keys
                     .iter()
                     .map(|route| {
                         let mut keys = vec![
@@ -173,7 +190,7 @@ impl PurgeKeys {
                             format!("pages-build-{build}"),
                         ];
                         keys.extend(language.map(|code| format!("lang-{code}")));
-                        keys.push(format!("route-{route}"));
+                        keys.push(route.clone());
                         Keys::of(&keys)
                     })
                     .collect()
@@ -196,42 +213,45 @@ impl PurgeKeys {
         &self.build
     }
 
-    /// The keys of the answers to `path`.
+    /// The keys of the answers to `path` that are no page's (a page's say what it is:
+    /// [`PurgeKeys::for_page`]); any other answer is a page's that cannot say: no language,
+    /// `route-other`.
     pub fn for_path(&self, path: &str) -> &Keys {
         let rest = path.trim_start_matches('/');
         let (first, after) = rest.split_once('/').unwrap_or((rest, ""));
         match first {
-            "assets" if !after.is_empty() => return &self.assets,
-            "api" => return &self.api,
+            "assets" if !after.is_empty() => &self.assets,
+            "api" => &self.api,
             "robots.txt" | "sitemap.xml" if after.is_empty() && !path.ends_with('/') => {
-                return &self.crawlers;
+                &self.crawlers
             }
-            _ => {}
+            _ => &self.pages[0][0],
         }
-        let (language_slot, route) = match offered_prefix(path) {
-            Some((language, unprefixed)) => (
-                language.index() + 1,
-                unprefixed.split('/').nth(1).unwrap_or(""),
-            ),
-            None => (0, first),
-        };
-        let route_slot = match route {
-            "" => 0,
-            route => self.routes.get(route).copied().unwrap_or(1),
-        };
+    }
+
+    /// The keys of a page: its language's, and its route's.
+    pub fn for_page(&self, page: &PageFamily) -> &Keys {
+        let language_slot = page.language.map_or(0, |language| language.index() + 1);
+        let route_slot = page
+            .route
+            .as_ref()
+            .and_then(|route| self.routes.get(route))
+            .copied()
+            .unwrap_or(0);
         &self.pages[language_slot][route_slot]
     }
 }
 
 /// Names the purge keys of every answer a shared cache may keep: its family's, then its
-/// data's.
+/// data's. A page's family is what it says it is (its [`PageFamily`]).
 pub async fn name(State(keys): State<Arc<PurgeKeys>>, request: Request, next: Next) -> Response {
-    let keys = keys.for_path(request.uri().path()).clone();
-    let api_path = keys
+    let path_keys = keys.for_path(request.uri().path()).clone();
+    let api_path = path_keys
         .answer_names_its_data
         .then(|| request.uri().path().to_owned());
     let mut response = next.run(request).await;
     let page_data = response.extensions_mut().remove::<DataKeys>();
+    let page = response.extensions_mut().remove::<PageFamily>();
     let public = response
         .headers()
         .get(header::CACHE_CONTROL)
@@ -239,11 +259,12 @@ pub async fn name(State(keys): State<Arc<PurgeKeys>>, request: Request, next: Ne
     if !public {
         return response;
     }
+    let family = page.as_ref().map_or(&path_keys, |page| keys.for_page(page));
     let data =
         page_data.or_else(|| api_path.map(|path| DataKeys::of_answer(response.headers(), &path)));
     match data {
-        Some(data) => keys.write_with(&mut response, &data),
-        None => keys.write(&mut response),
+        Some(data) => family.write_with(&mut response, &data),
+        None => family.write(&mut response),
     }
     response
 }
@@ -252,38 +273,48 @@ pub async fn name(State(keys): State<Arc<PurgeKeys>>, request: Request, next: Ne
 mod tests {
     use super::*;
 
+    fn purge_keys() -> PurgeKeys {
+        let names = ["home", "status", "languageDetail", "Not A Key"].map(String::from);
+        PurgeKeys::new("ab12", &names)
+    }
+
+    fn header(keys: &Keys) -> String {
+        keys.surrogate_key.to_str().unwrap().to_string()
+    }
+
     fn keys(path: &str) -> String {
-        let purge = PurgeKeys::new("ab12", &["status".into(), "Not A Key".into()]);
-        purge
-            .for_path(path)
-            .surrogate_key
-            .to_str()
-            .unwrap()
-            .to_string()
+        header(purge_keys().for_path(path))
+    }
+
+    fn page(language: Option<&str>, route: Option<&str>) -> String {
+        let page = PageFamily {
+            language: language.map(|code| Language::from_code(code).unwrap()),
+            route: route.map(Arc::from),
+        };
+        header(purge_keys().for_page(&page))
     }
 
     #[test]
     fn each_answer_names_its_build_and_its_family() {
         assert_eq!(
-            keys("/fr/status"),
+            page(Some("fr"), Some("status")),
             "build-ab12 pages pages-build-ab12 lang-fr route-status"
         );
         assert_eq!(
-            keys("/en/"),
+            page(Some("en"), Some("home")),
             "build-ab12 pages pages-build-ab12 lang-en route-home"
         );
         assert_eq!(
-            keys("/en/nowhere/deep"),
+            page(Some("en"), None),
             "build-ab12 pages pages-build-ab12 lang-en route-other"
         );
         assert_eq!(
-            keys("/status"),
+            page(None, Some("status")),
             "build-ab12 pages pages-build-ab12 route-status"
         );
-        assert_eq!(keys("/"), "build-ab12 pages pages-build-ab12 route-home");
         assert_eq!(
-            keys("/de/"),
-            "build-ab12 pages pages-build-ab12 route-other"
+            page(Some("fr"), Some("languageDetail")),
+            "build-ab12 pages pages-build-ab12 lang-fr route-language-detail"
         );
         assert_eq!(
             keys("/assets/client-X.js"),
@@ -294,33 +325,22 @@ mod tests {
             "build-ab12 crawlers crawlers-build-ab12"
         );
         assert_eq!(keys("/api/status"), "api");
-        // A route whose name cannot be a key is "other", never written as it came.
-        assert!(keys("/fr/Not A Key").ends_with("route-other"));
-    }
-
-    /// The language is the one the page is in: a path whose prefix the pages do not read
-    /// (`//fr/…`, redirected as unprefixed) names none.
-    #[test]
-    fn a_page_names_the_language_its_prefix_gives_it_as_the_pages_read_it() {
+        // A page that cannot say what it is: no language, "other"; never read from its path.
         assert_eq!(
-            keys("//fr/status"),
+            keys("/fr/status"),
             "build-ab12 pages pages-build-ab12 route-other"
         );
-        assert_eq!(
-            keys("/fr"),
-            "build-ab12 pages pages-build-ab12 lang-fr route-home"
-        );
-        assert_eq!(
-            keys("/fr//status"),
-            "build-ab12 pages pages-build-ab12 lang-fr route-home"
-        );
+        // A route whose name cannot be a key, or that the app does not have, is "other",
+        // never written as it came.
+        assert!(page(Some("fr"), Some("Not A Key")).ends_with("route-other"));
+        assert!(page(Some("fr"), Some("nowhere")).ends_with("route-other"));
     }
 
     /// Every key the host makes is one no answer's data may name (`data_keys`), so that a
     /// purge of it selects what it says.
     #[test]
     fn no_data_key_can_be_one_of_the_hosts_keys() {
-        let purge = PurgeKeys::new("ab12", &["status".into(), "languages".into()]);
+        let purge = purge_keys();
         let mut made: Vec<&Keys> = vec![&purge.assets, &purge.crawlers, &purge.api];
         made.extend(purge.pages.iter().flatten());
         let earlier = Keys::of_earlier_asset(&["aa11".into()]);
@@ -331,8 +351,12 @@ mod tests {
                 assert!(keys.names(key), "{key}");
             }
         }
-        assert!(!purge.for_path("/fr/").names("lang-en"));
-        assert!(!purge.for_path("/fr/").names("lang"));
+        let french = PageFamily {
+            language: Language::from_code("fr"),
+            route: Some("home".into()),
+        };
+        assert!(!purge.for_page(&french).names("lang-en"));
+        assert!(!purge.for_page(&french).names("lang"));
     }
 
     #[test]

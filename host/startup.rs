@@ -81,7 +81,13 @@ impl Host {
             &build.manifest.built_at,
             config.no_index,
         );
-        let purge_keys = Arc::new(PurgeKeys::new(&build.id, &build.manifest.route_segments));
+        let route_names: Vec<String> = build
+            .manifest
+            .routes
+            .iter()
+            .map(|r| r.name.clone())
+            .collect();
+        let purge_keys = Arc::new(PurgeKeys::new(&build.id, &route_names));
         tracing::info!(
             build = purge_keys.build(),
             "the build (its purge keys: build-{})",

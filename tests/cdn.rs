@@ -319,7 +319,10 @@ fn the_way_from_an_unprefixed_url_is_kept_for_those_without_a_cookie_only() {
     for _ in 0..2 {
         let anonymous = varnish.get("/status", &[]);
         assert_eq!(anonymous.status(), 302);
-        assert_eq!(header(&anonymous, "location"), "/fr/status");
+        assert_eq!(
+            header(&anonymous, "location"),
+            support::app_page("fr", "status", &[])
+        );
     }
     assert!(
         is_hit(&varnish.get("/status", &[])),
@@ -329,7 +332,7 @@ fn the_way_from_an_unprefixed_url_is_kept_for_those_without_a_cookie_only() {
         let english = varnish.get("/status", &[("cookie", "bilingue_lang=en")]);
         assert_eq!(
             header(&english, "location"),
-            "/en/status",
+            support::app_page("en", "status", &[]),
             "never the kept French way"
         );
         assert!(!is_hit(&english));
@@ -435,7 +438,8 @@ fn a_purge_by_key_drops_one_builds_pages_one_language_or_everything_of_a_build()
         format!("build-{build} assets assets-build-{build}")
     );
     // A private answer names nothing to purge.
-    assert_eq!(header(&varnish.get("/fr/status", &[]), "surrogate-key"), "");
+    let status = support::app_page("fr", "status", &[]);
+    assert_eq!(header(&varnish.get(&status, &[]), "surrogate-key"), "");
 
     assert!(purge("lang-en").contains("Purged 2"));
     all_hits([true, false, false, true, true, true]);
@@ -452,15 +456,17 @@ fn a_purge_by_key_drops_one_builds_pages_one_language_or_everything_of_a_build()
 fn a_purge_of_a_data_key_drops_exactly_the_pages_that_showed_that_data() {
     let host = Host::started(&[]);
     let varnish = Varnish::start_shipped(&host.base);
+    let language =
+        |in_language, code| support::app_page(in_language, "languages", &[("code", code)]);
     let kept = [
-        "/fr/languages/en",
-        "/en/languages/en",
-        "/fr/languages/fr",
-        "/fr/",
-        "/api/languages/en",
-        "/api/languages/fr",
+        language("fr", "en"),
+        language("en", "en"),
+        language("fr", "fr"),
+        "/fr/".into(),
+        "/api/languages/en".into(),
+        "/api/languages/fr".into(),
     ];
-    for path in kept {
+    for path in &kept {
         assert_eq!(varnish.get(path, &[]).status(), 200, "{path}");
     }
     let hits = || -> Vec<bool> {
@@ -469,7 +475,7 @@ fn a_purge_of_a_data_key_drops_exactly_the_pages_that_showed_that_data() {
             .collect()
     };
     assert_eq!(hits(), [true; 6], "{kept:?}");
-    let page = varnish.get("/en/languages/en", &[]);
+    let page = varnish.get(&language("en", "en"), &[]);
     let keys = header(&page, "surrogate-key");
     assert!(
         keys.ends_with(" lang-en route-languages language-en"),
@@ -530,7 +536,13 @@ fn a_change_upstream_reaches_its_pages_once_its_key_is_purged_on_the_replica_the
     };
     let host = Host::started(&["--api-upstream", &upstream.url]);
     let varnish = Varnish::start_shipped(&host.base);
-    let pages = ["/fr/languages/en", "/en/languages/en", "/fr/languages/fr"];
+    let language =
+        |in_language, code| support::app_page(in_language, "languages", &[("code", code)]);
+    let pages = [
+        language("fr", "en"),
+        language("en", "en"),
+        language("fr", "fr"),
+    ];
     let shown = || -> Vec<(bool, bool)> {
         pages
             .iter()
@@ -543,7 +555,7 @@ fn a_change_upstream_reaches_its_pages_once_its_key_is_purged_on_the_replica_the
     };
     shown();
     assert_eq!(shown(), [(true, false); 3]);
-    let keys = header(&varnish.get("/fr/languages/en", &[]), "surrogate-key");
+    let keys = header(&varnish.get(&language("fr", "en"), &[]), "surrogate-key");
     assert!(
         keys.ends_with(" route-languages language-en languages"),
         "the upstream's keys, after the family's: {keys}"

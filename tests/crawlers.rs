@@ -24,58 +24,103 @@ fn page(path: &str) -> (reqwest::blocking::Response, String) {
     (response, html)
 }
 
+/// The languages the host serves, in the list's order (its own status says).
+fn languages() -> Vec<String> {
+    let status: serde_json::Value = client()
+        .get(format!("{}/api/status", host()))
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    serde_json::from_value(status["languages"].clone()).unwrap()
+}
+
+/// Every page of the app's routes, a parameter being `en` (a language the built-in API
+/// knows): (route, its parameters).
+fn every_page() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+    bilingue::declared_routes()
+        .iter()
+        .map(|route| {
+            let pattern = route.paths.values().next().unwrap();
+            let params = pattern
+                .split('/')
+                .filter_map(|part| part.strip_prefix(':'))
+                .map(|name| (name, "en"))
+                .collect();
+            (route.name.as_str(), params)
+        })
+        .collect()
+}
+
 #[test]
 fn every_page_names_its_canonical_url_and_alternates_absolutely() {
-    for (path, rest, language, locale, other) in [
-        ("/fr/", "/", "fr", "fr_FR", "en_US"),
-        ("/en/", "/", "en", "en_US", "fr_FR"),
-        ("/fr/status", "/status", "fr", "fr_FR", "en_US"),
-        ("/en/status", "/status", "en", "en_US", "fr_FR"),
-    ] {
-        let (response, html) = page(path);
-        assert_eq!(response.status(), 200, "{path}");
-        let canonical = format!("{ORIGIN}/{language}{rest}");
-        assert!(
-            html.contains(&format!(r#"<link rel="canonical" href="{canonical}">"#)),
-            "{path}: {html}"
-        );
-        for (hreflang, href) in [
-            ("fr", format!("{ORIGIN}/fr{rest}")),
-            ("en", format!("{ORIGIN}/en{rest}")),
-            ("x-default", format!("{ORIGIN}{rest}")),
-        ] {
+    let languages = languages();
+    let og_locale = |code: &str| match code {
+        "fr" => "fr_FR",
+        _ => "en_US",
+    };
+    for (route, params) in every_page() {
+        for language in &languages {
+            let path = support::app_page(language, route, &params);
+            let (response, html) = page(&path);
+            assert_eq!(response.status(), 200, "{path}");
+            let canonical = format!("{ORIGIN}{path}");
             assert!(
-                html.contains(&format!(
-                    r#"<link rel="alternate" hreflang="{hreflang}" href="{href}">"#
-                )),
-                "{path}: {hreflang}"
+                html.contains(&format!(r#"<link rel="canonical" href="{canonical}">"#)),
+                "{path}: {html}"
             );
-            assert!(
-                header(&response, "link").contains(&format!(
-                    r#"<{href}>; rel="alternate"; hreflang="{hreflang}""#
-                )),
-                "{path}: Link {hreflang}"
-            );
-        }
-        assert!(html.contains(&format!(
-            r#"<meta property="og:url" content="{canonical}">"#
-        )));
-        assert!(html.contains(&format!(
-            r#"<meta property="og:locale" content="{locale}">"#
-        )));
-        assert!(html.contains(&format!(
-            r#"<meta property="og:locale:alternate" content="{other}">"#
-        )));
-        for property in ["og:title", "og:description"] {
-            assert!(html.contains(&format!(r#"<meta property="{property}" content=""#)));
+            // Each language's version at its own path there, and x-default at the
+            // default language's, unprefixed.
+            let default = &languages[0];
+            let unprefixed =
+                support::app_page(default, route, &params)[default.len() + 1..].to_string();
+            let alternates = languages
+                .iter()
+                .map(|other| {
+                    (
+                        other.as_str(),
+                        format!("{ORIGIN}{}", support::app_page(other, route, &params)),
+                    )
+                })
+                .chain([("x-default", format!("{ORIGIN}{unprefixed}"))]);
+            for (hreflang, href) in alternates {
+                assert!(
+                    html.contains(&format!(
+                        r#"<link rel="alternate" hreflang="{hreflang}" href="{href}">"#
+                    )),
+                    "{path}: {hreflang}"
+                );
+                assert!(
+                    header(&response, "link").contains(&format!(
+                        r#"<{href}>; rel="alternate"; hreflang="{hreflang}""#
+                    )),
+                    "{path}: Link {hreflang}"
+                );
+            }
+            assert!(html.contains(&format!(
+                r#"<meta property="og:url" content="{canonical}">"#
+            )));
+            assert!(html.contains(&format!(
+                r#"<meta property="og:locale" content="{}">"#,
+                og_locale(language)
+            )));
+            for other in languages.iter().filter(|other| *other != language) {
+                assert!(html.contains(&format!(
+                    r#"<meta property="og:locale:alternate" content="{}">"#,
+                    og_locale(other)
+                )));
+            }
+            for property in ["og:title", "og:description"] {
+                assert!(html.contains(&format!(r#"<meta property="{property}" content=""#)));
+            }
         }
     }
-    let (_, french) = page("/fr/");
+    let (_, french) = page(&support::app_page("fr", "home", &[]));
     assert!(french.contains(
         r#"<meta name="description" content="Bilingue rend chaque page sur le serveur, en français ou en anglais, puis l’anime dans votre navigateur.">"#
     ));
     assert!(french.contains(r#"<meta property="og:title" content="Accueil · Bilingue">"#));
-    let (_, english) = page("/en/status");
+    let (_, english) = page(&support::app_page("en", "status", &[]));
     assert!(english.contains(
         r#"<meta name="description" content="The Bilingue server’s version, languages and time, right now.">"#
     ));
@@ -96,7 +141,8 @@ fn a_404_names_no_canonical_url_and_no_alternates() {
 
 #[test]
 fn a_forged_host_changes_no_url_in_any_page_cached_or_not() {
-    for path in ["/fr/", "/fr/", "/en/status", "/status", "/en/nowhere"] {
+    let status = support::app_page("en", "status", &[]);
+    for path in ["/fr/", "/fr/", &status, "/status", "/en/nowhere"] {
         let response = client()
             .get(format!("{}{path}", host()))
             .header("host", "evil.example")
@@ -122,6 +168,30 @@ fn a_forged_host_changes_no_url_in_any_page_cached_or_not() {
     assert!(!sitemap.contains("evil"));
 }
 
+/// The route a URL path names in `language`'s words, and its parameters' segments; none
+/// when no route of the app takes it there.
+fn page_of(language: &str, path: &str) -> Option<(String, Vec<String>)> {
+    let rest = path.strip_prefix(&format!("/{language}"))?;
+    bilingue::declared_routes().iter().find_map(|route| {
+        let pattern = &route.paths[language];
+        let (parts, segments): (Vec<_>, Vec<_>) =
+            (pattern.split('/').collect(), rest.split('/').collect());
+        if parts.len() != segments.len() {
+            return None;
+        }
+        let mut params = Vec::new();
+        for (part, segment) in parts.iter().zip(&segments) {
+            match part.strip_prefix(':') {
+                Some(name) => params.push(format!("{name}={segment}")),
+                None if part == segment => {}
+                None => return None,
+            }
+        }
+        params.sort();
+        Some((route.name.clone(), params))
+    })
+}
+
 #[test]
 fn the_sitemap_lists_every_page_in_every_language_with_its_alternates() {
     let response = client()
@@ -141,6 +211,7 @@ fn the_sitemap_lists_every_page_in_every_language_with_its_alternates() {
         .descendants()
         .filter(|node| node.has_tag_name((sitemaps, "url")))
         .collect();
+    let languages = languages();
     let mut locations = Vec::new();
     for url in &urls {
         let child = |name: &str| {
@@ -163,29 +234,38 @@ fn the_sitemap_lists_every_page_in_every_language_with_its_alternates() {
                 )
             })
             .collect();
-        let languages: Vec<&str> = alternates.iter().map(|(l, _)| l.as_str()).collect();
-        assert_eq!(languages, ["fr", "en", "x-default"], "{location}");
+        let hreflangs: Vec<&str> = alternates.iter().map(|(l, _)| l.as_str()).collect();
+        let mut expected = languages.clone();
+        expected.push("x-default".into());
+        assert_eq!(hreflangs, expected, "{location}");
         assert!(alternates.iter().all(|(_, href)| href.starts_with(ORIGIN)));
+        // One page: the same route and parameters in every language, each at its own path.
+        let pages: Vec<(String, Vec<String>)> = alternates
+            .iter()
+            .take(languages.len())
+            .map(|(hreflang, href)| {
+                page_of(hreflang, &href[ORIGIN.len()..])
+                    .unwrap_or_else(|| panic!("{href} is no page of {hreflang}"))
+            })
+            .collect();
+        assert!(
+            pages.windows(2).all(|two| two[0] == two[1]),
+            "{location}: {alternates:?}"
+        );
         assert!(alternates.iter().any(|(_, href)| *href == location));
-        locations.push(location);
+        locations.push((location, pages[0].clone()));
     }
-    locations.sort();
-    let mut expected: Vec<String> = [
-        "/fr/",
-        "/en/",
-        "/fr/status",
-        "/en/status",
-        // A pattern with parameters lists its pages: one per language.
-        "/fr/languages/fr",
-        "/en/languages/fr",
-        "/fr/languages/en",
-        "/en/languages/en",
-    ]
-    .iter()
-    .map(|path| format!("{ORIGIN}{path}"))
-    .collect();
-    expected.sort();
-    assert_eq!(locations, expected);
+    // Each page once in every language, and every one a page.
+    for (location, page) in &locations {
+        let same = locations.iter().filter(|(_, other)| other == page).count();
+        assert_eq!(same, languages.len(), "{location}");
+        let answer = client()
+            .get(format!("{}{}", host(), &location[ORIGIN.len()..]))
+            .send()
+            .unwrap();
+        assert_eq!(answer.status(), 200, "{location}");
+    }
+    assert!(!locations.is_empty());
     let gzip = client()
         .get(format!("{}/sitemap.xml", host()))
         .header("accept-encoding", "gzip")

@@ -41,7 +41,10 @@ fn an_answer_nested_100_000_deep_fails_no_other_page_and_every_thread_keeps_rend
         "0",
     ]);
     for _ in 0..8 {
-        let html = support::text(format!("{host}/fr/status"));
+        let html = support::text(format!(
+            "{host}{}",
+            crate::support::app_page("fr", "status", &[])
+        ));
         // The screen keeps only what it shows: the page is rendered by the server.
         assert!(
             html.contains("<dd>1.0.0</dd>") && !support::is_client_rendered(&html),
@@ -91,7 +94,7 @@ fn one_visitors_lone_surrogate_fails_no_page_loading_beside_it() {
     ]);
     let pages: Vec<_> = (0..VISITORS)
         .map(|i| {
-            let url = format!("{host}/fr/status");
+            let url = format!("{host}{}", crate::support::app_page("fr", "status", &[]));
             std::thread::spawn(move || {
                 let mut request = client().get(url);
                 if i == 0 {
@@ -144,7 +147,10 @@ fn data_the_status_screen_cannot_use_shows_its_translated_message() {
         "0",
     ]);
     for _ in 0..6 {
-        let html = support::text(format!("{host}/fr/status"));
+        let html = support::text(format!(
+            "{host}{}",
+            crate::support::app_page("fr", "status", &[])
+        ));
         assert!(
             html.contains(FRENCH_UNAVAILABLE) && !support::is_client_rendered(&html),
             "{html:.3000}"
@@ -220,7 +226,7 @@ fn other_visitors_large_answers_fail_no_page_beside_them() {
     ]);
     let pages: Vec<_> = (0..36)
         .map(|i| {
-            let url = format!("{host}/fr/status");
+            let url = format!("{host}{}", crate::support::app_page("fr", "status", &[]));
             std::thread::spawn(move || {
                 let mut request = client().get(url);
                 if i < 16 {
@@ -319,7 +325,7 @@ fn no_answer_within_the_caps_ends_the_process_at_the_lowest_heap() {
     for (i, (what, _)) in answers.iter().enumerate() {
         served.store(i, Ordering::SeqCst);
         let page = client()
-            .get(host.url("/fr/status"))
+            .get(host.url(&crate::support::app_page("fr", "status", &[])))
             .send()
             .unwrap_or_else(|e| panic!("{what}: {e}; logs:\n{}", host.logs()));
         assert_eq!(page.status(), 200, "{what}");

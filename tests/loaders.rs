@@ -24,10 +24,11 @@ fn boot_state(html: &str) -> Value {
 
 #[test]
 fn the_status_page_has_the_built_in_apis_data_in_its_first_paint() {
-    for (path, heading, languages) in [
-        ("/fr/status", "<h1>État du serveur</h1>", "<dd>fr, en</dd>"),
-        ("/en/status", "<h1>Server status</h1>", "<dd>fr, en</dd>"),
+    for (language, heading, languages) in [
+        ("fr", "<h1>État du serveur</h1>", "<dd>fr, en</dd>"),
+        ("en", "<h1>Server status</h1>", "<dd>fr, en</dd>"),
     ] {
+        let path = &support::app_page(language, "status", &[]);
         let response = fetch(path);
         assert_eq!(response.status(), 200, "{path}");
         let html = response.text().unwrap();
@@ -103,7 +104,10 @@ fn with_an_upstream_the_status_page_has_its_data_and_the_upstream_the_visitors_c
     let upstream = start_upstream(Behaviour::Answers);
     let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     let html = client()
-        .get(format!("{host}/fr/status"))
+        .get(format!(
+            "{host}{}",
+            crate::support::app_page("fr", "status", &[])
+        ))
         .header("cookie", "session=abc123; bilingue_lang=en")
         .header("authorization", "Bearer visitor-token")
         .header("accept-language", "fr-CA, fr;q=0.9")
@@ -116,7 +120,10 @@ fn with_an_upstream_the_status_page_has_its_data_and_the_upstream_the_visitors_c
         html.contains(r#"<time dateTime="2030-01-02T03:04:05.000Z">2 janv. 2030, 03:04:05</time>"#),
         "the time in the French date locale: {html}"
     );
-    let english = support::text(format!("{host}/en/status"));
+    let english = support::text(format!(
+        "{host}{}",
+        crate::support::app_page("en", "status", &[])
+    ));
     assert!(
         english.contains(">Jan 2, 2030, 3:04:05 AM</time>"),
         "the time in the English date locale: {english}"
@@ -151,7 +158,13 @@ fn an_upstream_that_is_down_still_gives_a_page_with_the_translated_error() {
         "--api-upstream",
         &format!("http://{closed}"),
     ]);
-    let response = client().get(format!("{host}/fr/status")).send().unwrap();
+    let response = client()
+        .get(format!(
+            "{host}{}",
+            crate::support::app_page("fr", "status", &[])
+        ))
+        .send()
+        .unwrap();
     assert_eq!(response.status(), 200);
     let html = response.text().unwrap();
     shows_the_translated_error(&html);
@@ -165,7 +178,10 @@ fn an_upstream_that_is_down_still_gives_a_page_with_the_translated_error() {
 fn an_upstream_500_reaches_the_boot_state_whole_and_is_logged_with_the_calls_configuration() {
     let upstream = start_upstream(Behaviour::Fails);
     let host = Host::start(&["--api-upstream", &upstream.url]);
-    let response = client().get(host.url("/fr/status")).send().unwrap();
+    let response = client()
+        .get(host.url(&crate::support::app_page("fr", "status", &[])))
+        .send()
+        .unwrap();
     assert_eq!(response.status(), 200);
     let html = response.text().unwrap();
     shows_the_translated_error(&html);
@@ -209,7 +225,7 @@ fn other_pages_keep_rendering_while_a_page_waits_for_its_data() {
     // Four status pages wait on the one render thread's runtime...
     let waiting: Vec<_> = (0..4)
         .map(|_| {
-            let url = format!("{host}/fr/status");
+            let url = format!("{host}{}", crate::support::app_page("fr", "status", &[]));
             std::thread::spawn(move || client().get(url).send().unwrap().status())
         })
         .collect();
@@ -494,7 +510,14 @@ fn an_upstreams_surrogate_keys_reach_the_page_bounded_and_sanitised() {
     let host = Host::started(&["--api-upstream", &upstream.url]);
     let mut expected = vec!["language-en".to_string()];
     expected.extend(many[..15].iter().cloned());
-    for path in ["/fr/languages/en", "/en/languages/en", "/fr/languages/en"] {
+    let language_page =
+        |language, code| support::app_page(language, "languages", &[("code", code)]);
+    for path in [
+        language_page("fr", "en"),
+        language_page("en", "en"),
+        language_page("fr", "en"),
+    ] {
+        let path = path.as_str();
         let page = client().get(host.url(path)).send().unwrap();
         assert_eq!(page.status(), 200, "{path}");
         assert!(
@@ -571,7 +594,11 @@ fn an_upstreams_folded_or_broken_header_lines_never_reach_the_pages_answer() {
         }
     });
     let host = Host::started(&["--api-upstream", &url]);
-    for path in ["/fr/languages/en", "/fr/languages/fr"] {
+    let (english, french) = (
+        support::app_page("fr", "languages", &[("code", "en")]),
+        support::app_page("fr", "languages", &[("code", "fr")]),
+    );
+    for path in [english.as_str(), french.as_str()] {
         let page = client().get(host.url(path)).send().unwrap();
         assert!(page.headers().get("x-injected").is_none(), "{path}");
         for name in ["surrogate-key", "cache-tag"] {
@@ -589,7 +616,7 @@ fn an_upstreams_folded_or_broken_header_lines_never_reach_the_pages_answer() {
                 );
             }
         }
-        if path == "/fr/languages/fr" {
+        if path == french {
             // A bare LF ends the line: the key before it is the upstream's, what follows
             // is a header of the upstream's answer, not of the page's.
             assert_eq!(data_keys_of(&page), ["language-fr"]);

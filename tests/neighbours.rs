@@ -10,24 +10,35 @@ use crate::support;
 
 const BROWSER: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
 
-const PATHS: &[&str] = &[
-    "/fr/",
-    "/en/languages/en",
-    "/fr/status",
-    "/en/status",
-    "/fr/nowhere",
-    "/fr/languages/zz",
-    "/fr/languages/..",
-    "/fr/languages/%2e%2e",
-    "/fr/languages/%00",
-    "/fr/languages/en%2f",
-    "/fr/languages/..%2fstatus",
-    "/fr/languages/%EF%BC%8E%EF%BC%8E",
-    "/fr/%2e%2e/status",
-    "/de/status",
-    "/status",
-    "/",
-];
+/// Each kind of page, asked at the app's paths in each language's words.
+fn paths() -> Vec<String> {
+    let page = support::app_page;
+    let mut paths = vec![
+        page("fr", "home", &[]),
+        page("en", "languages", &[("code", "en")]),
+        page("fr", "status", &[]),
+        page("en", "status", &[]),
+        "/fr/nowhere".into(),
+        // A path in another language's words: the way to its own, for good.
+        format!("/fr{}", &page("en", "languages", &[("code", "en")])[3..]),
+        "/fr/%2e%2e/status".into(),
+        "/de/status".into(),
+        "/status".into(),
+        "/".into(),
+    ];
+    for hostile in [
+        "zz",
+        "..",
+        "%2e%2e",
+        "%00",
+        "en%2f",
+        "..%2fstatus",
+        "%EF%BC%8E%EF%BC%8E",
+    ] {
+        paths.push(page("fr", "languages", &[("code", hostile)]));
+    }
+    paths
+}
 
 /// What the host's own refusals say, which no page may show.
 const HOST_WORDS: &[&str] = &[
@@ -196,7 +207,7 @@ fn said(answer: &Answer) -> Vec<(String, String)> {
 #[test]
 fn every_page_kind_answers_hostile_paths_head_and_conditional_requests_alike_over_both_protocols() {
     let base = support::base_url();
-    for path in PATHS {
+    for path in &paths() {
         for protocol in ["HTTP/1.1", "HTTP/2"] {
             let ask = |method: &Method, etag: Option<&str>| match protocol {
                 "HTTP/1.1" => h1(base, method, path, etag),

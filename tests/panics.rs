@@ -33,8 +33,9 @@ fn a_panic_answers_500_is_logged_and_counted_and_a_drain_after_it_ends_at_once()
         html.contains(r#"<html lang="fr">"#) && html.contains("<h1>Erreur du serveur</h1>"),
         "{html}"
     );
+    let english = crate::support::app_page("en", "status", &[]);
     for (path, lang, title) in [
-        ("/en/status", "en", "Server error"),
+        (english.as_str(), "en", "Server error"),
         ("/nowhere", "fr", "Erreur du serveur"),
     ] {
         let html = panicking(path, "handler").text().unwrap();
@@ -149,7 +150,12 @@ fn a_render_thread_that_panics_is_seen_logged_once_and_started_again() {
             std::thread::sleep(Duration::from_millis(20));
         }
         assert_eq!(host.metric("bilingue_render_threads_ready"), 2.0);
-        for path in ["/fr/", "/en/status", "/en/languages/fr"] {
+        let pages = [
+            crate::support::app_page("fr", "home", &[]),
+            crate::support::app_page("en", "status", &[]),
+            crate::support::app_page("en", "languages", &[("code", "fr")]),
+        ];
+        for path in &pages {
             let page = client.get(host.url(path)).send().unwrap();
             assert_eq!(page.status(), 200, "{path} after panic {round}");
             assert!(

@@ -53,7 +53,10 @@ fn timed(response: reqwest::blocking::Response, started: Instant) -> (String, Du
 fn status_page(host: &str, visitor: &str) -> (String, Duration, Duration) {
     let started = Instant::now();
     let response = client()
-        .get(format!("{host}/fr/status"))
+        .get(format!(
+            "{host}{}",
+            crate::support::app_page("fr", "status", &[])
+        ))
         .header("accept-encoding", "identity")
         .header("cookie", format!("session={visitor}"))
         .send()

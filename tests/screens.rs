@@ -14,7 +14,8 @@ const GOOGLEBOT: &str = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.goo
 
 #[test]
 fn a_languages_page_is_rendered_with_its_data_and_shared_publicly() {
-    let response = get_with("/en/languages/fr", "user-agent", BROWSER);
+    let path = support::app_page("en", "languages", &[("code", "fr")]);
+    let response = get_with(&path, "user-agent", BROWSER);
     assert_eq!(response.status(), 200);
     let cache_control = header(&response, "cache-control");
     assert!(cache_control.starts_with("public, "), "{cache_control}");
@@ -38,7 +39,8 @@ fn a_languages_page_is_rendered_with_its_data_and_shared_publicly() {
 
 #[test]
 fn an_unknown_language_is_a_404_page() {
-    let response = get_with("/fr/languages/zz", "user-agent", BROWSER);
+    let path = support::app_page("fr", "languages", &[("code", "zz")]);
+    let response = get_with(&path, "user-agent", BROWSER);
     assert_eq!(response.status(), 404);
     let cache_control = header(&response, "cache-control");
     assert!(
@@ -66,19 +68,21 @@ fn a_parameter_that_cannot_name_a_language_is_a_404_without_a_call_to_the_api() 
         .start();
     let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     let address = host.trim_start_matches("http://");
-    for path in [
-        "/fr/languages/..",
-        "/fr/languages/%2e%2e",
-        "/fr/languages/.",
-        "/fr/languages/%00",
-        "/fr/languages/en%00",
-        "/fr/languages/en%2f",
-        "/fr/languages/..%2fstatus",
-        "/fr/languages/%EF%BC%8E%EF%BC%8E",
-        "/fr/languages/a%2Fb",
-        "/fr/languages/a%5Cb",
-        "/fr/languages/english",
-    ] {
+    let paths = [
+        "..",
+        "%2e%2e",
+        ".",
+        "%00",
+        "en%00",
+        "en%2f",
+        "..%2fstatus",
+        "%EF%BC%8E%EF%BC%8E",
+        "a%2Fb",
+        "a%5Cb",
+        "english",
+    ]
+    .map(|code| support::app_page("fr", "languages", &[("code", code)]));
+    for path in &paths {
         for agent in [BROWSER, GOOGLEBOT] {
             let request = format!(
                 "GET {path} HTTP/1.1\r\nHost: {address}\r\nUser-Agent: {agent}\r\nConnection: close\r\n\r\n"
@@ -102,7 +106,10 @@ fn a_parameter_that_cannot_name_a_language_is_a_404_without_a_call_to_the_api() 
     assert_eq!(upstream.seen().len(), 0, "no call reached the API");
     // A code of the right form is asked of the API, and its 404 is the page's.
     let response = support::client()
-        .get(format!("{host}/fr/languages/zz"))
+        .get(format!(
+            "{host}{}",
+            support::app_page("fr", "languages", &[("code", "zz")])
+        ))
         .send()
         .unwrap();
     assert_eq!(response.status(), 404);

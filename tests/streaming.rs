@@ -56,7 +56,10 @@ fn the_frame_comes_at_once_and_the_data_in_the_same_answer_when_it_comes() {
     let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     let started = Instant::now();
     let response = client()
-        .get(format!("{host}/fr/status"))
+        .get(format!(
+            "{host}{}",
+            crate::support::app_page("fr", "status", &[])
+        ))
         .header("accept-encoding", "identity")
         .send()
         .unwrap();
@@ -137,7 +140,8 @@ fn over_http2_the_frame_comes_first_too() {
     let address = host.trim_start_matches("http://").to_string();
     let frames = support::block_on(async move {
         let client = support::h2_connect(&address).await;
-        let request = axum::http::Request::get(format!("http://{address}/en/status"))
+        let status = support::app_page("en", "status", &[]);
+        let request = axum::http::Request::get(format!("http://{address}{status}"))
             .body(())
             .unwrap();
         let mut client = client.clone().ready().await.unwrap();
@@ -182,7 +186,10 @@ fn past_the_load_time_out_the_part_shows_the_time_out_error_and_the_page_ends() 
         "500ms",
     ]);
     let started = Instant::now();
-    let html = support::text(format!("{host}/en/status"));
+    let html = support::text(format!(
+        "{host}{}",
+        crate::support::app_page("en", "status", &[])
+    ));
     let took = started.elapsed();
     assert!(
         took >= Duration::from_millis(450) && took < Duration::from_secs(3),
@@ -205,7 +212,10 @@ fn an_api_error_after_the_head_shows_its_translated_message_not_the_apis_words()
         StatusCode::INTERNAL_SERVER_ERROR,
     );
     let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
-    let html = support::text(format!("{host}/fr/status"));
+    let html = support::text(format!(
+        "{host}{}",
+        crate::support::app_page("fr", "status", &[])
+    ));
     assert!(
         html.contains("L’état du serveur n’a pas pu être obtenu."),
         "{html}"
@@ -240,7 +250,10 @@ fn a_crawler_gets_the_whole_page_in_one_piece_with_its_data() {
     let upstream = slow_upstream(Duration::from_millis(500), StatusCode::OK);
     let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     let response = client()
-        .get(format!("{host}/fr/status"))
+        .get(format!(
+            "{host}{}",
+            crate::support::app_page("fr", "status", &[])
+        ))
         .header("user-agent", GOOGLEBOT)
         .send()
         .unwrap();
@@ -266,7 +279,13 @@ fn a_client_that_leaves_mid_stream_stops_the_render_and_is_counted() {
     let before = support::metric(&host, "bilingue_streams_abandoned_total");
     let mut stream = std::net::TcpStream::connect(address).unwrap();
     stream
-        .write_all(b"GET /fr/status HTTP/1.1\r\nhost: x\r\n\r\n")
+        .write_all(
+            format!(
+                "GET {} HTTP/1.1\r\nhost: x\r\n\r\n",
+                support::app_page("fr", "status", &[])
+            )
+            .as_bytes(),
+        )
         .unwrap();
     let mut first = [0u8; 1024];
     let read = stream.read(&mut first).unwrap();
@@ -285,7 +304,13 @@ fn a_client_that_leaves_mid_stream_stops_the_render_and_is_counted() {
     assert!(html.contains("<h1>Welcome to Bilingue</h1>"));
     // HEAD gets the head and stops the render, without counting as a client that left.
     let abandoned = support::metric(&host, "bilingue_streams_abandoned_total");
-    let head = client().head(format!("{host}/fr/status")).send().unwrap();
+    let head = client()
+        .head(format!(
+            "{host}{}",
+            crate::support::app_page("fr", "status", &[])
+        ))
+        .send()
+        .unwrap();
     assert_eq!(head.status(), 200);
     assert_eq!(header(&head, "cache-control"), "private, no-store");
     std::thread::sleep(Duration::from_millis(300));

@@ -63,7 +63,7 @@ fn a_callers_trace_reaches_the_upstream_through_a_loader_and_through_the_proxy()
 
     // A page whose loader calls the API (whole, for a crawler).
     let page = client()
-        .get(host.url("/fr/status"))
+        .get(host.url(&crate::support::app_page("fr", "status", &[])))
         .header("user-agent", GOOGLEBOT)
         .header("traceparent", TRACEPARENT)
         .header("tracestate", "vendor=opaque")
@@ -115,7 +115,10 @@ fn a_callers_trace_reaches_the_upstream_through_a_loader_and_through_the_proxy()
     let logs = host.logs();
     let page_line = logs
         .lines()
-        .find(|line| line.contains("bilingue::access") && line.contains("/fr/status"))
+        .find(|line| {
+            line.contains("bilingue::access")
+                && line.contains(&crate::support::app_page("fr", "status", &[]))
+        })
         .unwrap_or_else(|| panic!("an access line for the page in:\n{logs}"));
     assert!(
         page_line.contains(&format!("trace_id={TRACE_ID}")),
@@ -235,7 +238,7 @@ fn a_collector_gets_a_pages_spans_with_their_parents() {
 
     // A person's page streams; a crawler's comes whole.
     let streamed = client()
-        .get(host.url("/fr/status"))
+        .get(host.url(&crate::support::app_page("fr", "status", &[])))
         .header("traceparent", TRACEPARENT)
         .send()
         .unwrap();
@@ -243,7 +246,7 @@ fn a_collector_gets_a_pages_spans_with_their_parents() {
     assert!(streamed.text().unwrap().contains("9.9.9"));
     let crawler_trace = "0af7651916cd43dd8448eb211c80319c";
     let whole = client()
-        .get(host.url("/fr/status"))
+        .get(host.url(&crate::support::app_page("fr", "status", &[])))
         .header("user-agent", GOOGLEBOT)
         .header(
             "traceparent",
@@ -261,7 +264,7 @@ fn a_collector_gets_a_pages_spans_with_their_parents() {
         server.parent, CALLER_SPAN,
         "the caller's span is the request's parent"
     );
-    assert!(server.attributes["url.path"].contains("/fr/status"));
+    assert!(server.attributes["url.path"].contains(&crate::support::app_page("fr", "status", &[])));
     assert!(server.attributes["http.response.status_code"].contains("200"));
     for name in ["render queue", "render", "stream"] {
         assert_eq!(named(&spans, name).parent, server.id, "{name}");
@@ -386,7 +389,7 @@ fn a_whole_page_says_where_its_time_went_and_a_kept_one_that_it_was_kept() {
             .send()
             .unwrap()
     };
-    let with_data = get("/fr/status", GOOGLEBOT);
+    let with_data = get(&crate::support::app_page("fr", "status", &[]), GOOGLEBOT);
     let timing = header(&with_data, "server-timing");
     assert!(duration_of(&timing, "data").unwrap() >= 150.0, "{timing}");
     for name in ["queue", "render", "encode"] {
@@ -418,9 +421,10 @@ fn a_streamed_page_says_its_head_at_once_and_the_rest_in_a_trailer() {
     // HTTP/2: trailers always reach the client.
     let (head, trailers) = block_on(async {
         let mut h2 = h2_connect(&host.address()).await;
-        let request = axum::http::Request::get(host.url("/fr/status"))
-            .body(())
-            .unwrap();
+        let request =
+            axum::http::Request::get(host.url(&crate::support::app_page("fr", "status", &[])))
+                .body(())
+                .unwrap();
         let (answer, _) = h2.send_request(request, true).unwrap();
         let (head, mut body) = answer.await.unwrap().into_parts();
         while let Some(chunk) = body.data().await {
@@ -445,7 +449,8 @@ fn a_streamed_page_says_its_head_at_once_and_the_rest_in_a_trailer() {
     // HTTP/1.1: only to a client that says it takes trailers.
     let request = |te: &str| {
         format!(
-            "GET /fr/status HTTP/1.1\r\nHost: {}\r\n{te}Connection: close\r\n\r\n",
+            "GET {} HTTP/1.1\r\nHost: {}\r\n{te}Connection: close\r\n\r\n",
+            crate::support::app_page("fr", "status", &[]),
             host.address()
         )
     };

@@ -6,7 +6,7 @@ import http from "../http/client";
 import type { Language } from "../i18n/languages";
 import { runLoader } from "./loader";
 import type { LoadOutcome } from "./outcome";
-import type { Match } from "./route";
+import type { Match } from "./router";
 
 /** The outcome of `match`'s loader (null without one), once its screen's module is there
  * too; rejects when the module will not load. */

@@ -16,7 +16,7 @@ export async function runLoader(route: Route, context: LoaderContext): Promise<L
   try {
     // The checks load with the data, not with the page.
     const [answer, { checkDepth }, screen] = await Promise.all([route.loader!.load(context), import("./usable"), route.screen()]);
-    if (!screen.data) throw new Error(`the screen of ${route.path} exports no \`data\` check`);
+    if (!screen.data) throw new Error(`the screen of ${JSON.stringify(route.path)} exports no \`data\` check`);
     // The screen's check keeps what it reads (walking no deeper than its shape); what it
     // keeps must still be usable as a whole (the boot state writes it).
     const data = await screen.data(answer);

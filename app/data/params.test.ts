@@ -1,12 +1,17 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { LANGUAGES, languageOf } from "../i18n/languages";
 import { NOT_FOUND, resolveRoute, ROUTES } from "../routes";
 import { paramValue } from "./params";
-import { defineRoute, eager, matchRoute } from "./route";
+import { defineRoute, eager } from "./route";
+import { matchRoute, pageOf, pathIn } from "./router";
 import * as home from "../ui/Home";
 import unnameable from "./unnameable-segments.json";
 
-const LANGUAGE_ROUTE = ROUTES.find((route) => route.path === "/languages/:code")!;
+/** The language route's page for `code`, in every language: its path there, without the prefix. */
+const languagePages = (code: string) => LANGUAGES.map((language) => ({ language: language.code, path: pathIn(pageOf(ROUTES, { to: "languages", params: { code } }), language.code) }));
+/** A path of the language route, in `language`'s words, its parameter as the URL writes it. */
+const languagePath = (language: string, segment: string) => pathIn(pageOf(ROUTES, { to: "languages", params: { code: "x" } }), language).replace(/\/x$/, `/${segment}`);
 /** A route whose parameter may be any segment that names something. */
 const ANY = defineRoute({
   path: "/items/:id",
@@ -22,8 +27,8 @@ test("a segment that cannot name anything is no page, whatever the route", () =>
   assert.ok(unnameable.length >= 20);
   for (const segment of unnameable) {
     assert.equal(paramValue(segment), null, segment);
-    assert.equal(resolveRoute(`/languages/${segment}`).route, NOT_FOUND, segment);
-    assert.equal(matchRoute([ANY], NOT_FOUND, `/items/${segment}`).route, NOT_FOUND, segment);
+    for (const { code } of LANGUAGES) assert.equal(resolveRoute(code, languagePath(code, segment)).route, NOT_FOUND, segment);
+    assert.equal(matchRoute({ any: ANY }, NOT_FOUND, "fr", `/items/${segment}`).route, NOT_FOUND, segment);
   }
 });
 
@@ -46,15 +51,17 @@ test("a segment that names something is given decoded", () => {
     ["a%20b", "a b"],
   ]) {
     assert.equal(paramValue(segment), value, segment);
-    assert.deepEqual(matchRoute([ANY], NOT_FOUND, `/items/${segment}`), { route: ANY, params: { id: value } }, segment);
+    assert.deepEqual(matchRoute({ any: ANY }, NOT_FOUND, "fr", `/items/${segment}`), { name: "any", route: ANY, params: { id: value } }, segment);
   }
 });
 
 test("a parameter of another form than its route declares is no page, before any loader", () => {
   for (const code of ["en", "zz", "pt-BR", "EN"]) {
-    assert.deepEqual(resolveRoute(`/languages/${code}`), { route: LANGUAGE_ROUTE, params: { code } }, code);
+    for (const { language, path } of languagePages(code)) {
+      assert.deepEqual(resolveRoute(languageOf(language), path), { name: "languages", route: ROUTES.languages, params: { code } }, path);
+    }
   }
   for (const code of ["english", "e", "en-", "en-US-x", "1a", "en_US", "é"]) {
-    assert.equal(resolveRoute(`/languages/${encodeURIComponent(code)}`).route, NOT_FOUND, code);
+    for (const { language, path } of languagePages(code)) assert.equal(resolveRoute(languageOf(language), path).route, NOT_FOUND, path);
   }
 });

@@ -1,7 +1,8 @@
-// What a route is: one object (see app/routes.ts) with its path pattern, its screen (a
-// module, loaded when first needed unless the route is eager), its loader and the check
-// of the loader's data (exported by the screen's module beside the screen, so both stay
-// out of the first load), its title and description keys, and who may keep its page. The
+// What a route is: one object (see app/routes.ts) with its path (one for every language,
+// or one per language; app/data/router.ts matches and writes them), its screen (a module,
+// loaded when first needed unless the route is eager), its loader and the check of the
+// loader's data (exported by the screen's module beside the screen, so both stay out of
+// the first load), its title and description keys, and who may keep its page. The
 // screen's data type is the check's: `defineRoute` makes the loader, the check and the
 // screen agree, and no screen casts.
 import type { ComponentType } from "react";
@@ -10,7 +11,7 @@ import type { HttpClient } from "../http/client";
 import type { Language } from "../i18n/languages";
 import type { PlainKey } from "../i18n/translate";
 import type { LoadOutcome } from "./outcome";
-import { type ParamShape, paramValue } from "./params";
+import type { ParamShape } from "./params";
 
 export type { PageSharing, ParamShape };
 
@@ -61,29 +62,44 @@ export interface ScreenModule<Data> {
 }
 
 /** The names of a pattern's parameters: `"code"` for `/languages/:code`. */
-type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+export type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
   ? Name | ParamNames<`/${Rest}`>
   : Path extends `${string}:${infer Name}`
     ? Name
     : never;
 
-interface Declared<Path extends string> {
+/**
+ * A route's path, without the language prefix: one for every language (`/`), or one per
+ * language (`{ fr: "/langues/:code", en: "/languages/:code" }`): the default language's is
+ * required, and a language left out takes it. Every language's path has the same
+ * parameters.
+ */
+export type RoutePath = string | { readonly [language: string]: string };
+
+/** The patterns of a path: each language's. */
+type Patterns<Path extends RoutePath> = Path extends string ? Path : Path[keyof Path];
+
+/** A route's parameters, by name, as a link gives them: `{ code: "en" }`. */
+export type Params<Names extends string> = { readonly [Name in Names]: string };
+
+interface Declared<Path extends RoutePath, Names extends string = ParamNames<Patterns<Path>>> {
   /**
-   * `/languages/:code`: a segment `:name` matches any one segment that can name something
-   * (app/data/params.ts), given decoded as `params.name`.
+   * `/languages/:code`, or one per language: a segment `:name` matches any one segment
+   * that can name something (app/data/params.ts), given decoded as `params.name`.
    */
   path: Path;
   /** The form of a parameter's value, when any segment is too broad: `{ code: /^[a-z]{2,3}$/ }`. */
-  params?: [ParamNames<Path>] extends [never] ? never : { readonly [Name in ParamNames<Path>]?: ParamShape };
+  params?: [Names] extends [never] ? never : { readonly [Name in Names]?: ParamShape };
   status?: 200 | 404;
   titleKey: PlainKey;
   /** The page's description, for search engines and link previews. */
   descriptionKey: PlainKey;
   /**
-   * Listed in the sitemap, in every language: `true` for a path without parameters, or
-   * the pages of a pattern with parameters.
+   * Listed in the sitemap, in every language at its path there: `true` or `false` for a
+   * route without parameters; for one with them, `false` or its pages' parameters
+   * (`() => [{ code: "fr" }, …]`).
    */
-  indexable: boolean | (() => readonly string[]);
+  indexable: [Names] extends [never] ? boolean : false | (() => readonly Params<Names>[]);
   /**
    * Who may keep the page: anyone (every cache, for at most `maxSeconds` when given: a
    * route with a loader must say how long its data may be shared), or its visitor alone,
@@ -96,32 +112,40 @@ interface Declared<Path extends string> {
 type Lazy<Module> = (() => Promise<Module>) & { loaded?: Module };
 
 /** A route with a loader: its screen's module checks the data the screen receives. */
-export interface RouteWithData<Data, Path extends string = string> extends Declared<Path> {
+export interface RouteWithData<Data, Path extends RoutePath = string> extends Declared<Path> {
   screen: Lazy<ScreenModule<Data> & { data: NonNullable<ScreenModule<Data>["data"]> }>;
   loader: Loader;
 }
 
-export interface RouteWithoutData<Path extends string = string> extends Declared<Path> {
+export interface RouteWithoutData<Path extends RoutePath = string> extends Declared<Path> {
   screen: Lazy<{ default: ComponentType<ScreenProps> }>;
   loader?: undefined;
 }
 
+/** Never set: a route's type carries the names of its parameters (`Route<"code">`), for links to it. */
+declare const PARAMETERS: unique symbol;
+
 /** A route as the router holds it: its data type is its own business (see `defineRoute`). */
-export interface Route extends Omit<Declared<string>, "params"> {
+export interface Route<Names extends string = string> extends Omit<Declared<RoutePath>, "params" | "indexable"> {
   params?: Readonly<Record<string, ParamShape>>;
+  indexable: boolean | (() => readonly Params<string>[]);
   status: 200 | 404;
   screen: Lazy<ScreenModule<unknown>>;
   loader?: Loader;
+  readonly [PARAMETERS]?: Names;
 }
+
+/** The app's routes by name (`app/routes.ts`): the name is the route's for links and purges. */
+export type Routes = Readonly<Record<string, Route>>;
 
 /**
  * A route, its loader, data check and screen agreeing on one data type. The router hands
  * each screen the outcome of its own route's loader and check, so the type is forgotten
- * here, once.
+ * here, once; the names of its parameters are kept, for links to it.
  */
-export function defineRoute<Data, const Path extends string>(route: RouteWithData<Data, Path>): Route;
-export function defineRoute<const Path extends string>(route: RouteWithoutData<Path>): Route;
-export function defineRoute(route: RouteWithData<unknown> | RouteWithoutData): Route {
+export function defineRoute<Data, const Path extends RoutePath>(route: RouteWithData<Data, Path>): Route<ParamNames<Patterns<Path>>>;
+export function defineRoute<const Path extends RoutePath>(route: RouteWithoutData<Path>): Route<ParamNames<Patterns<Path>>>;
+export function defineRoute(route: RouteWithData<unknown, RoutePath> | RouteWithoutData<RoutePath>): Route {
   return { ...route, status: route.status ?? 200 } as Route;
 }
 
@@ -145,32 +169,4 @@ export function lazy<Module>(load: () => Promise<Module>): Lazy<Module> {
     return loading;
   };
   return screen;
-}
-
-export interface Match {
-  route: Route;
-  params: Record<string, string>;
-}
-
-/**
- * The route of `routes` a path names, and its parameters; `notFound` when none does. The
- * server and the browser both call it, so a page and a navigation to its path agree.
- */
-export function matchRoute(routes: readonly Route[], notFound: Route, pathWithoutPrefix: string): Match {
-  const segments = pathWithoutPrefix.split("/");
-  for (const route of routes) {
-    const parts = route.path.split("/");
-    if (parts.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    const matches = parts.every((part, i) => {
-      if (!part.startsWith(":")) return part === segments[i];
-      const name = part.slice(1);
-      const value = segments[i] === "" ? null : paramValue(segments[i]);
-      if (value === null || !(route.params?.[name]?.test(value) ?? true)) return false;
-      params[name] = value;
-      return true;
-    });
-    if (matches) return { route, params };
-  }
-  return { route: notFound, params: {} };
 }

@@ -1,41 +1,102 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import declared from "../i18n/languages.json";
 import { NOT_FOUND, ROUTES } from "../routes";
 import { checkRoutes } from "./routeCheck";
-import type { Route } from "./route";
+import type { Route, Routes } from "./route";
+import { pageOf, pathIn, patternIn } from "./router";
 
 const loader = { load: async () => ({}) };
-const route = (changes: Partial<Route>): Route => ({ ...ROUTES[0], path: "/x", ...changes });
+const LANGUAGES = { default: "fr", languages: [{ code: "fr" }, { code: "en" }] };
+const route = (changes: Partial<Route>): Route => ({ ...ROUTES.home, path: "/x", ...changes });
+const check = (routes: Routes, languages = LANGUAGES) => checkRoutes(routes, NOT_FOUND, languages);
 
-test("the app's routes pass, and the sitemap lists each language's page", () => {
-  const { sitemap, patterns } = checkRoutes(ROUTES, NOT_FOUND);
-  assert.deepEqual(sitemap, ["/", "/status", "/languages/fr", "/languages/en"]);
-  assert.deepEqual(patterns, ["/", "/status", "/languages/:code"]);
+test("the app's routes pass: each route has its path in every language, and the sitemap lists each indexable page once in every language", () => {
+  const { routes, sitemap } = checkRoutes(ROUTES, NOT_FOUND, declared);
+  const codes = declared.languages.map(({ code }) => code);
+  assert.deepEqual(
+    routes.map(({ name }) => name),
+    Object.keys(ROUTES),
+  );
+  for (const { name, paths } of routes) {
+    assert.deepEqual(Object.keys(paths), codes, name);
+    for (const code of codes) assert.equal(paths[code], patternIn(ROUTES[name as keyof typeof ROUTES], code), `${name} in ${code}`);
+  }
+  // What the routes declare indexable, derived here from the routes themselves.
+  const expected = Object.entries(ROUTES as Routes).flatMap(([name, declaredRoute]) => {
+    const { indexable } = declaredRoute;
+    const pages = typeof indexable === "function" ? indexable() : indexable ? [{}] : [];
+    return pages.map((params) => Object.fromEntries(codes.map((code) => [code, pathIn(pageOf(ROUTES, { to: name, params }), code)])));
+  });
+  assert.deepEqual(sitemap, expected);
+  for (const page of sitemap) assert.deepEqual(Object.keys(page), codes);
+  assert.equal(new Set(sitemap.map((page) => JSON.stringify(page))).size, sitemap.length, "no page twice");
+});
+
+test("a route translated into some languages takes the default language's path in the others", () => {
+  const translated = route({ path: { fr: "/langues/:code", en: "/languages/:code" }, indexable: () => [{ code: "en" }] });
+  const three = { default: "fr", languages: [{ code: "fr" }, { code: "en" }, { code: "es" }] };
+  const { routes, sitemap } = check({ translated }, three);
+  assert.deepEqual(routes, [{ name: "translated", paths: { fr: "/langues/:code", en: "/languages/:code", es: "/langues/:code" } }]);
+  assert.deepEqual(sitemap, [{ fr: "/langues/en", en: "/languages/en", es: "/langues/en" }]);
 });
 
 test("a route the host could not serve as declared is refused, naming it", () => {
   for (const [bad, reason] of [
-    [route({ loader, sharing: { kind: "public" } }), /the route "\/x" has a loader and declares its page public with no "maxSeconds"/],
+    [route({ loader, sharing: { kind: "public" } }), /the route "bad" has a loader and declares its page public with no "maxSeconds"/],
     [route({ sharing: { kind: "public", maxSeconds: 0 } }), /"maxSeconds" must be a whole number of seconds above 0, not 0/],
     [route({ sharing: { kind: "public", maxSeconds: 1.5 } }), /not 1\.5/],
     [route({ sharing: { kind: "shared" } as never }), /"sharing" is \{ kind: "public" \} or \{ kind: "private" \}/],
     [route({ sharing: { kind: "private", maxSeconds: 60 } as never }), /a private page takes no "maxSeconds"/],
-    [route({ path: "/x/:id", indexable: true }), /has parameters, so the sitemap cannot list it by its pattern/],
-    [route({ path: "/x/:id", indexable: () => ["/x/1", "/y/2"] }), /lists "\/y\/2" among its pages, which its pattern does not match/],
-    [route({ indexable: () => ["/x"] }), /has no parameters: write indexable: true/],
-    [route({ path: "x" }), /must start with "\/"/],
+    [route({ path: "/x/:id", indexable: true }), /the route "bad" has parameters, so the sitemap cannot list it by its pattern/],
+    [route({ path: "/x/:id", indexable: () => [{ id: "1" }, { code: "2" } as Record<string, string>] }), /lists a page with the parameters \{"code":"2"\}: each page gives exactly \(id\)/],
+    [route({ indexable: () => [{}] }), /has no parameters: write indexable: true/],
+    [route({ path: "x" }), /its path in "fr" must start with "\/"/],
     [route({ path: "/x/:id", indexable: false, params: { code: /^a$/ } }), /declares the form of "code", which is not one of its parameters/],
     [route({ path: "/x/:id", indexable: false, params: { id: /[a-z]+/ } }), /the form of "id", \/\[a-z\]\+\/, must match the whole value: anchor it/],
     [route({ path: "/x/:id", indexable: false, params: { id: /^a$/g } }), /the form of "id" must not have the g or y flag/],
     [route({ path: "/x/:id", indexable: false, params: { id: "^a$" as never } }), /the form of "id" must be a regular expression/],
-    [route({ path: "/x/:id", params: { id: /^\d+$/ }, indexable: () => ["/x/1", "/x/one"] }), /lists "\/x\/one" among its pages, which its pattern does not match/],
+    [route({ path: "/x/:id", params: { id: /^\d+$/ }, indexable: () => [{ id: "1" }, { id: "one" }] }), /lists the page \{"id":"one"\}, whose path in "fr", "\/x\/one", is not its page/],
+    // The prefix rule: a first segment that is a language, or a parameter, in any language.
+    [route({ path: { fr: "/x", en: "/fr/x" } }), /the route "bad": its path in "en", "\/fr\/x", starts with "fr", a language of app\/i18n\/languages.json/],
+    [route({ path: "/:id/x", indexable: false }), /its path in "fr", "\/:id\/x", starts with a parameter, which would take every language prefix/],
+    // Translated paths: the same parameters, the default language's path, languages of the list.
+    [route({ path: { fr: "/langues/:code", en: "/languages/:name" }, indexable: false }), /the route "bad": its path in "en", "\/languages\/:name", has the parameters \(name\), its path in "fr" has \(code\): a translated path takes the same parameters/],
+    [route({ path: { fr: "/a/:x", en: "/a/:x/:y" }, indexable: false }), /its path in "en", "\/a\/:x\/:y", has the parameters \(x, y\), its path in "fr" has \(x\)/],
+    [route({ path: { fr: "/a/:x/:x" }, indexable: false }), /its path in "fr", "\/a\/:x\/:x", names a parameter twice/],
+    [route({ path: { en: "/x" } }), /the route "bad" needs its path in the default language, "fr"/],
+    [route({ path: { fr: "/x", de: "/x" } }), /the route "bad" has a path in "de", which is not a language of app\/i18n\/languages.json/],
   ] as const) {
-    assert.throws(() => checkRoutes([bad], NOT_FOUND), reason);
+    assert.throws(() => check({ bad }), reason);
   }
-  assert.throws(() => checkRoutes([route({}), route({})], NOT_FOUND), /the route "\/x" is declared twice/);
-  assert.throws(() => checkRoutes([], { ...NOT_FOUND, status: 200 }), /the not-found route must have status 404/);
+  assert.throws(() => check({ "Bad name": route({}) }), /the route "Bad name": a route's name is a word of letters and digits/);
+  assert.throws(() => checkRoutes({}, { ...NOT_FOUND, status: 200 }, LANGUAGES), /the not-found route must have status 404/);
+});
+
+test("two routes whose paths collide in any language are refused, naming both", () => {
+  for (const [routes, reason] of [
+    [{ one: route({}), two: route({}) }, /the route "two" collides with the route "one" in "fr": "\/x" takes every page of "\/x"/],
+    [{ one: route({ path: { fr: "/a", en: "/b" } }), two: route({ path: { fr: "/c", en: "/b" } }) }, /the route "two" collides with the route "one" in "en"/],
+    [{ one: route({ path: "/a/:id", indexable: false }), two: route({ path: "/a/new" }) }, /the route "two" collides with the route "one" in "fr": "\/a\/:id" takes every page of "\/a\/new"/],
+    [{ one: route({ path: "/a/:id", indexable: false }), two: route({ path: "/a/:slug", indexable: false }) }, /the route "two" collides with the route "one" in "fr"/],
+    [
+      { one: route({ path: "/a/:id", params: { id: /^\d+$/ }, indexable: false }), two: route({ path: "/a/:id", params: { id: /^\d+$/ }, indexable: false }) },
+      /the route "two" collides with the route "one" in "fr"/,
+    ],
+    [{ one: route({ path: "/a/:id", params: { id: /^\d+$/ }, indexable: false }), two: route({ path: "/a/42" }) }, /the route "two" collides with the route "one" in "fr"/],
+    // One route's path in one language is another's in the other: a path could not be read.
+    [
+      { one: route({ path: { fr: "/etat", en: "/status" } }), two: route({ path: { fr: "/status", en: "/statut" } }) },
+      /the route "two" collides with the route "one": its path in "fr", "\/status", is the other's in "en", "\/status"/,
+    ],
+  ] as const) {
+    assert.throws(() => check(routes), reason);
+  }
+  // A fixed page before a parameter's, or a form that refuses it, leaves both reachable.
+  check({ one: route({ path: "/a/new" }), two: route({ path: "/a/:id", indexable: false }) });
+  check({ one: route({ path: "/a/:id", params: { id: /^\d+$/ }, indexable: false }), two: route({ path: "/a/new" }) });
 });
 
 test("a route with data shared for a while, or private, passes", () => {
-  checkRoutes([route({ loader, sharing: { kind: "public", maxSeconds: 60 } }), route({ path: "/y", loader, sharing: { kind: "private" } })], NOT_FOUND);
+  check({ x: route({ loader, sharing: { kind: "public", maxSeconds: 60 } }), y: route({ path: "/y", loader, sharing: { kind: "private" } }) });
 });

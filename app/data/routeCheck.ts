@@ -1,81 +1,200 @@
 // The build's checks of app/routes.ts (run by app/bundle.mjs, never shipped): a route
 // the host could not serve as declared fails the build, naming the route and saying what
-// to write instead. From the routes it also gives the host their patterns and the
-// sitemap's pages.
-import { matchRoute, type Route } from "./route";
+// to write instead. From the routes it also gives the host each route's path in every
+// language, and the sitemap's pages in every language.
+import { matchPattern, matchRoute, parameterNames, pathIn, patternIn } from "./router";
+import type { Route, Routes } from "./route";
 
-const where = (route: Route) => `app/routes.ts: the route "${route.path}"`;
+const where = (name: string) => `app/routes.ts: the route "${name}"`;
 
-/** Throws the first problem of `routes` (and of the not-found route); else the sitemap's pages. */
-export function checkRoutes(routes: readonly Route[], notFound: Route): { sitemap: string[]; patterns: string[] } {
-  const seen = new Set<string>();
-  const sitemap: string[] = [];
-  for (const route of routes) {
-    if (seen.has(route.path)) throw new Error(`${where(route)} is declared twice`);
-    seen.add(route.path);
-    if (!route.path.startsWith("/")) throw new Error(`${where(route)} must start with "/"`);
-    checkSharing(route);
-    checkParams(route);
-    sitemap.push(...pagesOf(route));
+/** The languages a build serves (app/i18n/languages.json, and in development its pseudo-languages). */
+export interface BuiltLanguages {
+  default: string;
+  languages: readonly { code: string }[];
+}
+
+/** A route as the host reads it: its name, and its pattern in every language. */
+export interface DeclaredRoute {
+  name: string;
+  paths: Record<string, string>;
+}
+
+/** A route's name becomes its purge key, `route-<name>`: a word of letters and digits. */
+const NAME = /^[a-z][a-zA-Z0-9]*$/;
+
+/**
+ * Throws the first problem of `routes` (and of the not-found route); else each route's
+ * path in every language and the sitemap's pages, each in every language.
+ */
+export function checkRoutes(
+  routes: Routes,
+  notFound: Route,
+  languages: BuiltLanguages,
+): { routes: DeclaredRoute[]; sitemap: Record<string, string>[] } {
+  const codes = languages.languages.map(({ code }) => code);
+  const declared: DeclaredRoute[] = [];
+  const sitemap: Record<string, string>[] = [];
+  for (const [name, route] of Object.entries(routes)) {
+    if (!NAME.test(name)) throw new Error(`${where(name)}: a route's name is a word of letters and digits starting with a small letter (its purge key is route-<name>)`);
+    const paths = checkPaths(name, route, languages);
+    checkSharing(name, route);
+    checkParams(name, route, paths[languages.default]);
+    declared.push({ name, paths });
   }
-  checkSharing(notFound);
+  checkCollisions(routes, declared, codes);
+  for (const [name, route] of Object.entries(routes)) sitemap.push(...pagesOf(name, route, routes, notFound, codes));
+  checkSharing("the not-found route", notFound);
   if (notFound.status !== 404 || notFound.indexable !== false || notFound.loader) {
     throw new Error("app/routes.ts: the not-found route must have status 404, no loader, and not be indexable");
   }
-  return { sitemap, patterns: routes.map((route) => route.path) };
+  return { routes: declared, sitemap };
 }
 
-function checkSharing(route: Route): void {
+/**
+ * A route's pattern in every language: each starts with "/", has the same parameters as
+ * the default language's, each once, and is never taken for a language prefix.
+ */
+function checkPaths(name: string, route: Route, languages: BuiltLanguages): Record<string, string> {
+  const { path } = route;
+  const codes = languages.languages.map(({ code }) => code);
+  if (typeof path !== "string") {
+    if (path === null || typeof path !== "object") throw new Error(`${where(name)}: "path" is a string, or one per language ({ ${languages.default}: "/…", … })`);
+    for (const code of Object.keys(path)) {
+      if (!codes.includes(code)) throw new Error(`${where(name)} has a path in "${code}", which is not a language of app/i18n/languages.json`);
+    }
+    if (typeof path[languages.default] !== "string") {
+      throw new Error(`${where(name)} needs its path in the default language, "${languages.default}" (a language left out takes that one)`);
+    }
+  }
+  const paths = Object.fromEntries(codes.map((code) => [code, patternIn(route, code)]));
+  const expected = parameterNames(paths[languages.default]).sort();
+  for (const [code, pattern] of Object.entries(paths)) {
+    if (typeof pattern !== "string" || !pattern.startsWith("/")) throw new Error(`${where(name)}: its path in "${code}" must start with "/"`);
+    const names = parameterNames(pattern).sort();
+    if (new Set(names).size !== names.length) throw new Error(`${where(name)}: its path in "${code}", "${pattern}", names a parameter twice`);
+    if (names.join() !== expected.join()) {
+      throw new Error(
+        `${where(name)}: its path in "${code}", "${pattern}", has the parameters (${names.join(", ")}), its path in "${languages.default}" has (${expected.join(", ")}): a translated path takes the same parameters`,
+      );
+    }
+    const first = pattern.split("/")[1] ?? "";
+    if (codes.includes(first)) {
+      throw new Error(`${where(name)}: its path in "${code}", "${pattern}", starts with "${first}", a language of app/i18n/languages.json, so its pages could never be reached: rename it`);
+    }
+    if (first.startsWith(":")) {
+      throw new Error(`${where(name)}: its path in "${code}", "${pattern}", starts with a parameter, which would take every language prefix for itself: give it a fixed first segment`);
+    }
+  }
+  return paths;
+}
+
+function checkSharing(name: string, route: Route): void {
   const { sharing } = route;
   if (sharing.kind === "private") {
-    if (Object.keys(sharing).length > 1) throw new Error(`${where(route)}: a private page takes no "maxSeconds"`);
+    if (Object.keys(sharing).length > 1) throw new Error(`${where(name)}: a private page takes no "maxSeconds"`);
     return;
   }
-  if (sharing.kind !== "public") throw new Error(`${where(route)}: "sharing" is { kind: "public" } or { kind: "private" }, not ${JSON.stringify(sharing)}`);
+  if (sharing.kind !== "public") throw new Error(`${where(name)}: "sharing" is { kind: "public" } or { kind: "private" }, not ${JSON.stringify(sharing)}`);
   const seconds = sharing.maxSeconds;
   if (seconds !== undefined && !(Number.isSafeInteger(seconds) && seconds > 0)) {
-    throw new Error(`${where(route)}: "maxSeconds" must be a whole number of seconds above 0, not ${seconds}`);
+    throw new Error(`${where(name)}: "maxSeconds" must be a whole number of seconds above 0, not ${seconds}`);
   }
   if (route.loader && seconds === undefined) {
     throw new Error(
-      `${where(route)} has a loader and declares its page public with no "maxSeconds": caches would keep its data until the next deploy. ` +
+      `${where(name)} has a loader and declares its page public with no "maxSeconds": caches would keep its data until the next deploy. ` +
         `Say how long its data may be shared ({ kind: "public", maxSeconds: 300 }), or declare it { kind: "private" } (fresh at each request).`,
     );
   }
 }
 
 /** A declared form names a parameter of the pattern, and matches a whole value, every time. */
-function checkParams(route: Route): void {
-  const names = route.path.split("/").filter((part) => part.startsWith(":")).map((part) => part.slice(1));
-  for (const [name, shape] of Object.entries(route.params ?? {})) {
-    if (!names.includes(name)) throw new Error(`${where(route)} declares the form of "${name}", which is not one of its parameters (:name in its path)`);
-    if (!(shape instanceof RegExp)) throw new Error(`${where(route)}: the form of "${name}" must be a regular expression, not ${typeof shape}`);
+function checkParams(name: string, route: Route, pattern: string): void {
+  const names = parameterNames(pattern);
+  for (const [param, shape] of Object.entries(route.params ?? {})) {
+    if (!names.includes(param)) throw new Error(`${where(name)} declares the form of "${param}", which is not one of its parameters (:name in its path)`);
+    if (!(shape instanceof RegExp)) throw new Error(`${where(name)}: the form of "${param}" must be a regular expression, not ${typeof shape}`);
     if (!shape.source.startsWith("^") || !shape.source.endsWith("$")) {
-      throw new Error(`${where(route)}: the form of "${name}", /${shape.source}/, must match the whole value: anchor it, /^…$/`);
+      throw new Error(`${where(name)}: the form of "${param}", /${shape.source}/, must match the whole value: anchor it, /^…$/`);
     }
     if (shape.global || shape.sticky) {
-      throw new Error(`${where(route)}: the form of "${name}" must not have the g or y flag (its test would depend on the last one)`);
+      throw new Error(`${where(name)}: the form of "${param}" must not have the g or y flag (its test would depend on the last one)`);
     }
   }
 }
 
-/** The pages of `route` the sitemap lists. */
-function pagesOf(route: Route): string[] {
-  const { indexable } = route;
-  const hasParameters = route.path.split("/").some((part) => part.startsWith(":"));
-  if (typeof indexable === "boolean") {
-    if (indexable && hasParameters) {
-      throw new Error(`${where(route)} has parameters, so the sitemap cannot list it by its pattern: give its pages, indexable: () => ["/…", …]`);
+/**
+ * No two routes collide: in one language, no route's path takes every page of a later
+ * route's (which could then never be reached); across languages, no two routes have the
+ * same path, parameters aside (a path would be one route's page in one language and
+ * another's in the other, and could not be read in another language's words).
+ */
+function checkCollisions(routes: Routes, declared: DeclaredRoute[], codes: string[]): void {
+  for (const [i, earlier] of declared.entries()) {
+    for (const later of declared.slice(i + 1)) {
+      for (const code of codes) {
+        if (shape(earlier.paths[code]) === shape(later.paths[code]) || covers(routes[earlier.name], earlier.paths[code], later.paths[code])) {
+          throw new Error(
+            `${where(later.name)} collides with the route "${earlier.name}" in "${code}": "${earlier.paths[code]}" takes every page of "${later.paths[code]}", which could never be reached`,
+          );
+        }
+      }
+      for (const one of codes) {
+        for (const other of codes) {
+          if (one !== other && shape(earlier.paths[one]) === shape(later.paths[other])) {
+            throw new Error(
+              `${where(later.name)} collides with the route "${earlier.name}": its path in "${other}", "${later.paths[other]}", is the other's in "${one}", "${earlier.paths[one]}"`,
+            );
+          }
+        }
+      }
     }
-    return indexable ? [route.path] : [];
   }
-  if (!hasParameters) throw new Error(`${where(route)} has no parameters: write indexable: true (or false)`);
-  const pages = [...indexable()];
-  const none = { ...route };
-  for (const page of pages) {
-    if (matchRoute([route], none, page).route !== route) {
-      throw new Error(`${where(route)} lists "${page}" among its pages, which its pattern does not match`);
-    }
-  }
-  return pages;
 }
+
+/** A pattern with its parameters unnamed: `/languages/:` for `/languages/:code`. */
+const shape = (pattern: string) => pattern.replace(/\/:[^/]*/g, "/:");
+
+/** Whether every page of `later` (in one language) is a page of `earlier` there. */
+function covers(earlier: Route, earlierPattern: string, laterPattern: string): boolean {
+  const parts = earlierPattern.split("/");
+  const others = laterPattern.split("/");
+  if (parts.length !== others.length) return false;
+  return parts.every((part, i) => {
+    const other = others[i];
+    if (!part.startsWith(":")) return part === other;
+    const form = earlier.params?.[part.slice(1)];
+    if (!form) return true;
+    // A form takes a fixed segment when it takes its value; another parameter, maybe not.
+    return !other.startsWith(":") && matchPattern(earlier, `/${part}`, `/${other}`) !== null;
+  });
+}
+
+/** The pages of `route` the sitemap lists, each in every language. */
+function pagesOf(name: string, route: Route, routes: Routes, notFound: Route, codes: string[]): Record<string, string>[] {
+  const { indexable } = route;
+  const names = parameterNames(patternIn(route, codes[0]));
+  if (typeof indexable === "boolean") {
+    if (indexable && names.length > 0) {
+      throw new Error(`${where(name)} has parameters, so the sitemap cannot list it by its pattern: give its pages' parameters, indexable: () => [{ ${names[0]}: "…" }, …]`);
+    }
+    return indexable ? [pathsOf({ name, route, params: {} }, codes)] : [];
+  }
+  if (names.length === 0) throw new Error(`${where(name)} has no parameters: write indexable: true (or false)`);
+  return indexable().map((params) => {
+    const given = Object.keys(params).sort();
+    if (given.join() !== [...names].sort().join()) {
+      throw new Error(`${where(name)} lists a page with the parameters ${JSON.stringify(params)}: each page gives exactly (${names.join(", ")})`);
+    }
+    const page = { name, route, params: { ...params } };
+    for (const code of codes) {
+      const path = pathIn(page, code);
+      const found = matchRoute(routes, notFound, code, path);
+      if (found.name !== name || names.some((param) => found.params[param] !== params[param])) {
+        throw new Error(`${where(name)} lists the page ${JSON.stringify(params)}, whose path in "${code}", "${path}", is not its page (its parameters' forms refuse it, or another route takes it)`);
+      }
+    }
+    return pathsOf(page, codes);
+  });
+}
+
+const pathsOf = (page: Parameters<typeof pathIn>[0], codes: string[]) => Object.fromEntries(codes.map((code) => [code, pathIn(page, code)]));

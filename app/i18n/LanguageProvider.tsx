@@ -40,10 +40,12 @@ interface Props {
   /** The initial language's resources, already loaded: the first paint never waits. */
   initialResources: Resources;
   load: LoadResources;
+  /** The URL of the page on show in a language (its route's path there), which a change of language goes to. */
+  urlIn: (language: Language) => string | null;
   children: ReactNode;
 }
 
-export function LanguageProvider({ initialLanguage, initialResources, load, children }: Props) {
+export function LanguageProvider({ initialLanguage, initialResources, load, urlIn, children }: Props) {
   const [state, dispatch] = useReducer(reduceLanguage, {
     language: initialLanguage,
     resources: initialResources,
@@ -71,18 +73,18 @@ export function LanguageProvider({ initialLanguage, initialResources, load, chil
       requestLanguage(language, (request) => {
         // A later choice wins, as for a load.
         if (request !== lastRequest.current) return;
-        followLanguage(language);
+        followLanguage(language, urlIn(language));
         window.location.reload();
       }),
-    [requestLanguage],
+    [requestLanguage, urlIn],
   );
 
   const firstLanguage = useRef(state.language);
   useEffect(() => {
     // The server already rendered the first language into the document.
     if (state.language === firstLanguage.current && lastRequest.current === 0) return;
-    followLanguage(state.language);
-  }, [state.language]);
+    followLanguage(state.language, urlIn(state.language));
+  }, [state.language, urlIn]);
 
   const { language, resources, pending } = state;
   const value = useMemo<LanguageContextValue>(() => {

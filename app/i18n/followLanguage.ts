@@ -1,10 +1,12 @@
 // What follows the active language outside React's tree: <html lang> and <html dir>, the
-// content-language meta, the URL's language prefix and the saved choice (the cookie).
-import { directionOf, LANGUAGE_COOKIE, type Language, localizedPath, stripLanguagePrefix } from "./languages";
+// content-language meta, the URL (the page's own in that language: its route's path in
+// that language's words) and the saved choice (the cookie).
+import { directionOf, LANGUAGE_COOKIE, type Language } from "./languages";
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
-export function followLanguage(language: Language): void {
+/** `url`: the page's path in `language`, prefix and all (null before the app knows the page: the URL stays). */
+export function followLanguage(language: Language, url: string | null): void {
   document.documentElement.lang = language;
   document.documentElement.dir = directionOf(language);
   let meta = document.querySelector<HTMLMetaElement>('meta[http-equiv="content-language"]');
@@ -14,8 +16,10 @@ export function followLanguage(language: Language): void {
     document.head.append(meta);
   }
   meta.content = language;
-  const url = new URL(window.location.href);
-  url.pathname = localizedPath(language, stripLanguagePrefix(url.pathname));
-  window.history.replaceState(window.history.state, "", url);
+  if (url !== null) {
+    const next = new URL(window.location.href);
+    next.pathname = url;
+    window.history.replaceState(window.history.state, "", next);
+  }
   document.cookie = `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax`;
 }

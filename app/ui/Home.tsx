@@ -25,7 +25,7 @@ export default function Home({ timeZone }: ScreenProps) {
       </p>
       <StatusCheck timeZone={timeZone} />
       <p>
-        <Link to="/status">{t("home.statusLink")}</Link>
+        <Link to="status">{t("home.statusLink")}</Link>
       </p>
       <LanguagePages />
       <p className="build">

@@ -68,7 +68,7 @@ export default function LanguageScreen({ data: { outcome } }: ScreenProps<Langua
       )}
       <LanguagePages />
       <p>
-        <Link to="/">{t("status.home")}</Link>
+        <Link to="home">{t("status.home")}</Link>
       </p>
     </main>
   );

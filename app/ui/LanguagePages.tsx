@@ -10,7 +10,9 @@ export function LanguagePages() {
       <ul className="language-pages">
         {LANGUAGES.map(({ code, name }) => (
           <li key={code} lang={code}>
-            <Link to={`/languages/${code}`}>{name}</Link>
+            <Link to="languages" params={{ code }}>
+              {name}
+            </Link>
           </li>
         ))}
       </ul>

@@ -28,7 +28,7 @@ export default function Status({ data, timeZone }: ScreenProps<ServerStatus>) {
         </button>
       </p>
       <p>
-        <Link to="/">{t("status.home")}</Link>
+        <Link to="home">{t("status.home")}</Link>
       </p>
     </main>
   );

@@ -27,8 +27,8 @@ const KINDS = [
     wrong: (a) => (a.status !== 200 ? `status ${a.status}` : a.headers["server-timing"]?.includes('cache;desc="hit"') ? null : "not from the page cache"),
   },
   {
-    what: "an uncached page (/fr/status for a crawler, whole, its data at once)",
-    ask: (n) => [`${baseUrl}/fr/status`, { "Accept-Encoding": ACCEPTED, "User-Agent": CRAWLER, Cookie: `session=fresh-${n}` }],
+    what: "an uncached page (/fr/etat for a crawler, whole, its data at once)",
+    ask: (n) => [`${baseUrl}/fr/etat`, { "Accept-Encoding": ACCEPTED, "User-Agent": CRAWLER, Cookie: `session=fresh-${n}` }],
     wrong: (a, [, headers]) => (a.status !== 200 ? `status ${a.status}` : carriesData(a, headers.Cookie) ? null : "without its data"),
   },
   {

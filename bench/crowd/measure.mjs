@@ -108,13 +108,13 @@ export async function measureCrowd({ startHost, visitors, delayMs, everyMs }) {
     // first visitor), a crawler's status page rendered once.
     const browser = { "accept-encoding": "gzip, deflate, br", "user-agent": PERSON };
     await (await fetch(`${host.baseUrl}/fr/`, { headers: browser })).arrayBuffer();
-    await (await fetch(`${host.baseUrl}/fr/status`, { headers: { ...browser, cookie: "session=warm" } })).arrayBuffer();
-    await (await fetch(`${host.baseUrl}/fr/status`, { headers: { ...browser, "user-agent": CRAWLER, cookie: "session=fresh-warm" } })).arrayBuffer();
+    await (await fetch(`${host.baseUrl}/fr/etat`, { headers: { ...browser, cookie: "session=warm" } })).arrayBuffer();
+    await (await fetch(`${host.baseUrl}/fr/etat`, { headers: { ...browser, "user-agent": CRAWLER, cookie: "session=fresh-warm" } })).arrayBuffer();
     const [dropsBefore, busyBefore] = [acceptQueueDrops(), host.stderr.match(BUSY)?.length ?? 0];
     const sampled = sampleHost(host.child.pid, metricsUrl);
     let fresh = Promise.reject(new Error("the crowd's client never said it had sent its requests"));
     fresh.catch(() => {});
-    const crowd = runClient("visitors.mjs", [`${host.baseUrl}/fr/status`, String(visitors)], (line) => {
+    const crowd = runClient("visitors.mjs", [`${host.baseUrl}/fr/etat`, String(visitors)], (line) => {
       if (line === "sent") fresh = runClient("fresh.mjs", [host.baseUrl, String(delayMs + 500), String(everyMs)]);
     });
     // Both settled before either's failure is told, so that no client outlives the host.

@@ -51,14 +51,14 @@ export default function HeavyHome({ timeZone }: ScreenProps) {
                 <output>{t("home.clicks", { count: row.clicks })}</output>
               </td>
               <td>
-                <Link to="/status">{t("status.check")}</Link>
+                <Link to="status">{t("status.check")}</Link>
               </td>
             </tr>
           ))}
         </tbody>
       </table>
       <p>
-        <Link to="/">{t("status.home")}</Link>
+        <Link to="home">{t("status.home")}</Link>
       </p>
     </main>
   );

@@ -45,7 +45,7 @@ export function streamPage(
   onShellReady: (streaming: Streaming) => void,
   onError: (error: unknown) => void,
 ): void {
-  const { route, params } = resolveRoute(boot.path);
+  const { route, params } = resolveRoute(boot.language, boot.path);
   if (!route.loader) throw new Error(`${boot.path}: a screen without a loader is not streamed`);
   const http = createHttpClient({ baseURL: apiBase, headers: cookie ? { Cookie: cookie } : {} });
   const data = runLoader(route, { language: boot.language, params, http });

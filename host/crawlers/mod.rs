@@ -38,7 +38,12 @@ pub struct RobotsAndSitemap {
 }
 
 impl RobotsAndSitemap {
-    pub fn new(origin: &Origin, indexable: &[String], built_at: &str, no_index: bool) -> Self {
+    pub fn new(
+        origin: &Origin,
+        indexable: &[std::collections::BTreeMap<String, String>],
+        built_at: &str,
+        no_index: bool,
+    ) -> Self {
         let robots = if no_index {
             "User-agent: *\nDisallow: /\n".to_string()
         } else {

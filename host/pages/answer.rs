@@ -24,6 +24,7 @@ use crate::accept_encoding::takes_gzip;
 use crate::data_keys::DataKeys;
 use crate::lang::Language;
 use crate::links::PageLinks;
+use crate::purge_keys::PageFamily;
 
 /// Step 6: the page `written`, answered as `sharing` says, and the cache's turn settled.
 /// Its head says where its time went (`timing`), but for what stands in for a failed
@@ -37,24 +38,42 @@ pub fn send(
     times: &RenderTimes,
 ) -> Response {
     let started = Instant::now();
-    let headers = |status, links: &Option<PageLinks>, policy, data_keys| PageHeaders {
+    let headers = |status, links: &Option<PageLinks>, policy, data_keys, route| PageHeaders {
         language: asked.language,
         cache_control: freshness.cache_control(sharing, status),
         link: links.as_ref().and_then(PageLinks::link_header),
         policy,
         data_keys,
+        family: PageFamily {
+            language: asked.offered_language(),
+            route,
+        },
     };
     match written {
         Written::Whole(mut page) => {
             let data_keys = std::mem::take(&mut page.data_keys);
-            let headers = headers(page.status, &page.links, page.policy.clone(), data_keys);
+            let route = page.route.clone();
+            let headers = headers(
+                page.status,
+                &page.links,
+                page.policy.clone(),
+                data_keys,
+                route,
+            );
             let mut answer = document(turn, page, sharing, headers, &asked.headers);
             timing::whole(&mut answer, times, &asked.trace, started.elapsed());
             answer
         }
         Written::Shell(page) => {
             let no_data = DataKeys::default();
-            let headers = headers(page.status, &page.links, page.policy.clone(), no_data);
+            let route = page.route.clone();
+            let headers = headers(
+                page.status,
+                &page.links,
+                page.policy.clone(),
+                no_data,
+                route,
+            );
             document(turn, page, sharing, headers, &asked.headers)
         }
         Written::Frame(page) => {
@@ -62,7 +81,14 @@ pub fn send(
             let gzip = takes_gzip(&asked.headers);
             // Its data, and so its keys, come after its head.
             let not_yet = DataKeys::default();
-            let headers = headers(page.status, &page.links, page.policy.clone(), not_yet);
+            let route = page.route.clone();
+            let headers = headers(
+                page.status,
+                &page.links,
+                page.policy.clone(),
+                not_yet,
+                route,
+            );
             let status = page.status;
             let mut answer = Response::new(page.body(asked, *times, gzip));
             *answer.status_mut() = status;
@@ -196,10 +222,11 @@ fn respond(
 
 /// What every page says of itself, whole or streamed: its language (also a response
 /// extension, for the request counts), policy, type, who may keep it, its coding, its
-/// alternates, and what it varies on; and what its data named, as a response extension
-/// for the purge keys (`purge_keys::name`).
+/// alternates, and what it varies on; and what it is and what its data named, as response
+/// extensions for the purge keys (`purge_keys::name`).
 fn write_headers(response: &mut Response, headers: PageHeaders, encoding: Option<&'static str>) {
     response.extensions_mut().insert(headers.language);
+    response.extensions_mut().insert(headers.family);
     if !headers.data_keys.is_empty() {
         response.extensions_mut().insert(headers.data_keys);
     }

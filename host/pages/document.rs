@@ -10,7 +10,7 @@
 //! JSON data block, which runs nothing. Everything per build is computed once, when the
 //! build is read.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use askama::Template;
 use axum::http::{HeaderValue, StatusCode};
@@ -140,6 +140,8 @@ pub struct WholeDocument {
     pub document: String,
     pub links: Option<PageLinks>,
     pub policy: HeaderValue,
+    /// Its route's name, as what the page is says (none for a path no route takes).
+    pub route: Option<Arc<str>>,
     /// What its data named for a purge (none, for a page without data).
     pub data_keys: DataKeys,
 }
@@ -156,7 +158,7 @@ pub fn whole(
     let rendered_status =
         StatusCode::from_u16(rendered.status).expect("the pool checks the status range");
     let status = asked.status(rendered_status);
-    let links = asked.links(origin, status);
+    let links = asked.links(origin, status, |language| rendered.page.path_in(language));
     let boot = BootState {
         data: rendered.data.take(),
         ..boot
@@ -173,6 +175,7 @@ pub fn whole(
         document: write(&build.document, &boot, &content)?,
         links,
         policy: build.document.policy().clone(),
+        route: rendered.page.route.as_deref().map(Arc::from),
         data_keys: DataKeys::default(),
     })
 }

@@ -11,6 +11,8 @@ use super::outcome::Fallback;
 use super::request::Asked;
 use super::written::Written;
 use super::{PageBuild, Pages};
+use crate::lang::Language;
+use crate::manifest::Found;
 use crate::render::{BootState, RenderError};
 
 /// The failed render's stand-in, logged, then written.
@@ -28,10 +30,22 @@ pub fn write(
         Fallback::ClientRendered(error) | Fallback::ComeBackLater(error) => error,
     };
     // A path no route takes is no page, whoever asks and however busy the threads: the
-    // browser's render would show the not-found screen, so the status says it now.
-    let status = match build.routes.match_any(path) {
-        true => asked.status(StatusCode::OK),
-        false => StatusCode::NOT_FOUND,
+    // browser's render would show the not-found screen, so the status says it now. What the
+    // page is comes from the manifest's routes, the render having said nothing.
+    let found = build.routes.find(asked.language, path);
+    let status = match found {
+        Found::Here(_) | Found::Unknown => asked.status(StatusCode::OK),
+        Found::Elsewhere(_) | Found::Nowhere => StatusCode::NOT_FOUND,
+    };
+    let (route, paths): (_, Vec<String>) = match &found {
+        Found::Here(page) => (
+            Some(page.route().clone()),
+            Language::all()
+                .map(|language| page.path_in(language))
+                .collect(),
+        ),
+        // Another bundle's routes are unknown: its page is taken to have one path.
+        _ => (None, Language::all().map(|_| path.to_owned()).collect()),
     };
     let sending = match (crawler, status) {
         (true, StatusCode::OK) => "asking the crawler to come back later (503)",
@@ -45,7 +59,9 @@ pub fn write(
         let text = &build.texts.of(asked.language).come_back_later;
         return Ok(Written::ComeBackLater(format!("{text}\n")));
     }
-    let links = asked.links(&pages.site.origin, status);
+    let links = asked.links(&pages.site.origin, status, |language| {
+        &paths[language.index()]
+    });
     let (title, description) = pages.renderer.shell_text(asked.language);
     let problem = pages
         .describe_failure
@@ -63,6 +79,7 @@ pub fn write(
         document: document::write(&build.document, &boot, &content)?,
         links,
         policy: build.document.policy().clone(),
+        route,
         data_keys: Default::default(),
     }))
 }

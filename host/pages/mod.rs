@@ -70,11 +70,11 @@ pub struct PageBuild {
 }
 
 impl PageBuild {
-    /// Fails when the manifest lacks a language's texts.
+    /// Fails when the manifest lacks a language's texts, or a route's path in a language.
     pub fn from_manifest(manifest: &Manifest) -> Result<Self, String> {
         Ok(Self {
             document: DocumentAssets::from_manifest(manifest),
-            routes: AppRoutes::new(&manifest.route_patterns),
+            routes: AppRoutes::new(&manifest.routes)?,
             texts: Arc::new(Texts::new(&manifest.host_texts)?),
         })
     }

@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::data_keys::DataKeys;
 use crate::lang::Language;
+use crate::purge_keys::PageFamily;
 
 /// The headers a page answers with, besides its body's.
 #[derive(Clone)]
@@ -25,6 +26,9 @@ pub struct PageHeaders {
     /// What its data named for a purge: kept with the page, and named after its family's
     /// keys (`purge_keys`).
     pub data_keys: DataKeys,
+    /// What the page is, for its family's keys: its language and its route, as its
+    /// identity says (kept with the page, for a purge of the page cache too).
+    pub family: PageFamily,
 }
 
 /// One coding of a page: its bytes, its `Content-Encoding`, and its validator.

@@ -1,8 +1,10 @@
 //! Step 1 of a page request: what it asks for. Its language (the path's prefix, else the
 //! visitor's saved choice, else the default) and its path without the prefix; a path
-//! without a prefix is answered at once with the way to its prefixed page, and a method
-//! other than GET or HEAD is refused, so only a prefixed page goes on to the cache and the
-//! render. Synchronous, and it trusts nothing it reads.
+//! without a prefix is answered at once with the way to its prefixed page, a path in
+//! another language's words with the way to its own (`redirect`, from the manifest's
+//! routes), and a method other than GET or HEAD is refused, so only a prefixed page in its
+//! language's words goes on to the cache and the render. Synchronous, and it trusts
+//! nothing it reads.
 
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, Version, header};
@@ -14,7 +16,7 @@ use super::sharing::Freshness;
 use crate::lang::Language;
 use crate::language_prefix::{PathLanguage, split_path};
 use crate::links::{self, PageLinks};
-use crate::manifest::AppRoutes;
+use crate::manifest::{AppRoutes, Found};
 use crate::origin::Origin;
 use crate::render::Visitor;
 use crate::server::PeerAddr;
@@ -63,9 +65,20 @@ impl Asked {
         }
     }
 
-    /// The page's canonical URL and alternates: a page found names them, no other does.
-    pub fn links(&self, origin: &Origin, status: StatusCode) -> Option<PageLinks> {
-        (status == StatusCode::OK).then(|| links::page_links(origin, self.language, self.path()))
+    /// The page's canonical URL and alternates, at its path in each language (`path_in`,
+    /// from what the page is): a page found names them, no other does.
+    pub fn links<'a>(
+        &self,
+        origin: &Origin,
+        status: StatusCode,
+        path_in: impl Fn(Language) -> &'a str,
+    ) -> Option<PageLinks> {
+        (status == StatusCode::OK).then(|| links::page_links(origin, self.language, path_in))
+    }
+
+    /// The language the page's keys name: none for a prefix we do not offer.
+    pub fn offered_language(&self) -> Option<Language> {
+        self.offered.then_some(self.language)
     }
 
     /// How the page cache knows this page; `None`: a page it never holds (an unsupported
@@ -120,7 +133,17 @@ pub fn read(request: Request, routes: &AppRoutes, freshness: &Freshness) -> Read
     }
     let full = parts.uri.path();
     let (language, offered, unprefixed_from) = match split_path(full, routes) {
-        PathLanguage::Prefixed { language, .. } => (language, true, 1 + language.code().len()),
+        PathLanguage::Prefixed { language, path } => {
+            if let Found::Elsewhere(page) = routes.find(language, path) {
+                return Read::Answer(redirect::to_its_own_path(
+                    language,
+                    &page,
+                    parts.uri.query(),
+                    freshness,
+                ));
+            }
+            (language, true, 1 + language.code().len())
+        }
         PathLanguage::Unsupported => (Language::default_language(), false, 0),
         PathLanguage::Unprefixed { path } => {
             let saved = cookies::saved_language(
@@ -135,6 +158,7 @@ pub fn read(request: Request, routes: &AppRoutes, freshness: &Freshness) -> Read
             return Read::Answer(redirect::to_the_prefixed_page(
                 language,
                 path,
+                routes.find_in_any(language, path).as_ref(),
                 parts.uri.query(),
                 redirect::cache_control(has_cookie, freshness),
             ));

@@ -27,6 +27,8 @@ use crate::trace::Trace;
 pub struct StreamedPage {
     pub status: StatusCode,
     pub links: Option<PageLinks>,
+    /// Its route's name, as its head says what the page is.
+    pub route: Option<Arc<str>>,
     /// The policy of its document: React's inline scripts carry its nonce.
     pub policy: HeaderValue,
     frame: Frame,
@@ -49,7 +51,9 @@ pub fn frame(
 ) -> Result<StreamedPage, askama::Error> {
     let rendered_status = StatusCode::from_u16(stream.head.status).unwrap_or(StatusCode::OK);
     let status = asked.status(rendered_status);
-    let links = asked.links(&pages.site.origin, status);
+    let links = asked.links(&pages.site.origin, status, |language| {
+        stream.head.page.path_in(language)
+    });
     let content = Content {
         title: &stream.head.title,
         description: &stream.head.description,
@@ -61,6 +65,7 @@ pub fn frame(
     Ok(StreamedPage {
         status,
         links,
+        route: stream.head.page.route.as_deref().map(Arc::from),
         policy: build.document.streamed_policy(nonce),
         frame,
         stream,

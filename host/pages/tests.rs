@@ -15,9 +15,10 @@ use tokio::sync::{Semaphore, mpsc};
 use tower::ServiceExt as _;
 
 use crate::lang::Language;
+use crate::manifest::{EMBEDDED, app_page};
 use crate::render::{
-    BootState, Page, PageRenderer, PageSharing, RenderError, Rendered, Rendering, Stream,
-    StreamEvent, StreamHead, Visitor,
+    BootState, Page, PageIdentity, PageRenderer, PageSharing, RenderError, Rendered, Rendering,
+    Stream, StreamEvent, StreamHead, Visitor,
 };
 
 /// What the scripted renderer does for the `n`th render (from 0) of a path.
@@ -97,6 +98,7 @@ fn page(boot: &BootState, cacheable: bool, per_visitor: bool) -> Result<Renderin
                 true => PageSharing::Public { max_seconds: None },
                 false => PageSharing::Private,
             },
+            page: PageIdentity::everywhere(None, &boot.path),
             data: None,
         },
         per_visitor,
@@ -356,14 +358,19 @@ async fn a_full_queue_still_says_404_for_a_path_no_route_takes() {
         }
     }
     let known = site
-        .get("/fr/status", &[("user-agent", "Googlebot/2.1")])
+        .get(
+            &app_page("fr", "status", &[]),
+            &[("user-agent", "Googlebot/2.1")],
+        )
         .await;
     assert_eq!(
         known.status,
         StatusCode::SERVICE_UNAVAILABLE,
         "a page: come back later"
     );
-    let known = site.get("/fr/languages/zz", &[]).await;
+    let known = site
+        .get(&app_page("fr", "languages", &[("code", "zz")]), &[])
+        .await;
     assert_eq!(
         known.status,
         StatusCode::OK,
@@ -375,13 +382,14 @@ async fn a_full_queue_still_says_404_for_a_path_no_route_takes() {
 async fn a_page_not_the_same_for_everyone_is_not_kept_and_no_one_waits_for_it() {
     let private = |_: usize, boot: &BootState| page(boot, false, false);
     let site = Site::new(Scripted::new(private));
-    let first = site.get("/fr/status", &[]).await;
+    let status = app_page("fr", "status", &[]);
+    let first = site.get(&status, &[]).await;
     assert_eq!(first.header(header::CACHE_CONTROL), "private, no-cache");
     assert!(
         !first.header(header::ETAG).is_empty(),
         "its visitor revalidates it"
     );
-    site.get("/fr/status", &[]).await;
+    site.get(&status, &[]).await;
     assert_eq!(site.renderer.renders(), 2, "rendered for each request");
 }
 
@@ -417,6 +425,7 @@ fn streaming(
             status: 200,
             title: "Streamed".into(),
             description: String::new(),
+            page: PageIdentity::everywhere(Some("status"), "/status"),
         };
         Ok(Rendering::Streaming(Stream::scripted(head, stream)))
     }
@@ -425,7 +434,8 @@ fn streaming(
 #[tokio::test]
 async fn a_streamed_page_is_sent_whole_in_order_and_never_kept() {
     let site = Site::new(Scripted::new(streaming(&["<p>one</p>", "<p>two</p>"])));
-    let answer = site.get("/fr/status", &[]).await;
+    let status = app_page("fr", "status", &[]);
+    let answer = site.get(&status, &[]).await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(answer.header(header::CACHE_CONTROL), "private, no-store");
     let (one, two) = (
@@ -446,14 +456,16 @@ async fn a_streamed_page_is_sent_whole_in_order_and_never_kept() {
             .header(header::CONTENT_SECURITY_POLICY)
             .contains(&nonce)
     );
-    site.get("/fr/status", &[]).await;
+    site.get(&status, &[]).await;
     assert_eq!(site.renderer.renders(), 2, "a stream is its visitor's");
 }
 
 #[tokio::test]
 async fn head_on_a_streamed_page_gets_its_head_and_no_body() {
     let site = Site::new(Scripted::new(streaming(&["<p>one</p>"])));
-    let answer = site.ask(Method::HEAD, "/fr/status", &[]).await;
+    let answer = site
+        .ask(Method::HEAD, &app_page("fr", "status", &[]), &[])
+        .await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(
         answer.header(header::CONTENT_TYPE),
@@ -561,4 +573,148 @@ async fn a_language_we_do_not_offer_is_a_404_the_cache_never_holds() {
     );
     site.get("/de/", &[]).await;
     assert_eq!(site.renderer.renders(), 2);
+}
+
+/// Each route of the app whose path differs between two languages, its parameters filled:
+/// (route, one language, its path there, another, its path there), prefix and all.
+fn translated_pages() -> Vec<(String, String, String, String, String)> {
+    let mut pages = Vec::new();
+    for route in &EMBEDDED.routes {
+        let params: Vec<(&str, &str)> = route.paths[Language::default_language().code()]
+            .split('/')
+            .filter_map(|part| part.strip_prefix(':'))
+            .map(|name| (name, "en"))
+            .collect();
+        for one in Language::all() {
+            for other in Language::all() {
+                if route.paths[one.code()] != route.paths[other.code()] {
+                    pages.push((
+                        route.name.clone(),
+                        one.code().to_owned(),
+                        app_page(one.code(), &route.name, &params),
+                        other.code().to_owned(),
+                        app_page(other.code(), &route.name, &params),
+                    ));
+                }
+            }
+        }
+    }
+    assert!(!pages.is_empty(), "the app translates some route's path");
+    pages
+}
+
+#[tokio::test]
+async fn a_path_in_another_languages_words_leads_to_its_own_for_good_before_any_render() {
+    let renderer = Arc::new(Scripted::new(public));
+    for (route, one, own, other, theirs) in translated_pages() {
+        // `/fr` and the English path: the French path of the same page.
+        let words = theirs.strip_prefix(&format!("/{other}")).unwrap();
+        let asked = format!("/{one}{words}?from=a&b");
+        let answer = ask(
+            &renderer,
+            Method::GET,
+            &asked,
+            &[("cookie", "bilingue_lang=en")],
+        )
+        .await;
+        assert_eq!(answer.status, StatusCode::PERMANENT_REDIRECT, "{asked}");
+        assert_eq!(answer.header(header::LOCATION), format!("{own}?from=a&b"));
+        let cache_control = answer.header(header::CACHE_CONTROL);
+        assert!(
+            cache_control.starts_with("public, max-age="),
+            "{cache_control}"
+        );
+        assert!(
+            answer.header(header::VARY).is_empty(),
+            "the same for everyone"
+        );
+        assert!(
+            answer
+                .header(crate::purge_keys::SURROGATE_KEY)
+                .ends_with(&format!("lang-{one} route-{route}")),
+            "{asked}"
+        );
+        let own_answer = ask(&renderer, Method::GET, &own, &[]).await;
+        assert_eq!(own_answer.status, StatusCode::OK, "{own}");
+    }
+    let renders = renderer.renders();
+    assert_eq!(
+        renders,
+        translated_pages().len(),
+        "each own page rendered; no way was"
+    );
+}
+
+#[tokio::test]
+async fn an_unprefixed_path_leads_to_the_page_at_its_path_in_the_saved_language() {
+    let renderer = Arc::new(Scripted::new(public));
+    for (route, one, own, other, theirs) in translated_pages() {
+        let words = theirs.strip_prefix(&format!("/{other}")).unwrap();
+        let cookie = format!("bilingue_lang={one}");
+        let answer = ask(&renderer, Method::GET, words, &[("cookie", &cookie)]).await;
+        assert_eq!(answer.status, StatusCode::FOUND, "{words}");
+        assert_eq!(answer.header(header::LOCATION), own, "{words} in {one}");
+        let anyone = ask(&renderer, Method::GET, words, &[]).await;
+        let default = Language::default_language().code();
+        assert!(
+            anyone
+                .header(header::LOCATION)
+                .starts_with(&format!("/{default}/"))
+        );
+        assert!(
+            anyone
+                .header(crate::purge_keys::SURROGATE_KEY)
+                .ends_with(&format!("pages-build-test route-{route}")),
+            "no language: the way follows the visitor's"
+        );
+    }
+    assert_eq!(renderer.renders(), 0);
+}
+
+/// A page whose identity puts it at `/langues/en` in French and `/languages/en` in
+/// English, whatever path asked for it, in the route `languages`.
+fn translated(_: usize, boot: &BootState) -> Result<Rendering, RenderError> {
+    let mut rendering = page(boot, true, false)?;
+    if let Rendering::Complete(page) = &mut rendering {
+        page.rendered.page = PageIdentity {
+            route: Some("languages".into()),
+            params: [("code".to_string(), "en".to_string())].into(),
+            paths: [
+                ("fr".to_string(), "/langues/en".to_string()),
+                ("en".to_string(), "/languages/en".to_string()),
+            ]
+            .into(),
+        };
+    }
+    Ok(rendering)
+}
+
+#[tokio::test]
+async fn a_page_names_its_links_and_its_route_as_its_identity_says_rendered_or_kept() {
+    let site = Site::new(Scripted::new(translated));
+    for _ in 0..2 {
+        let answer = site.get("/en/x", &[]).await;
+        assert_eq!(answer.status, StatusCode::OK);
+        for link in [
+            r#"<link rel="canonical" href="https://www.example.org/en/languages/en">"#,
+            r#"<link rel="alternate" hreflang="fr" href="https://www.example.org/fr/langues/en">"#,
+            r#"<link rel="alternate" hreflang="en" href="https://www.example.org/en/languages/en">"#,
+            r#"<link rel="alternate" hreflang="x-default" href="https://www.example.org/langues/en">"#,
+        ] {
+            assert!(answer.body.contains(link), "{link}\n{}", answer.body);
+        }
+        assert!(
+            !answer.body.contains("example.org/en/x") && !answer.body.contains("example.org/fr/x"),
+            "no link from the path asked"
+        );
+        assert!(answer.header(header::LINK).contains(
+            r#"<https://www.example.org/fr/langues/en>; rel="alternate"; hreflang="fr""#
+        ));
+        assert!(
+            answer
+                .header(crate::purge_keys::SURROGATE_KEY)
+                .ends_with("lang-en route-languages")
+        );
+    }
+    assert_eq!(site.renderer.renders(), 1, "the second was kept");
 }

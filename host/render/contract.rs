@@ -12,6 +12,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+pub use super::identity::PageIdentity;
 use crate::lang::Language;
 
 /// The functions the server bundle puts on `globalThis` (`app/server.tsx`) and the host
@@ -78,6 +79,9 @@ pub struct Rendered {
     pub html: String,
     /// Who may keep the page: its route's declaration, unless its data failed to load.
     pub sharing: PageSharing,
+    /// What the page is: its route, its parameters, its path in each language.
+    #[serde(deserialize_with = "super::identity::checked")]
+    pub page: PageIdentity,
     /// The loader's outcome, for the boot state (absent for a screen without a loader).
     #[cfg_attr(test, ts(type = "LoadOutcome<unknown>", optional))]
     pub data: Option<Box<RawValue>>,
@@ -156,6 +160,9 @@ pub struct StreamHead {
     pub status: u16,
     pub title: String,
     pub description: String,
+    /// What the page is: its route, its parameters, its path in each language.
+    #[serde(deserialize_with = "super::identity::checked")]
+    pub page: PageIdentity,
 }
 
 /// How a streamed page ended.
@@ -271,6 +278,7 @@ mod tests {
             BootState::decl(&config),
             Rendered::decl(&config),
             PageSharing::decl(&config),
+            PageIdentity::decl(&config),
             Done::decl(&config),
             StreamPart::decl(&config),
             Shell::decl(&config),

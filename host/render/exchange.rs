@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn a_finished_page_is_its_render_or_its_failure() {
         let rendered = Finished::read(&entry(
-            r#"{"job":3,"result":{"status":200,"title":"t","description":"d","html":"<p>x</p>","sharing":{"kind":"public"}}}"#,
+            r#"{"job":3,"result":{"status":200,"title":"t","description":"d","html":"<p>x</p>","sharing":{"kind":"public"},"page":{"route":"home","params":{},"paths":{"fr":"/","en":"/"}}}}"#,
         ))
         .unwrap();
         assert_eq!(rendered.job, 3);
@@ -235,7 +235,7 @@ mod tests {
     fn an_entry_that_cannot_be_read_fails_its_own_page() {
         // A lone surrogate's escape: V8 writes it, serde refuses it.
         let broken = Finished::read(&entry(
-            r#"{"job":7,"result":{"status":200,"title":"a\ud800b","description":"","html":"","sharing":{"kind":"private"}}}"#,
+            r#"{"job":7,"result":{"status":200,"title":"a\ud800b","description":"","html":"","sharing":{"kind":"private"},"page":{"route":"home","params":{},"paths":{"fr":"/","en":"/"}}}}"#,
         ))
         .unwrap();
         assert_eq!(broken.job, 7);

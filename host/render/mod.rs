@@ -11,6 +11,7 @@ mod budget;
 pub(crate) mod contract;
 mod exchange;
 mod handed;
+mod identity;
 mod markup_op;
 mod pool;
 mod readiness;
@@ -21,7 +22,8 @@ mod thread;
 mod warm_up;
 mod watchdog;
 
-pub use contract::{ApiAnswer, ApiCall, BootState, PageSharing, Rendered};
+pub use contract::{ApiAnswer, ApiCall, BootState, PageIdentity, PageSharing, Rendered};
+pub use identity::is_route_name;
 pub use pool::{PoolOptions, RenderPool};
 pub use readiness::Readiness;
 pub use runtime::Limits;

@@ -102,6 +102,7 @@ mod tests {
                 status: 200,
                 title: "t".into(),
                 description: "d".into(),
+                page: crate::render::PageIdentity::everywhere(None, "/"),
             },
             prelude: prelude.into(),
             postponed: "{}".into(),

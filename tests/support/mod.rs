@@ -293,3 +293,29 @@ pub fn faulty_host(extra: &[&str]) -> binary::Host {
     args.extend_from_slice(extra);
     binary::Host::started(&args)
 }
+
+/// The app's page of `route` in `language`, its parameters filled as given (as a URL
+/// writes them): its path, prefix and all, at the route's path in that language as the
+/// build declares it (`/fr/langues/en`). Tests ask for pages by route, never by today's
+/// paths.
+pub fn app_page(language: &str, route: &str, params: &[(&str, &str)]) -> String {
+    let declared = bilingue::declared_routes()
+        .iter()
+        .find(|declared| declared.name == route)
+        .unwrap_or_else(|| panic!("the app declares no route {route:?}"));
+    let path = declared.paths[language]
+        .split('/')
+        .map(|part| match part.strip_prefix(':') {
+            Some(name) => {
+                params
+                    .iter()
+                    .find(|(param, _)| *param == name)
+                    .unwrap_or_else(|| panic!("the route {route:?} takes {name:?}"))
+                    .1
+            }
+            None => part,
+        })
+        .collect::<Vec<_>>()
+        .join("/");
+    format!("/{language}{path}")
+}

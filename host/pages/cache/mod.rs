@@ -33,7 +33,6 @@ use axum::http::StatusCode;
 use flight::{Flight, Flights, Key, Lead};
 use shelf::{Entry, Shelf};
 
-use crate::data_keys::DataKeys;
 use crate::lang::Language;
 use crate::pages::representation::PageHeaders;
 
@@ -89,7 +88,7 @@ pub struct PublicPage {
 /// A settled public page: kept, or handed back when the cache does not hold it.
 pub enum Keeping {
     Kept(Arc<KeptPage>),
-    Uncached(PublicPage),
+    Uncached(Box<PublicPage>),
 }
 
 /// What the cache knows of a page.
@@ -199,14 +198,14 @@ impl PageCache {
         }
     }
 
-    /// Drops every kept page `selects` picks by its language, path and data keys; how many
-    /// went. A render begun before it is not kept.
-    pub fn purge(&self, selects: impl Fn(Language, &str, &DataKeys) -> bool) -> usize {
+    /// Drops every kept page `selects` picks by its language, path and headers (what it is,
+    /// its data keys); how many went. A render begun before it is not kept.
+    pub fn purge(&self, selects: impl Fn(Language, &str, &PageHeaders) -> bool) -> usize {
         let drops = |language: Language, path: &str, entry: &Entry| {
             entry
                 .page
                 .as_ref()
-                .is_some_and(|page| selects(language, path, &page.headers.data_keys))
+                .is_some_and(|page| selects(language, path, &page.headers))
         };
         // In `insert`'s order: a page is either kept before the purge, and seen by it, or
         // after, and refused.
@@ -254,7 +253,7 @@ impl RenderTurn<'_> {
     pub fn keep(mut self, page: PublicPage) -> Keeping {
         self.settled = true;
         let Some(key) = &self.key else {
-            return Keeping::Uncached(page);
+            return Keeping::Uncached(Box::new(page));
         };
         let expires = page.limit.map(|limit| Instant::now() + limit);
         let kept = Arc::new(KeptPage::new(
@@ -305,6 +304,7 @@ pub(crate) mod tests {
     use axum::http::HeaderValue;
 
     use super::*;
+    use crate::data_keys::DataKeys;
 
     fn lang(code: &str) -> Language {
         Language::from_code(code).unwrap()
@@ -317,6 +317,7 @@ pub(crate) mod tests {
             link: None,
             policy: HeaderValue::from_static("default-src 'self'"),
             data_keys: Default::default(),
+            family: Default::default(),
         }
     }
 
@@ -490,7 +491,7 @@ pub(crate) mod tests {
             naming(missing, "language-zz"),
         )
         .await;
-        let gone = cache.purge(|_, _, keys| keys.contains("language-en"));
+        let gone = cache.purge(|_, _, page| page.data_keys.contains("language-en"));
         assert_eq!(gone, 2);
         assert_eq!(kept(&cache, "fr", "/languages/en").await, None);
         assert_eq!(kept(&cache, "en", "/languages/en").await, None);
@@ -502,7 +503,7 @@ pub(crate) mod tests {
             assert!(kept(&cache, code, path).await.is_some(), "{code} {path}");
         }
         assert_eq!(
-            cache.purge(|_, _, keys| keys.contains("language-zz")),
+            cache.purge(|_, _, page| page.data_keys.contains("language-zz")),
             1,
             "the 404s too"
         );
@@ -519,7 +520,7 @@ pub(crate) mod tests {
         let Turn::Render(before) = cache.turn(Some((lang("en"), "/languages/en"))).await else {
             panic!("missing")
         };
-        cache.purge(|_, _, keys| keys.contains("language-en"));
+        cache.purge(|_, _, page| page.data_keys.contains("language-en"));
         let page = naming(public(StatusCode::OK, "old data", None), "language-en");
         assert!(
             matches!(before.keep(page), Keeping::Kept(_)),

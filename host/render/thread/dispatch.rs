@@ -205,10 +205,10 @@ mod tests {
         let (whole, mut whole_reply) = page(&mut pages, Duration::from_secs(5));
         let (streamed, mut streamed_reply) = page(&mut pages, Duration::from_secs(5));
         let done = format!(
-            r#"{{"job":{whole},"result":{{"status":200,"title":"t","description":"d","html":"<p>x</p>","sharing":{{"kind":"public"}}}}}}"#
+            r#"{{"job":{whole},"result":{{"status":200,"title":"t","description":"d","html":"<p>x</p>","sharing":{{"kind":"public"}},"page":{{"route":"home","params":{{}},"paths":{{"fr":"/","en":"/"}}}}}}}}"#
         );
         let parts = format!(
-            r#"{{"job":{streamed},"head":{{"status":200,"title":"s","description":""}}}},{{"job":{streamed},"html":"<p>"}}"#
+            r#"{{"job":{streamed},"head":{{"status":200,"title":"s","description":"","page":{{"route":"home","params":{{}},"paths":{{"fr":"/","en":"/"}}}}}}}},{{"job":{streamed},"html":"<p>"}}"#
         );
         let (outcome, _) = dispatch(&mut pages, &api, &outbox(&done, &parts, ""));
         assert!(outcome.is_ok());

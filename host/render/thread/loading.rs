@@ -386,7 +386,7 @@ mod tests {
         };
         pages.stream(
             stream_part(&format!(
-                r#"{{"job":{job},"head":{{"status":200,"title":"t","description":"d"}}}}"#
+                r#"{{"job":{job},"head":{{"status":200,"title":"t","description":"d","page":{{"route":"home","params":{{}},"paths":{{"fr":"/","en":"/"}}}}}}}}"#
             )),
             source(),
         );
@@ -518,7 +518,7 @@ mod tests {
         };
         pages.stream(
             stream_part(&format!(
-                r#"{{"job":{job},"head":{{"status":200,"title":"t","description":"d"}}}}"#
+                r#"{{"job":{job},"head":{{"status":200,"title":"t","description":"d","page":{{"route":"home","params":{{}},"paths":{{"fr":"/","en":"/"}}}}}}}}"#
             )),
             source(),
         );

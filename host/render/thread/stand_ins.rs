@@ -49,9 +49,13 @@ pub(super) fn entry(json: &str) -> Box<RawValue> {
     RawValue::from_string(json.to_string()).unwrap()
 }
 
+/// What a stand-in page is: the home page, in French and English.
+pub(super) const PAGE: &str = r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/"}}"#;
+
 pub(super) fn rendered(status: u16) -> Rendered {
     serde_json::from_str(&format!(
-        r#"{{"status":{status},"title":"t","description":"d","html":"<p>x</p>","sharing":{{"kind":"public"}}}}"#
+        r#"{{"status":{status},"title":"t","description":"d","html":"<p>x</p>","sharing":{{"kind":"public"}},"page":{page}}}"#,
+        page = PAGE
     ))
     .unwrap()
 }

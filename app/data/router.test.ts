@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { LANGUAGES, languageOf } from "../i18n/languages";
+import { NOT_FOUND, resolveRoute, ROUTES } from "../routes";
+import type { Routes } from "./route";
+import { hrefIn, identityOf, type PageRef, pageOf, parameterNames, pathIn, patternIn } from "./router";
+
+/** A page of the app, as a link names it (typed: the checks below are the type checker's too). */
+const page = (ref: PageRef) => pageOf(ROUTES, ref);
+
+/** Every route's page, with a value for each parameter its form takes. */
+const everyPage = () =>
+  Object.entries(ROUTES as Routes).map(([name, route]) =>
+    pageOf(ROUTES, { to: name, params: Object.fromEntries(parameterNames(patternIn(route, LANGUAGES[0].code)).map((param) => [param, "en"])) }),
+  );
+
+test("each route's page, written in a language, is that page there again", () => {
+  for (const match of everyPage()) {
+    for (const { code } of LANGUAGES) {
+      const found = resolveRoute(code, pathIn(match, code));
+      assert.deepEqual([found.name, found.params], [match.name, match.params], `${match.name} in ${code}`);
+      assert.equal(hrefIn(match, code), `/${code}${pathIn(match, code)}`);
+    }
+  }
+});
+
+test("a page's path in another language's words is not its page in this one", () => {
+  for (const match of everyPage()) {
+    for (const { code } of LANGUAGES) {
+      for (const { code: other } of LANGUAGES) {
+        const path = pathIn(match, other);
+        if (path !== pathIn(match, code)) assert.equal(resolveRoute(code, path).route, NOT_FOUND, `${path} in ${code}`);
+      }
+    }
+  }
+});
+
+test("a page's identity names its route, its parameters and its path in every language", () => {
+  const match = page({ to: "languages", params: { code: "pt-BR" } });
+  const identity = identityOf(match);
+  assert.equal(identity.route, "languages");
+  assert.deepEqual(identity.params, { code: "pt-BR" });
+  assert.deepEqual(Object.keys(identity.paths), LANGUAGES.map(({ code }) => code));
+  for (const { code } of LANGUAGES) assert.equal(identity.paths[code], pathIn(match, code));
+  const notFound = resolveRoute(languageOf("fr"), "/nowhere/at/all");
+  assert.deepEqual(identityOf(notFound), { route: null, params: {}, paths: Object.fromEntries(LANGUAGES.map(({ code }) => [code, "/nowhere/at/all"])) });
+  assert.equal(notFound.route, NOT_FOUND);
+});
+
+test("a parameter is written encoded, and read back decoded", () => {
+  const match = page({ to: "languages", params: { code: "zh-Hant" } });
+  const odd = { ...match, params: { code: "a b/é" } };
+  for (const { code } of LANGUAGES) {
+    assert.ok(pathIn(odd, code).endsWith("/a%20b%2F%C3%A9"), pathIn(odd, code));
+    assert.deepEqual(resolveRoute(code, pathIn(match, code)).params, { code: "zh-Hant" });
+  }
+});
+
+test("a link to a route the app lacks, or without its parameters, fails the type check, and throws naming it", () => {
+  // @ts-expect-error: no route is named so.
+  assert.throws(() => page({ to: "nowhere" }), /no link to "nowhere"/);
+  // @ts-expect-error: the route takes a parameter.
+  assert.throws(() => page({ to: "languages" }), /no link to "languages" with \{\}/);
+  // @ts-expect-error: not that one.
+  assert.throws(() => page({ to: "languages", params: { name: "en" } }), /no link to "languages" with \{"name":"en"\}/);
+  // @ts-expect-error: a path is no route.
+  assert.throws(() => page({ to: "/status" }), /no link to "\/status"/);
+  assert.throws(() => pageOf(ROUTES, { to: "toString" }), /no link to "toString"/);
+  assert.equal(page({ to: "home" }).route, ROUTES.home);
+});

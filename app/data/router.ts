@@ -1,0 +1,122 @@
+// The app's routes read and written, by the server, the browser and the build alike: the
+// page a path names in a language (`resolve`), a page's path in each language (`pathIn`),
+// and what a page is (`identityOf`: its route, its parameters, its path in each language),
+// which the render hands the host with the page. A link names a route and its parameters,
+// never a path (`PageRef`): its URL in any language is written here.
+import type { PageIdentity } from "../contract";
+import { DEFAULT_LANGUAGE, type Language, LANGUAGES, localizedPath } from "../i18n/languages";
+import { paramValue } from "./params";
+import type { Route, Routes } from "./route";
+
+/**
+ * Filled by app/routes.ts (`declare module`), so that a link's route and parameters are
+ * checked against the app's routes without importing them (the screens are imported by
+ * the routes, and may not import them back).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: declaration merging fills it.
+export interface Register {}
+
+type Registered = Register extends { routes: infer Table extends Routes } ? Table : Routes;
+
+/** The name of one of the app's routes: `"home"`, `"languages"`. */
+export type RouteName = keyof Registered & string;
+
+type ParamNamesOf<Name extends RouteName> = Registered[Name] extends Route<infer Names> ? Names : string;
+
+/** A page of the app as a link names it: its route, and its parameters when it has any. */
+export type PageRef = {
+  [Name in RouteName]: [ParamNamesOf<Name>] extends [never]
+    ? { to: Name; params?: undefined }
+    : { to: Name; params: { readonly [Param in ParamNamesOf<Name>]: string } };
+}[RouteName];
+
+/** A page: its route (by name; null for the not-found route) and its parameters, decoded. */
+export interface Match {
+  name: string | null;
+  route: Route;
+  params: Record<string, string>;
+  /** The not-found page: the path asked (without its prefix), the same in every language. */
+  asked?: string;
+}
+
+/** A route's pattern in `language`: its own, else the default language's. */
+export function patternIn(route: Route, language: string): string {
+  const { path } = route;
+  if (typeof path === "string") return path;
+  return path[language] ?? path[DEFAULT_LANGUAGE];
+}
+
+/** The names of a pattern's parameters, in order. */
+export function parameterNames(pattern: string): string[] {
+  return pattern
+    .split("/")
+    .filter((part) => part.startsWith(":"))
+    .map((part) => part.slice(1));
+}
+
+/** `route`'s parameters, when `pathWithoutPrefix` is its page in `language`; else null. */
+export function matchPattern(route: Route, pattern: string, pathWithoutPrefix: string): Record<string, string> | null {
+  const parts = pattern.split("/");
+  const segments = pathWithoutPrefix.split("/");
+  if (parts.length !== segments.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, part] of parts.entries()) {
+    if (!part.startsWith(":")) {
+      if (part !== segments[i]) return null;
+      continue;
+    }
+    const name = part.slice(1);
+    const value = segments[i] === "" ? null : paramValue(segments[i]);
+    if (value === null || !(route.params?.[name]?.test(value) ?? true)) return null;
+    params[name] = value;
+  }
+  return params;
+}
+
+/**
+ * The page `pathWithoutPrefix` names in `language` (the route whose path in that language
+ * takes it, the first in order); the not-found route when none does. A path in another
+ * language's words is none of this language's: the host redirects it before any render.
+ */
+export function matchRoute(routes: Routes, notFound: Route, language: string, pathWithoutPrefix: string): Match {
+  for (const [name, route] of Object.entries(routes)) {
+    const params = matchPattern(route, patternIn(route, language), pathWithoutPrefix);
+    if (params) return { name, route, params };
+  }
+  return { name: null, route: notFound, params: {}, asked: pathWithoutPrefix };
+}
+
+/**
+ * The page a link names (the type check holds links to the routes; a cast that gets past
+ * it throws here, naming the route).
+ */
+export function pageOf(routes: Routes, { to, params = {} }: { to: string; params?: Readonly<Record<string, string>> }): Match {
+  const route = Object.hasOwn(routes, to) ? routes[to] : undefined;
+  if (!route || parameterNames(patternIn(route, DEFAULT_LANGUAGE)).some((name) => typeof params[name] !== "string")) {
+    throw new Error(`no link to "${to}" with ${JSON.stringify(params)}`);
+  }
+  return { name: to, route, params: { ...params } };
+}
+
+/** `match`'s path in `language`, without the prefix: its route's pattern there, filled. */
+export function pathIn(match: Match, language: string): string {
+  if (match.name === null) return match.asked ?? "/";
+  return patternIn(match.route, language)
+    .split("/")
+    .map((part) => (part.startsWith(":") ? encodeURIComponent(match.params[part.slice(1)]) : part))
+    .join("/");
+}
+
+/** `match`'s URL path in `language`, prefix and all: `/fr/langues/en`. */
+export function hrefIn(match: Match, language: Language): string {
+  return localizedPath(language, pathIn(match, language));
+}
+
+/** What the page is, for the host: its route, its parameters, its path in every language. */
+export function identityOf(match: Match, languages: readonly { code: string }[] = LANGUAGES): PageIdentity {
+  return {
+    route: match.name,
+    params: match.params,
+    paths: Object.fromEntries(languages.map(({ code }) => [code, pathIn(match, code)])),
+  };
+}

@@ -1,0 +1,229 @@
+//! A page's identity as the bundle hands it over with the page (a value of the contract,
+//! `contract.rs`, kept here with its checks, a leaf), read strictly: a route name that can
+//! be a purge key's, and a path in every language the host serves, each one a URL path the
+//! host may write into a link as it is. An identity that is not one fails its render, as
+//! any unreadable result does.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::lang::Language;
+
+/// What a page is, as the app's router found it (`identityOf`, app/data/router.ts): its
+/// route, its parameters and its path in each language. The host writes the page's links (canonical, alternates, the `Link` header) and names its
+/// purge keys from it, and keeps it with the page; it never re-derives a page from its URL
+/// path. (What the page's data named for a purge comes from its loader's calls, beside it:
+/// `data_keys`.)
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct PageIdentity {
+    /// Its route's name in `app/routes.ts` (`languages`); `null` for the not-found route.
+    pub route: Option<String>,
+    /// Its route's parameters, decoded (`{ "code": "en" }`).
+    #[cfg_attr(test, ts(type = "Record<string, string>"))]
+    pub params: BTreeMap<String, String>,
+    /// Its path in each language, by language code, without the prefix and as a URL writes
+    /// it (`{ "fr": "/langues/en", "en": "/languages/en" }`).
+    #[cfg_attr(test, ts(type = "Record<string, string>"))]
+    pub paths: BTreeMap<String, String>,
+}
+
+/// The longest path a page may name.
+const PATH_AT_MOST: usize = 2048;
+/// The longest route name (a purge key is at most 64 bytes, `route-` included).
+const NAME_AT_MOST: usize = 58;
+
+/// Reads a page's identity, and checks it (`deserialize_with`).
+pub fn checked<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<PageIdentity, D::Error> {
+    let identity = PageIdentity::deserialize(deserializer)?;
+    identity.problem().map_or(Ok(identity), |problem| {
+        Err(serde::de::Error::custom(format!(
+            "the page's identity: {problem}"
+        )))
+    })
+}
+
+impl PageIdentity {
+    /// The page's path in `language`, without the prefix (checked to be there).
+    pub fn path_in(&self, language: Language) -> &str {
+        self.paths.get(language.code()).map_or("/", String::as_str)
+    }
+
+    fn problem(&self) -> Option<String> {
+        if let Some(name) = &self.route
+            && !is_route_name(name)
+        {
+            return Some(format!("{name:.80?} is no route name"));
+        }
+        if let Some(extra) = self
+            .paths
+            .keys()
+            .find(|code| Language::from_code(code).is_none())
+        {
+            return Some(format!(
+                "a path in {extra:.20?}, a language the host does not serve"
+            ));
+        }
+        for language in Language::all() {
+            match self.paths.get(language.code()) {
+                None => return Some(format!("no path in {}", language.code())),
+                Some(path) if !is_url_path(path) => {
+                    return Some(format!(
+                        "its path in {}, {path:.80?}, is no URL path",
+                        language.code()
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        None
+    }
+}
+
+/// A route's name as the build allows it (`app/data/routeCheck.ts`): a word of ASCII
+/// letters and digits, starting with a small letter.
+pub fn is_route_name(name: &str) -> bool {
+    name.len() <= NAME_AT_MOST
+        && name.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// An absolute URL path with nothing to escape (RFC 3986 `path-absolute`, its escapes
+/// well-formed): written into a document, a header or a `Location` as it is, it stays on
+/// this site.
+fn is_url_path(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    if path.len() > PATH_AT_MOST || bytes.first() != Some(&b'/') || bytes.get(1) == Some(&b'/') {
+        return false;
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                if !bytes
+                    .get(i + 1..i + 3)
+                    .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+                {
+                    return false;
+                }
+                i += 3;
+                continue;
+            }
+            b if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b) => {}
+            _ => return false,
+        }
+        i += 1;
+    }
+    true
+}
+
+#[cfg(test)]
+impl PageIdentity {
+    /// A page whose path is `path` in every language (tests' stand-in renderers).
+    pub fn everywhere(route: Option<&str>, path: &str) -> Self {
+        Self {
+            route: route.map(str::to_owned),
+            params: Default::default(),
+            paths: Language::all()
+                .map(|language| (language.code().to_owned(), path.to_owned()))
+                .collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(json: &str) -> Result<PageIdentity, String> {
+        #[derive(Deserialize)]
+        struct Holder {
+            #[serde(deserialize_with = "checked")]
+            page: PageIdentity,
+        }
+        serde_json::from_str::<Holder>(&format!(r#"{{"page":{json}}}"#))
+            .map(|holder| holder.page)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn an_identity_names_a_route_and_a_path_in_every_language() {
+        let identity = read(
+            r#"{"route":"languages","params":{"code":"en"},"paths":{"fr":"/langues/en","en":"/languages/en"}}"#,
+        )
+        .unwrap();
+        assert_eq!(identity.route.as_deref(), Some("languages"));
+        assert_eq!(
+            identity.path_in(Language::from_code("fr").unwrap()),
+            "/langues/en"
+        );
+        assert_eq!(
+            identity.path_in(Language::from_code("en").unwrap()),
+            "/languages/en"
+        );
+        let not_found =
+            read(r#"{"route":null,"params":{},"paths":{"fr":"/x/%C3%A9","en":"/x/%C3%A9"}}"#);
+        assert!(not_found.is_ok(), "{not_found:?}");
+    }
+
+    #[test]
+    fn an_identity_the_host_could_not_write_as_it_is_is_refused() {
+        for (json, why) in [
+            (
+                r#"{"route":"a b","params":{},"paths":{"fr":"/","en":"/"}}"#,
+                "no route name",
+            ),
+            (
+                r#"{"route":"Home","params":{},"paths":{"fr":"/","en":"/"}}"#,
+                "no route name",
+            ),
+            (
+                r#"{"route":"home","params":{},"paths":{"fr":"/"}}"#,
+                "no path in en",
+            ),
+            (
+                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/","de":"/"}}"#,
+                "a language the host does not serve",
+            ),
+            (
+                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"//evil.example/"}}"#,
+                "is no URL path",
+            ),
+            (
+                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"x"}}"#,
+                "is no URL path",
+            ),
+            (
+                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/a b"}}"#,
+                "is no URL path",
+            ),
+            (
+                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/a>"}}"#,
+                "is no URL path",
+            ),
+            (
+                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/a\\b"}}"#,
+                "is no URL path",
+            ),
+            (
+                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/%zz"}}"#,
+                "is no URL path",
+            ),
+            (
+                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/é"}}"#,
+                "is no URL path",
+            ),
+            (
+                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/"},"more":1}"#,
+                "unknown field",
+            ),
+        ] {
+            let error = read(json).unwrap_err();
+            assert!(error.contains(why), "{json}: {error}");
+        }
+    }
+}
