@@ -36,6 +36,11 @@ function hold(page, pattern) {
 const follow = (page, name) => page.evaluateOn({ role: "link", name }, (link) => link.click());
 
 const announced = (page) => page.text({ css: ".navigation-announcement" });
+
+/** How many times the page fetched the screen chunk `name`, as it saw its fetches (a browser may keep a chunk in its cache from an earlier run). */
+const fetched = (name) =>
+  `performance.getEntriesByType("resource").filter((entry) => /^\\/assets\\/${name}-\\w+\\.js$/.test(new URL(entry.name).pathname)).length`;
+
 const scrollY = (page) => page.evaluate("Math.round(window.scrollY)");
 
 inEachEngine({ site: () => startHost() }, ({ scenario }) => {
@@ -44,9 +49,6 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.goto("/en/");
     await page.idle();
     await page.hydrated();
-    // As the page saw its fetches (a browser may keep a chunk in its cache from an earlier run).
-    const fetched = (name) =>
-      `performance.getEntriesByType("resource").filter((entry) => /^\\/assets\\/${name}-\\w+\\.js$/.test(new URL(entry.name).pathname)).length`;
     const chunks = (name) => page.evaluate(fetched(name));
     assert.equal(await chunks("Status"), 0, "not in the first load");
     assert.equal(await chunks("Language"), 0, "not in the first load");
@@ -170,7 +172,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     assert.deepEqual(await page.problems(), []);
   });
 
-  scenario("in French, links lead to the French paths, in place, and back and forward walk them, scroll and all", async ({ page }) => {
+  scenario("in French, links lead to the French paths, fetched beforehand and in place, and back and forward walk them, scroll and all", async ({ page }) => {
     const [home, status, english] = await Promise.all([appPage("fr", "home"), appPage("fr", "status"), appPage("fr", "languages", { code: "en" })]);
     assert.notEqual(status.slice(3), (await appPage("en", "status")).slice(3), "the status page has a French path of its own");
     await page.goto(home);
@@ -179,6 +181,8 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     const href = (name) => page.evaluateOn({ role: "link", name }, (link) => new URL(link.href).pathname);
     assert.equal(await href("L’état du serveur"), status, "a link is its route's path in the page's language");
     assert.equal(await href("English"), english);
+    await page.evaluateOn({ role: "link", name: "L’état du serveur" }, (link) => link.focus());
+    await page.waitUntil(new Function(`return ${fetched("Status")} === 1`));
     await page.evaluate(() => (document.body.style.padding = "1500px 0 5000px"));
     const at = await page.evaluateOn({ role: "link", name: "L’état du serveur" }, (link) => {
       link.scrollIntoView({ block: "center" });
