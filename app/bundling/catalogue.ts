@@ -270,6 +270,9 @@ function declarations(first: CatalogueTable, reads: Map<string, Read>): string {
   ].join("\n");
 }
 
+/** Where a host text's entry stood, until its line goes (its comma and comment with it). */
+const HOST_ENTRY_GONE = "__bilingue_host_text_gone__";
+
 /**
  * Each table's source with every ICU message replaced by its compiled function (plain
  * text stays as it is): the browser gets functions, not messages to parse. A message the
@@ -284,11 +287,14 @@ function compiledTables(tables: CatalogueTable[], reads: Map<string, Map<string,
       const [whole, head, , , , literal] = match as string[];
       const key = keyOf(match as unknown as RegExpMatchArray);
       const entry = read.get(key);
+      // The host's own texts go to it through the manifest: no page shows them, so no
+      // bundle carries them (the first-load JavaScript is counted to the byte).
+      if (key.startsWith(HOST_KEYS) && literal !== undefined) return HOST_ENTRY_GONE;
       if (literal === undefined || !entry || entry.plain) return whole;
       if ((new Function(`return ${literal}`)() as unknown) !== table.table[key]) return whole;
       replaced.set(key, (replaced.get(key) ?? 0) + 1);
       return `${head}${entry.code}`;
-    });
+    }).replace(new RegExp(`${HOST_ENTRY_GONE},?[^\\n]*\\n`, "g"), "");
     const duplicated = new Set(table.duplicates?.map(({ key }) => key));
     for (const [key, entry] of read) {
       if (entry.plain || replaced.get(key) === 1 || duplicated.has(key)) continue;
