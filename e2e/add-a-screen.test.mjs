@@ -63,6 +63,11 @@ test("the app it makes type-checks: the screen's data is typed from its check, w
   assert.equal(checked.status, 0, checked.stdout + checked.stderr);
 });
 
+test("the app's own unit tests stay green on the copy, with no other edit (npm test)", () => {
+  const ran = spawnSync(process.execPath, [path.join(copy.dir, "app/test/run.mjs")], { cwd: copy.dir, encoding: "utf8" });
+  assert.equal(ran.status, 0, (ran.stdout + ran.stderr).split("\n").filter((l) => /^not ok|# fail|Error/.test(l)).join("\n"));
+});
+
 test("the new page is rendered on the server with its data, in both languages, at its path in each", async () => {
   const manifest = JSON.parse(await copy.read("dev-app/manifest.json"));
   const { paths } = manifest.routes.find(({ name }) => name === "clock");

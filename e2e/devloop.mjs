@@ -59,7 +59,7 @@ export function copyWithLanguage({ code, locale, name, direction, dateLocale, me
  * scenario that asks: `loop()` resolves to it, `stop()` ends it and removes the copy.
  */
 export function oneLoopPerFile(makeCopy) {
-  /** @type {Promise<{ baseUrl: string, stop: () => Promise<void> }> | undefined} */
+  /** @type {Promise<{ baseUrl: string, dir: string, stop: () => Promise<void> }> | undefined} */
   let running;
   return {
     loop() {
@@ -67,6 +67,7 @@ export function oneLoopPerFile(makeCopy) {
         const loop = await startDevLoop(copy);
         return {
           baseUrl: loop.baseUrl,
+          dir: copy.dir,
           async stop() {
             await loop.stop();
             await copy.remove();

@@ -4,6 +4,8 @@
 // alternates, Open Graph and the sitemap. The copy runs in the development loop, with the
 // binary under test.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { copyWithLanguage, oneLoopPerFile } from "./devloop.mjs";
 import { inEachEngine } from "./engines/index.mjs";
@@ -53,6 +55,12 @@ describe("on the server", () => {
     assert.match(html, /Esta aplicación habla 3 idiomas\./, "the plural in Spanish, and three languages");
     assert.match(html, /(lunes|martes|miércoles|jueves|viernes|sábado|domingo), \d+ de [a-z]+ de \d{4}/, "the build date in Spanish words");
     assert.match(html, /<meta property="og:locale" content="es_ES">/);
+  });
+
+  test("the app's own unit tests stay green on the copy, with no other edit (npm test)", () => {
+    // The loop has rewritten the declarations for the new table, as `npm run dev` does.
+    const ran = spawnSync(process.execPath, [path.join(loop.dir, "app/test/run.mjs")], { cwd: loop.dir, encoding: "utf8" });
+    assert.equal(ran.status, 0, (ran.stdout + ran.stderr).split("\n").filter((l) => /^not ok|# fail|Error/.test(l)).join("\n"));
   });
 
   test("every page names the third language among its alternates, and the sitemap lists it", async () => {
