@@ -137,13 +137,19 @@ fn renders_whose_client_has_gone_are_skipped_while_queued() {
     let url = host.url("/fr/loop");
     let busy = std::thread::spawn(move || client().get(url).send().unwrap().status());
     std::thread::sleep(Duration::from_millis(100));
-    // Five visitors ask for a slow page and leave while it waits for the thread.
+    // Five visitors ask for a slow page and leave while it waits for the thread: each
+    // leaves once its render is queued (on a loaded machine, a request dropped before the
+    // host read it never reaches the queue at all).
     for i in 0..5 {
         let mut stream = std::net::TcpStream::connect(&address).unwrap();
         stream
             .write_all(format!("GET /fr/loop-{i} HTTP/1.1\r\nhost: x\r\n\r\n").as_bytes())
             .unwrap();
-        std::thread::sleep(Duration::from_millis(20));
+        let queued = Instant::now();
+        while host.metric("bilingue_render_queue_depth") < f64::from(i + 1) {
+            assert!(queued.elapsed() < Duration::from_secs(5), "visitor {i} never queued");
+            std::thread::sleep(Duration::from_millis(2));
+        }
         drop(stream);
     }
     assert_eq!(busy.join().unwrap(), 200);
