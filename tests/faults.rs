@@ -147,7 +147,10 @@ fn renders_whose_client_has_gone_are_skipped_while_queued() {
             .unwrap();
         let queued = Instant::now();
         while host.metric("bilingue_render_queue_depth") < f64::from(i + 1) {
-            assert!(queued.elapsed() < Duration::from_secs(5), "visitor {i} never queued");
+            assert!(
+                queued.elapsed() < Duration::from_secs(5),
+                "visitor {i} never queued"
+            );
             std::thread::sleep(Duration::from_millis(2));
         }
         drop(stream);
