@@ -46,6 +46,7 @@ use std::sync::Arc;
 use axum::{Router, middleware};
 
 pub use manifest::DeclaredRoute;
+pub use manifest::filled as filled_pattern;
 pub use startup::{Host, StartError};
 
 /// `--write-assets DIR`: the built-in assets, for the next release's `--previous-assets`.

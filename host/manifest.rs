@@ -238,19 +238,28 @@ impl RoutedPage<'_, '_> {
     /// Its path in `language`, without the prefix: the route's pattern there, its
     /// parameters' segments as the asked path wrote them.
     pub fn path_in(&self, language: Language) -> String {
-        self.route.patterns[language.index()]
-            .split('/')
-            .map(|part| match part.strip_prefix(':') {
-                Some(name) => self
-                    .params
-                    .iter()
-                    .find(|(param, _)| *param == name)
-                    .map_or("", |(_, segment)| segment),
-                None => part,
-            })
-            .collect::<Vec<_>>()
-            .join("/")
+        filled(&self.route.patterns[language.index()], |name| {
+            self.params
+                .iter()
+                .find(|(param, _)| *param == name)
+                .map_or("", |(_, segment)| segment)
+        })
     }
+}
+
+/// `pattern` (`/langues/:code`) with each parameter's part written as `value` gives it.
+pub fn filled<'v>(pattern: &str, mut value: impl FnMut(&str) -> &'v str) -> String {
+    let mut path = String::with_capacity(pattern.len());
+    for (i, part) in pattern.split('/').enumerate() {
+        if i > 0 {
+            path.push('/');
+        }
+        match part.strip_prefix(':') {
+            Some(name) => path.push_str(value(name)),
+            None => path.push_str(part),
+        }
+    }
+    path
 }
 
 /// Whether a path segment's percent-encoding decodes to UTF-8, as `decodeURIComponent`
@@ -318,20 +327,13 @@ pub fn app_page(code: &str, route: &str, params: &[(&str, &str)]) -> String {
         .iter()
         .find(|declared| declared.name == route)
         .unwrap_or_else(|| panic!("the app has no route {route:?}"));
-    let path = declared.paths[code]
-        .split('/')
-        .map(|part| match part.strip_prefix(':') {
-            Some(name) => {
-                params
-                    .iter()
-                    .find(|(param, _)| *param == name)
-                    .unwrap_or_else(|| panic!("{route} needs {name}"))
-                    .1
-            }
-            None => part,
-        })
-        .collect::<Vec<_>>()
-        .join("/");
+    let path = filled(&declared.paths[code], |name| {
+        params
+            .iter()
+            .find(|(param, _)| *param == name)
+            .unwrap_or_else(|| panic!("{route} needs {name}"))
+            .1
+    });
     format!("/{code}{path}")
 }
 

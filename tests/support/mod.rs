@@ -303,19 +303,12 @@ pub fn app_page(language: &str, route: &str, params: &[(&str, &str)]) -> String 
         .iter()
         .find(|declared| declared.name == route)
         .unwrap_or_else(|| panic!("the app declares no route {route:?}"));
-    let path = declared.paths[language]
-        .split('/')
-        .map(|part| match part.strip_prefix(':') {
-            Some(name) => {
-                params
-                    .iter()
-                    .find(|(param, _)| *param == name)
-                    .unwrap_or_else(|| panic!("the route {route:?} takes {name:?}"))
-                    .1
-            }
-            None => part,
-        })
-        .collect::<Vec<_>>()
-        .join("/");
+    let path = bilingue::filled_pattern(&declared.paths[language], |name| {
+        params
+            .iter()
+            .find(|(param, _)| *param == name)
+            .unwrap_or_else(|| panic!("the route {route:?} takes {name:?}"))
+            .1
+    });
     format!("/{language}{path}")
 }
