@@ -142,6 +142,14 @@ impl LoadingPages {
         job
     }
 
+    /// Whether page `job` streams and its shell is being made (its head came, its shell
+    /// not yet).
+    pub(super) fn makes_shell(&self, job: u64) -> bool {
+        self.pages.get(&job).is_some_and(|page| {
+            matches!(page.reply, Reply::Streaming(_)) && page.making_shell.is_some()
+        })
+    }
+
     /// Who asked for page `job`, and when its data must come; `None` once it has ended.
     pub(super) fn caller(&self, job: u64) -> Option<(Arc<Visitor>, Instant)> {
         self.pages
@@ -511,6 +519,10 @@ mod tests {
             reply,
             extras,
         );
+        assert!(
+            !pages.makes_shell(job),
+            "a page that does not stream makes none"
+        );
         let (abandon, _abandoned) = crossbeam_channel::unbounded();
         let source = || StreamSource {
             abandon: &abandon,
@@ -522,12 +534,17 @@ mod tests {
             )),
             source(),
         );
+        assert!(
+            pages.makes_shell(job),
+            "its head came: its shell is being made"
+        );
         pages.stream(
             stream_part(&format!(
                 r#"{{"job":{job},"shell":{{"prelude":"<main>…","postponed":"{{}}"}}}}"#
             )),
             source(),
         );
+        assert!(!pages.makes_shell(job), "made");
         let Ok(Rendering::Streaming(mut stream)) = replied.try_recv().unwrap() else {
             panic!("a stream")
         };

@@ -296,7 +296,9 @@ impl RenderThread {
         );
         let outbox = self.finish_step(renderer, outbox, started)?;
         self.dispatch(outbox)?;
-        if matches!(job.shell, ShellAsk::Make) {
+        // Only a page that streams has a shell being made (a whole page asked for one
+        // makes none): no halt, and no call into V8, for the others.
+        if matches!(job.shell, ShellAsk::Make) && self.loading.makes_shell(id) {
             // The shell's own work ran in the call's microtasks: what it waits for now is
             // its data, which it is prerendered without.
             let halted = renderer.halt();
