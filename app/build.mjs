@@ -5,6 +5,7 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleOptions, checkLanguages, readLanguages, writeManifest } from "./bundle.mjs";
+import { joinFirstLoad } from "./bundling/first-load-chunk.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const outDir = path.resolve(process.argv[2] ?? path.join(root, "dist"));
@@ -17,8 +18,19 @@ await mkdir(outDir, { recursive: true });
 const options = await bundleOptions({ root, outDir, dev: false, buildTime });
 try {
   await build(options.server);
-  const client = await build(options.client);
-  await writeManifest({ root, outDir, metafile: client.metafile, languages, buildTime, dev: false });
+  // esbuild's chunks, before the first load's are joined into one (assets/ gets the result).
+  const chunksDir = path.join(outDir, "esbuild-chunks");
+  const client = await build({ ...options.client, outdir: chunksDir });
+  const metafile = await joinFirstLoad({
+    root,
+    fromDir: chunksDir,
+    toDir: path.join(outDir, "assets"),
+    metafile: client.metafile,
+    entryPoint: "app/client.tsx",
+    languageEntries: languages.languages.map(({ code }) => `app/i18n/tables/${code}.ts`),
+  });
+  await rm(chunksDir, { recursive: true });
+  await writeManifest({ root, outDir, metafile, languages, buildTime, dev: false });
 } catch (error) {
   // esbuild's own report names each file and line.
   console.error(error.message);

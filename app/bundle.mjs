@@ -2,7 +2,9 @@
 // and the development loop (app/dev.mjs):
 //   OUT/server.js      the server bundle, a script V8 runs once per render thread
 //   OUT/assets/…       the client: an ES module entry, one chunk per language (its table
-//                      and date locale), shared chunks, CSS; names carry a content hash
+//                      and date locale), shared chunks, CSS; names carry a content hash.
+//                      A production build joins the first load's chunks into the entry
+//                      (app/bundling/first-load-chunk.mjs)
 //   OUT/manifest.json  what the host needs: the document's files, the languages, each
 //                      route's path in every language, the sitemap's pages, the crawler
 //                      list, the build time, the host's own texts in each language

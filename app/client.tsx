@@ -7,16 +7,23 @@ import { BOOT_STATE_ID, type BootState, ROOT_ID } from "./boot";
 import { loadResources } from "./i18n/resources";
 import { resolveRoute } from "./routes";
 
-// The host starts this module from the document's head: the rest of the document (the
-// markup, the boot state) is there once it is parsed.
-if (document.readyState === "loading") {
-  await new Promise((parsed) => document.addEventListener("DOMContentLoaded", parsed, { once: true }));
+// No top-level await: the chunks loaded later (a language's, a screen's) import from this
+// module in a production build (app/bundling/first-load-chunk.mjs), and a module still
+// evaluating would keep them, and the start that waits for them, waiting for ever.
+async function start() {
+  // The host starts this module from the document's head: the rest of the document (the
+  // markup, the boot state) is there once it is parsed.
+  if (document.readyState === "loading") {
+    await new Promise((parsed) => document.addEventListener("DOMContentLoaded", parsed, { once: true }));
+  }
+  const boot = JSON.parse(document.getElementById(BOOT_STATE_ID)!.textContent!) as BootState;
+  // A screen whose module will not load shows the screen's failure message instead.
+  const [initialResources] = await Promise.all([loadResources(boot.language), resolveRoute(boot.language, boot.path).route.screen().catch(() => {})]);
+  const root = document.getElementById(ROOT_ID)!;
+  const app = <App boot={boot} initialResources={initialResources} load={loadResources} />;
+  // An empty root is the host's client-rendered shell (its server render failed): render here.
+  if (root.hasChildNodes()) hydrateRoot(root, app);
+  else createRoot(root).render(app);
 }
-const boot = JSON.parse(document.getElementById(BOOT_STATE_ID)!.textContent!) as BootState;
-// A screen whose module will not load shows the screen's failure message instead.
-const [initialResources] = await Promise.all([loadResources(boot.language), resolveRoute(boot.language, boot.path).route.screen().catch(() => {})]);
-const root = document.getElementById(ROOT_ID)!;
-const app = <App boot={boot} initialResources={initialResources} load={loadResources} />;
-// An empty root is the host's client-rendered shell (its server render failed): render here.
-if (root.hasChildNodes()) hydrateRoot(root, app);
-else createRoot(root).render(app);
+
+void start();
