@@ -57,6 +57,8 @@ export async function joinFirstLoad({ root, fromDir, toDir, metafile, entryPoint
     format: "es",
     compact: true,
     manualChunks: (id) => (joinedPaths.has(id) ? "client" : undefined),
+    // Letters and digits, as esbuild's: base64's "-" and "_" would end a `\w+` pattern.
+    hashCharacters: "base36",
     entryFileNames: (chunk) => `${unhashed(chunk)}-[hash].js`,
     chunkFileNames: (chunk) => `${unhashed(chunk)}-[hash].js`,
   });
