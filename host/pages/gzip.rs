@@ -10,6 +10,7 @@
 
 use std::cell::RefCell;
 
+use axum::body::Bytes;
 use flate2::{Compress, Compression, FlushCompress, Status};
 
 /// A gzip header with no name, no time and an unknown system (RFC 1952, 2.3).
@@ -52,6 +53,42 @@ impl GzipParts {
             out.extend_from_slice(&self.size.to_le_bytes());
         }
         out
+    }
+}
+
+/// A member's first part compressed once (with the header), and what the trailer needs of
+/// it, for the members that start with the same text: the frame and kept shell of a page
+/// that many visitors ask (see `first_parts`).
+#[derive(Clone)]
+pub struct FirstPart {
+    bytes: Bytes,
+    crc: crc32fast::Hasher,
+    size: u32,
+}
+
+impl FirstPart {
+    pub fn new(text: &[u8]) -> Self {
+        let mut parts = GzipParts::new();
+        let bytes = Bytes::from(parts.part(text, false));
+        Self {
+            bytes,
+            crc: parts.crc,
+            size: parts.size,
+        }
+    }
+
+    /// The compressed bytes, to send first; what follows continues the member they start.
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+
+    /// The member these bytes start, to write the parts that follow them.
+    pub fn rest(&self) -> GzipParts {
+        GzipParts {
+            started: true,
+            crc: self.crc.clone(),
+            size: self.size,
+        }
     }
 }
 
@@ -123,6 +160,24 @@ mod tests {
             sent.extend(gzip.part(part, i == parts.len() - 1));
         }
         assert_eq!(gunzip(&sent), parts.concat());
+    }
+
+    #[test]
+    fn a_member_started_from_a_first_part_compressed_ahead_is_the_same_member() {
+        let first = b"<!doctype html><html lang=\"fr\"><head><title>\xc3\x89tat</title>".repeat(40);
+        let ahead = FirstPart::new(&first);
+        for rest in [&b"<p>les donn\xc3\xa9es</p></html>"[..], b""] {
+            let mut fresh = GzipParts::new();
+            let mut expected = fresh.part(&first, false);
+            expected.extend(fresh.part(rest, true));
+            let mut sent = ahead.bytes().to_vec();
+            sent.extend(ahead.rest().part(rest, true));
+            assert_eq!(
+                sent, expected,
+                "byte for byte what compressing it all per page gives"
+            );
+            assert_eq!(gunzip(&sent), [&first[..], rest].concat());
+        }
     }
 
     #[test]

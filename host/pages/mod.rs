@@ -24,6 +24,7 @@ mod encoding;
 mod error;
 mod escape;
 mod fallback;
+mod first_parts;
 mod gzip;
 mod nonce;
 mod outcome;
@@ -105,6 +106,8 @@ pub struct Pages {
     pub site: Site,
     /// Development: a failed render's problem, shown over the client-rendered page.
     pub describe_failure: Option<Box<DescribeFailure>>,
+    /// Streamed pages' first parts, gzipped once for everyone who asks the same page.
+    pub first_parts: first_parts::FirstParts,
 }
 
 impl Pages {
@@ -120,6 +123,7 @@ impl Pages {
             cache,
             site,
             describe_failure: None,
+            first_parts: Default::default(),
         }
     }
 

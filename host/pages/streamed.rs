@@ -89,6 +89,7 @@ impl StreamedPage {
         }
         let sending = Sending {
             first: Some(self.frame.before_markup.clone()),
+            opening: true,
             page: self,
             gzip: gzip.then(GzipParts::new),
             timed: Timed {
@@ -110,12 +111,24 @@ impl StreamedPage {
                     .then(|| (Ok(http_body::Frame::trailers(trailers)), None));
             }
             let (mut text, mut last) = sending.next().await;
+            // The frame and, when it is there already, the kept shell: the same for
+            // everyone who asks this page, so compressed once (see `first_parts`).
+            let mut opening = None;
+            if std::mem::take(&mut sending.opening) {
+                if !last && let Some((more, end)) = sending.ready() {
+                    text.push_str(&more);
+                    last = end;
+                }
+                if !last {
+                    opening = Some(std::mem::take(&mut text));
+                }
+            }
             // What is there already goes in the same write: one flush, not one per part.
             while !last && let Some((more, end)) = sending.ready() {
                 text.push_str(&more);
                 last = end;
             }
-            let bytes = sending.encode(text, last);
+            let bytes = sending.encode(opening, text, last);
             sending.timed.ended = last;
             Some((
                 Ok::<_, std::io::Error>(http_body::Frame::data(bytes)),
@@ -161,6 +174,8 @@ impl Drop for Timed {
 struct Sending {
     /// The document up to the markup, until it is sent.
     first: Option<String>,
+    /// Nothing is sent yet.
+    opening: bool,
     page: StreamedPage,
     gzip: Option<GzipParts>,
     timed: Timed,
@@ -231,16 +246,34 @@ impl Sending {
         (last, true)
     }
 
-    /// `text` as it goes on the wire: gzipped and flushed, when the client takes gzip.
-    fn encode(&mut self, text: String, last: bool) -> Bytes {
-        match self.gzip.as_mut() {
-            Some(gzip) => {
-                let started = Instant::now();
-                let bytes = Bytes::from(gzip.part(text.as_bytes(), last));
-                self.timed.encoding += started.elapsed();
-                bytes
+    /// `opening` (the page's first part, when it is not its last) then `text`, as they go
+    /// on the wire: gzipped and flushed, when the client takes gzip, in one write.
+    fn encode(&mut self, opening: Option<String>, text: String, last: bool) -> Bytes {
+        let Some(gzip) = self.gzip.as_mut() else {
+            return match opening {
+                Some(mut opening) => {
+                    opening.push_str(&text);
+                    Bytes::from(opening)
+                }
+                None => Bytes::from(text),
+            };
+        };
+        let started = Instant::now();
+        let bytes = match opening {
+            Some(opening) => {
+                let first = self.page.pages.first_parts.compressed(&opening);
+                *gzip = first.rest();
+                if text.is_empty() && !last {
+                    first.bytes().clone()
+                } else {
+                    let mut bytes = first.bytes().to_vec();
+                    bytes.extend(gzip.part(text.as_bytes(), last));
+                    Bytes::from(bytes)
+                }
             }
-            None => Bytes::from(text),
-        }
+            None => Bytes::from(gzip.part(text.as_bytes(), last)),
+        };
+        self.timed.encoding += started.elapsed();
+        bytes
     }
 }
