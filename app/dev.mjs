@@ -33,7 +33,7 @@ if (!binary) {
   say("building the host (cargo build): only Rust changes need this again");
   const built = spawnSync("cargo", ["build", "--bin", "bilingue"], { cwd: root, stdio: "inherit" });
   if (built.status !== 0) process.exit(built.status ?? 1);
-  binary = path.join(root, "target/debug/bilingue");
+  binary = path.join(process.env.CARGO_TARGET_DIR ? path.resolve(root, process.env.CARGO_TARGET_DIR) : path.join(root, "target"), "debug/bilingue");
 }
 
 let contexts = null;
