@@ -46,7 +46,7 @@ import { buildStreamingRender } from "./streaming/build.mjs";
 import { atLeast, atMost, below, figure, gate, missed, none, tables } from "./targets.mjs";
 import { paced, summarise } from "./ttfb.mjs";
 import { startVarnish } from "./varnish.mjs";
-import { readOptions, requireWrk, rssMb, startServer, stop, waitReady, wrk } from "./support.mjs";
+import { readOptions, requireWrk, rssMb, startServer, stop, targetDir, waitReady, wrk } from "./support.mjs";
 import { carriesData, startUpstream } from "./upstream.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -61,7 +61,7 @@ const duration = options.duration ?? (smoke ? 1 : 10);
 const warmUp = options["warm-up"] ?? (smoke ? 0 : 3);
 const threads = options.threads ?? os.availableParallelism();
 const out = options.out ?? (smoke ? null : path.join(root, "BENCHMARKS.md"));
-const binary = process.env.BILINGUE_BIN ?? path.join(root, "target/release/bilingue");
+const binary = process.env.BILINGUE_BIN ?? path.join(targetDir(root), "release/bilingue");
 const CONNECTIONS = 64;
 const ACCEPTED = "gzip, deflate, br";
 const BROWSERS = [`Accept-Encoding: ${ACCEPTED}`, `User-Agent: ${PERSON}`];

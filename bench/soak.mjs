@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PERSON } from "./peers/host-page.mjs";
-import { readOptions, requireWrk, rssMb, startServer, wrk } from "./support.mjs";
+import { readOptions, requireWrk, rssMb, startServer, targetDir, wrk } from "./support.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const options = readOptions({
@@ -28,7 +28,7 @@ const duration = options.duration ?? (smoke ? 3 : 60);
 const warmUp = smoke ? 2 : 10;
 const signalAt = smoke ? 1.5 : 5;
 const out = options.out ?? (smoke ? null : path.join(root, "SOAK.md"));
-const binary = process.env.BILINGUE_BIN ?? path.join(root, "target/release/bilingue");
+const binary = process.env.BILINGUE_BIN ?? path.join(targetDir(root), "release/bilingue");
 const CONNECTIONS = 64;
 const DRAIN_DELAY = "2s";
 /** RSS may grow by this share between the first sample under load and the last. */

@@ -3,6 +3,7 @@
 // memory, running wrk and reading its report.
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 
 /**
@@ -108,6 +109,11 @@ export function rssMb(pid) {
   } catch {
     return 0;
   }
+}
+
+/** Where cargo builds: `CARGO_TARGET_DIR` (as CI sets it), else `target/` under `root`. */
+export function targetDir(root) {
+  return process.env.CARGO_TARGET_DIR ? path.resolve(root, process.env.CARGO_TARGET_DIR) : path.join(root, "target");
 }
 
 /** Runs wrk with these arguments; resolves with its report, read. */

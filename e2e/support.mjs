@@ -2,10 +2,10 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startServer, stop, waitReady } from "../bench/support.mjs";
+import { startServer, stop, targetDir, waitReady } from "../bench/support.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-export const BINARY = process.env.BILINGUE_BIN ?? path.join(root, "target/release/bilingue");
+export const BINARY = process.env.BILINGUE_BIN ?? path.join(targetDir(root), "release/bilingue");
 
 /**
  * Starts `bilingue --port 0 ARGS` (`port: false`: ARGS name the port); resolves with its

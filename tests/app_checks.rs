@@ -10,18 +10,25 @@ use std::process::Command;
 mod timed_browser_tests;
 use timed_browser_tests::TIMED_BROWSER_TESTS;
 
-/// The browser tests, the benchmark and the soak load the CPU: one at a time.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// The checks that load the CPU take turns. The benchmark's and the soak's smoke runs
+/// still hold bounds on first bytes and readiness: each runs alone. The browser tests, the
+/// type check and the app's unit tests run beside one another (the browser files wait on
+/// their browsers more than they compute; the other two measure nothing), and not beside
+/// those two.
+static TURNS: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
-/// Runs a check that loads the CPU for long, in its turn (see [`ONE_AT_A_TIME`]).
-fn run_in_turn(program: &str, args: &[&str], fix: &str) {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+/// Runs a check that times what it measures, with nothing of the others beside it.
+fn run_alone(program: &str, args: &[&str], fix: &str) {
+    let _turn = TURNS.write().unwrap_or_else(|e| e.into_inner());
     run(program, args, fix);
 }
 
-/// Runs a check of one process that measures nothing (the type check, the unit tests):
-/// beside the others, which would otherwise wait for it in a line that is the suite's
-/// longest path.
+/// Runs a check beside the others that may share the machine (see [`TURNS`]).
+fn run_beside_others(program: &str, args: &[&str], fix: &str) {
+    let _turn = TURNS.read().unwrap_or_else(|e| e.into_inner());
+    run(program, args, fix);
+}
+
 fn run(program: &str, args: &[&str], fix: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let output = Command::new(program)
@@ -43,7 +50,7 @@ fn run(program: &str, args: &[&str], fix: &str) {
 /// `app/i18n/messages.generated.ts`) are committed, and tests fail when they drift.
 #[test]
 fn typescript_type_checks_in_strict_mode() {
-    run(
+    run_beside_others(
         "node",
         &["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."],
         "run `npm ci` if node_modules is missing",
@@ -52,7 +59,7 @@ fn typescript_type_checks_in_strict_mode() {
 
 #[test]
 fn app_unit_tests_pass() {
-    run("node", &["app/test/run.mjs"], "see the failing test above");
+    run_beside_others("node", &["app/test/run.mjs"], "see the failing test above");
 }
 
 /// Every scenario in each engine (`BILINGUE_ENGINES=firefox` runs one alone), three files
@@ -70,7 +77,7 @@ fn browser_tests_pass_in_chromium_firefox_and_webkit() {
     files.sort();
     let mut args = vec!["--test", "--test-concurrency=3"];
     args.extend(files.iter().map(String::as_str));
-    run_in_turn(
+    run_beside_others(
         "node",
         &args,
         "needs Debian's browsers: apt-get install -y chromium firefox-esr webkit2gtk-driver xvfb xauth",
@@ -79,7 +86,7 @@ fn browser_tests_pass_in_chromium_firefox_and_webkit() {
 
 #[test]
 fn benchmark_harness_runs_and_prints_its_table() {
-    run_in_turn(
+    run_alone(
         "node",
         &["bench/run.mjs", "--smoke", "--no-build"],
         "needs wrk: apt-get install -y wrk",
@@ -90,7 +97,7 @@ fn benchmark_harness_runs_and_prints_its_table() {
 /// under load with no request lost and exit code 0 (`node bench/soak.mjs` is the long one).
 #[test]
 fn soak_at_saturation_then_sigterm_loses_nothing() {
-    run_in_turn(
+    run_alone(
         "node",
         &["bench/soak.mjs", "--smoke"],
         "needs wrk: apt-get install -y wrk; the report above names the failed check",

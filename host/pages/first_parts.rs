@@ -26,17 +26,18 @@ impl FirstParts {
     /// `text` compressed as a member's first part: the one kept, or compressed now (and
     /// kept, if it may be).
     pub fn compressed(&self, text: &str) -> FirstPart {
+        if text.len() > LONGEST {
+            return FirstPart::new(text.as_bytes());
+        }
         if let Some(found) = self.kept.lock().expect("first parts lock").get(text) {
             return found.clone();
         }
         let part = FirstPart::new(text.as_bytes());
-        if text.len() <= LONGEST {
-            let mut kept = self.kept.lock().expect("first parts lock");
-            if kept.len() >= KEPT {
-                kept.clear();
-            }
-            kept.insert(Arc::from(text), part.clone());
+        let mut kept = self.kept.lock().expect("first parts lock");
+        if kept.len() >= KEPT {
+            kept.clear();
         }
+        kept.insert(Arc::from(text), part.clone());
         part
     }
 
