@@ -67,7 +67,11 @@ fn a_panic_answers_500_is_logged_and_counted_and_a_drain_after_it_ends_at_once()
     assert_eq!(client.get(host.url("/fr/")).send().unwrap().status(), 200);
 
     assert_eq!(host.metric("bilingue_panics_total"), 5.0);
-    let logs = host.logs();
+    let logs = host.logs_holding(&[
+        "x-test-panic: handler",
+        "answered 500",
+        "the answer was cut",
+    ]);
     assert!(logs.contains("x-test-panic: handler"), "{logs}");
     assert!(logs.contains("answered 500"), "{logs}");
     assert!(logs.contains("the answer was cut"), "{logs}");
@@ -164,7 +168,7 @@ fn a_render_thread_that_panics_is_seen_logged_once_and_started_again() {
             );
         }
     }
-    let logs = host.logs();
+    let logs = host.logs_holding(&["it starts again"]);
     assert_eq!(
         logs.matches("x-test-panic: render thread").count(),
         3,
@@ -184,7 +188,7 @@ fn a_caught_panic_is_logged_once() {
         .send()
         .unwrap();
     assert_eq!(page.status(), 500);
-    let logs = host.logs();
+    let logs = host.logs_holding(&["x-test-panic: handler"]);
     assert_eq!(logs.matches("x-test-panic: handler").count(), 1, "{logs}");
     assert!(
         logs.contains("tests/") || logs.contains("host/server/panics.rs"),

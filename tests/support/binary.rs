@@ -137,6 +137,21 @@ impl Host {
         self.logs.lock().unwrap().clone()
     }
 
+    /// The logs once every one of `wanted` is in them, or after 5 s: what the host wrote
+    /// reaches this process through a pipe and a reader thread, later on a busy machine.
+    pub fn logs_holding(&self, wanted: &[&str]) -> String {
+        let started = Instant::now();
+        loop {
+            let logs = self.logs();
+            if wanted.iter().all(|line| logs.contains(line))
+                || started.elapsed() > Duration::from_secs(5)
+            {
+                return logs;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     pub fn signal(&self, name: &str) {
         let status = Command::new("kill")
             .args([&format!("-{name}"), &self.child.id().to_string()])
