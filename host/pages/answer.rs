@@ -49,33 +49,26 @@ pub fn send(
             route,
         },
     };
+    let whole = |turn, page: WholeDocument, data_keys| {
+        let route = page.route.clone();
+        let headers = headers(
+            page.status,
+            &page.links,
+            page.policy.clone(),
+            data_keys,
+            route,
+        );
+        document(turn, page, sharing, headers, &asked.headers)
+    };
     match written {
         Written::Whole(mut page) => {
             let data_keys = std::mem::take(&mut page.data_keys);
-            let route = page.route.clone();
-            let headers = headers(
-                page.status,
-                &page.links,
-                page.policy.clone(),
-                data_keys,
-                route,
-            );
-            let mut answer = document(turn, page, sharing, headers, &asked.headers);
+            let mut answer = whole(turn, page, data_keys);
             timing::whole(&mut answer, times, &asked.trace, started.elapsed());
             answer
         }
-        Written::Shell(page) => {
-            let no_data = DataKeys::default();
-            let route = page.route.clone();
-            let headers = headers(
-                page.status,
-                &page.links,
-                page.policy.clone(),
-                no_data,
-                route,
-            );
-            document(turn, page, sharing, headers, &asked.headers)
-        }
+        // The client-rendered page shows no data.
+        Written::Shell(page) => whole(turn, page, DataKeys::default()),
         Written::Frame(page) => {
             settle(turn, sharing);
             let gzip = takes_gzip(&asked.headers);
