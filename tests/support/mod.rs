@@ -26,11 +26,12 @@ pub fn metrics_url(base: &str) -> String {
         .unwrap_or_else(|| panic!("no metrics listener known for {base}"))
 }
 
+/// A host's port may be one an earlier host of the run had (the kernel hands ports out
+/// again): the base is the newest host's, and the earlier one's address goes.
 pub fn register_metrics_url(base: &str, metrics: &str) {
-    METRICS_URLS
-        .lock()
-        .unwrap()
-        .push((base.to_string(), metrics.to_string()));
+    let mut known = METRICS_URLS.lock().unwrap();
+    known.retain(|(host, _)| host != base);
+    known.push((base.to_string(), metrics.to_string()));
 }
 
 pub fn base_url() -> &'static str {
