@@ -12,6 +12,10 @@ use bilingue::{Host, render};
 use clap::Parser;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
+/// Every allocation of the host's own code, hyper's and tokio's (Cargo.toml says why).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let started = std::time::Instant::now();
     let config = Config::parse();
