@@ -19,6 +19,7 @@ mod runtime;
 mod shells;
 mod stream;
 mod thread;
+mod v8_flags;
 mod warm_up;
 mod watchdog;
 
@@ -45,6 +46,7 @@ use crate::trace::Trace;
 /// Initialises the V8 platform. Call once, on the main thread, before any other thread
 /// starts (V8 crashes otherwise on CPUs with memory protection keys).
 pub fn init_v8() {
+    v8_flags::set_once();
     deno_core::JsRuntime::init_platform(None);
 }
 

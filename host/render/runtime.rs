@@ -147,6 +147,7 @@ impl Renderer {
     /// Owns a current-thread tokio runtime: V8 schedules its delayed tasks on the runtime of
     /// the thread that creates the isolate, and aborts without one.
     pub fn new(bundle: &Bundle, limits: Limits) -> Result<Self, RenderError> {
+        super::v8_flags::set_once();
         let tokio = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
