@@ -89,6 +89,17 @@ test("the same instant reads the same however often it is asked, in any zone", (
       for (const instant of INSTANTS) assert.equal(formatInZone(instant, zone, "PPPPpppp", enUS), format(new TZDate(instant, zone), "PPPPpppp", { locale: enUS }));
 });
 
+test("a locale's rewrite for one day is never given to another", () => {
+  // French writes the first of the month "1er", any other day as a number: asked in turns.
+  const first = Date.UTC(2026, 4, 1, 10, 0, 0);
+  const second = Date.UTC(2026, 4, 2, 10, 0, 0);
+  for (let round = 0; round < 3; round++) {
+    assert.equal(formatInZone(first, "Europe/Paris", "do MMMM", fr), "1er mai");
+    assert.equal(formatInZone(second, "Europe/Paris", "do MMMM", fr), "2 mai");
+    assert.equal(formatInZone(Date.UTC(2027, 4, 1, 10), "Europe/Paris", "do MMMM", fr), "1er mai");
+  }
+});
+
 test("an unknown time zone is refused", () => {
   assert.throws(() => formatInZone(0, "Mars/Olympus_Mons", "p", fr), RangeError);
 });
