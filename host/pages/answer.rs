@@ -6,6 +6,7 @@
 //! 304 with the same headers and no body, whether the page came from the cache or was just
 //! rendered.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::Body;
@@ -38,25 +39,28 @@ pub fn send(
     times: &RenderTimes,
 ) -> Response {
     let started = Instant::now();
-    let headers = |status, links: &Option<PageLinks>, policy, data_keys, route| PageHeaders {
+    let headers = |status,
+                   links: &Option<PageLinks>,
+                   policy: &HeaderValue,
+                   route: &Option<Arc<str>>,
+                   data_keys| PageHeaders {
         language: asked.language,
         cache_control: freshness.cache_control(sharing, status),
         link: links.as_ref().and_then(PageLinks::link_header),
-        policy,
+        policy: policy.clone(),
         data_keys,
         family: PageFamily {
             language: asked.offered_language(),
-            route,
+            route: route.clone(),
         },
     };
     let whole = |turn, page: WholeDocument, data_keys| {
-        let route = page.route.clone();
         let headers = headers(
             page.status,
             &page.links,
-            page.policy.clone(),
+            &page.policy,
+            &page.route,
             data_keys,
-            route,
         );
         document(turn, page, sharing, headers, &asked.headers)
     };
@@ -74,14 +78,7 @@ pub fn send(
             let gzip = takes_gzip(&asked.headers);
             // Its data, and so its keys, come after its head.
             let not_yet = DataKeys::default();
-            let route = page.route.clone();
-            let headers = headers(
-                page.status,
-                &page.links,
-                page.policy.clone(),
-                not_yet,
-                route,
-            );
+            let headers = headers(page.status, &page.links, &page.policy, &page.route, not_yet);
             let status = page.status;
             let mut answer = Response::new(page.body(asked, *times, gzip));
             *answer.status_mut() = status;
