@@ -32,7 +32,19 @@ interface Zone {
   recent: Map<number, Clock>;
 }
 const zones = new Map<string, Zone>();
-const RECENT = 256;
+/** What a kept map holds at most: past it, it starts again empty. */
+export const RECENT = 256;
+
+/** `kept`'s value for `key`, made by `make` the first time; at most RECENT kept. */
+export function keptIn<V>(kept: Map<number, V>, key: number, make: () => V): V {
+  let found = kept.get(key);
+  if (found === undefined) {
+    found = make();
+    if (kept.size >= RECENT) kept.clear();
+    kept.set(key, found);
+  }
+  return found;
+}
 
 function zone(timeZone: string): Zone {
   let found = zones.get(timeZone);
@@ -60,12 +72,7 @@ function clockAt(instant: number, timeZone: string): Clock {
   if (!(Math.abs(instant) <= 8.64e15)) throw new RangeError("Invalid time value");
   const { reader, recent } = zone(timeZone);
   const second = Math.floor(instant / 1000);
-  const known = recent.get(second);
-  if (known) return known;
-  const clock = reader ? readClock(reader, second * 1000) : utcClock(second * 1000);
-  if (recent.size >= RECENT) recent.clear();
-  recent.set(second, clock);
-  return clock;
+  return keptIn(recent, second, () => (reader ? readClock(reader, second * 1000) : utcClock(second * 1000)));
 }
 
 function utcClock(instant: number, offsetMinutes = 0): Clock {
@@ -224,15 +231,11 @@ function rewrittenFor(clock: Clock, parts: Part[], preprocessor: Preprocessor): 
   let byDay = rewritten.get(parts);
   if (!byDay) rewritten.set(parts, (byDay = new Map()));
   const day = (clock.year * 12 + clock.month) * 31 + clock.day; // day is 1–31: one number per date
-  let found = byDay.get(day);
-  if (!found) {
+  return keptIn(byDay, day, () => {
     const date = new Date(2000, 0, 1, 12);
     date.setFullYear(clock.year, clock.month, clock.day); // unlike the constructor, no 19xx for years under 100
-    found = preprocessor(date, parts);
-    if (byDay.size >= RECENT) byDay.clear();
-    byDay.set(day, found);
-  }
-  return found;
+    return preprocessor(date, parts);
+  });
 }
 
 /**
