@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { TZDate } from "@date-fns/tz";
 import { format, type Locale } from "date-fns";
 import { ar, de, enUS, es, fr, ja } from "date-fns/locale";
-import { formatInZone, keptIn, RECENT } from "./dates";
+import { formatInZone } from "./dates";
 
 // date-fns's `format` on a `TZDate` is the reference: the app used it before, and the
 // dates it wrote must read the same now.
@@ -98,19 +98,6 @@ test("a locale's rewrite for one day is never given to another", () => {
     assert.equal(formatInZone(second, "Europe/Paris", "do MMMM", fr), "2 mai");
     assert.equal(formatInZone(Date.UTC(2027, 4, 1, 10), "Europe/Paris", "do MMMM", fr), "1er mai");
   }
-});
-
-test("a kept map holds at most RECENT values, and makes each once while it holds it", () => {
-  const kept = new Map<number, string>();
-  let made = 0;
-  const make = (key: number) => () => `${key}:${++made}`;
-  for (let key = 0; key < RECENT; key++) keptIn(kept, key, make(key));
-  assert.equal(keptIn(kept, 7, make(7)), "7:8", "kept, not made again");
-  assert.equal(made, RECENT);
-  keptIn(kept, RECENT, make(RECENT));
-  assert.ok(kept.size <= RECENT, `${kept.size} kept`);
-  for (let key = 0; key < 10 * RECENT; key++) keptIn(kept, key, make(key));
-  assert.ok(kept.size <= RECENT, `${kept.size} kept`);
 });
 
 test("an unknown time zone is refused", () => {

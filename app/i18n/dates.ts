@@ -5,6 +5,7 @@
 // their size, which keeps both out of the first-load JavaScript. Only numbers come from
 // Intl, so the server's ICU and the browser's cannot disagree on a word and spoil hydration.
 import type { Locale } from "date-fns";
+import { keptIn } from "./kept";
 
 /**
  * What formatting needs of a date-fns locale: the bundles leave its parsing and distance
@@ -32,19 +33,6 @@ interface Zone {
   recent: Map<number, Clock>;
 }
 const zones = new Map<string, Zone>();
-/** What a kept map holds at most: past it, it starts again empty. */
-export const RECENT = 256;
-
-/** `kept`'s value for `key`, made by `make` the first time; at most RECENT kept. */
-export function keptIn<V>(kept: Map<number, V>, key: number, make: () => V): V {
-  let found = kept.get(key);
-  if (found === undefined) {
-    found = make();
-    if (kept.size >= RECENT) kept.clear();
-    kept.set(key, found);
-  }
-  return found;
-}
 
 function zone(timeZone: string): Zone {
   let found = zones.get(timeZone);

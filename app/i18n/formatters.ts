@@ -3,6 +3,7 @@
 // of the message runtime in the browser: no ICU parser, no interpreter. The server and the
 // browser run the same compiled functions on the same Intl data, so a hydrated page
 // writes what the server wrote.
+import { keptIn } from "./kept";
 
 /** The helpers a compiled message is called with, bound to one locale. */
 export interface Formatters {
@@ -31,14 +32,23 @@ export function formattersOf(locale: string): Formatters {
     if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)));
     return format;
   };
+  // Intl's answers for the numbers written without options and the plural forms, kept
+  // (a Map key cannot tell -0 from 0, which are written "-0" and "0": -0 is not kept).
+  const plainlyWritten = new Map<number, string>();
+  const written = (number: number) =>
+    Object.is(number, -0) ? numberFormat().format(number) : keptIn(plainlyWritten, number, () => numberFormat().format(number));
+  const categories = [new Map<number, string>(), new Map<number, string>()];
+  const category = (number: number, ordinal: number) => {
+    rules[ordinal] ??= new Intl.PluralRules(locale, { type: ordinal ? "ordinal" : "cardinal" });
+    return keptIn(categories[ordinal], number, () => rules[ordinal].select(number));
+  };
   formatters = {
-    n: (value, options) => numberFormat(options).format(Number(value)),
+    n: (value, options) => (options ? numberFormat(options).format(Number(value)) : written(Number(value))),
     p(value, offset, ordinal, cases) {
       const number = Number(value);
       const counted = number - offset;
-      rules[ordinal] ??= new Intl.PluralRules(locale, { type: ordinal ? "ordinal" : "cardinal" });
-      const chosen = own(cases, `=${number}`) ?? own(cases, rules[ordinal].select(counted)) ?? cases.other;
-      return chosen(numberFormat().format(counted));
+      const chosen = own(cases, `=${number}`) ?? own(cases, category(counted, ordinal)) ?? cases.other;
+      return chosen(written(counted));
     },
     s: (value, cases) => (own(cases, String(value)) ?? cases.other)(),
   };
