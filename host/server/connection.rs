@@ -14,7 +14,7 @@
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -55,8 +55,8 @@ pub struct Watch {
     last_write: AtomicU64,
     /// The answers being sent, each with when it began to wait for its reader.
     bodies: Mutex<Vec<Weak<BodyClock>>>,
-    /// The client spoke HTTP/2 (its first bytes were the preface).
-    http2: AtomicBool,
+    /// The client speaks HTTP/2 (its first bytes were the preface).
+    http2: bool,
 }
 
 /// What the watcher decides on a look at the connection.
@@ -70,7 +70,8 @@ pub enum Verdict {
 }
 
 impl Watch {
-    pub fn new() -> Arc<Self> {
+    /// A connection's watch; `http2`: its client spoke HTTP/2.
+    pub fn new(http2: bool) -> Arc<Self> {
         Arc::new(Self {
             opened: Instant::now(),
             in_flight: AtomicUsize::new(0),
@@ -78,7 +79,7 @@ impl Watch {
             write_waiting_since: AtomicU64::new(NEVER),
             last_write: AtomicU64::new(0),
             bodies: Mutex::default(),
-            http2: AtomicBool::new(false),
+            http2,
         })
     }
 
@@ -278,21 +279,15 @@ fn drop_length_without_content<B>(response: &mut Response<B>) {
     }
 }
 
-/// The client's socket: tells the watch when a write waits for the client, and notices an
-/// HTTP/2 client.
+/// The client's socket: tells the watch when a write waits for the client.
 pub struct WatchedIo {
     stream: TcpStream,
     watch: Arc<Watch>,
-    seen_first_bytes: bool,
 }
 
 impl WatchedIo {
     pub fn new(stream: TcpStream, watch: Arc<Watch>) -> Self {
-        Self {
-            stream,
-            watch,
-            seen_first_bytes: false,
-        }
+        Self { stream, watch }
     }
 
     fn note_write(&self, polled: &Poll<io::Result<usize>>) {
@@ -322,17 +317,7 @@ impl AsyncRead for WatchedIo {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let before = buf.filled().len();
-        let polled = Pin::new(&mut self.stream).poll_read(cx, buf);
-        if !self.seen_first_bytes && buf.filled().len() > before {
-            self.seen_first_bytes = true;
-            let first = &buf.filled()[before..];
-            // The preface of HTTP/2 with prior knowledge: "PRI * HTTP/2.0".
-            if first.starts_with(b"PRI ") {
-                self.watch.http2.store(true, Ordering::Relaxed);
-            }
-        }
-        polled
+        Pin::new(&mut self.stream).poll_read(cx, buf)
     }
 }
 
@@ -372,7 +357,7 @@ impl AsyncWrite for WatchedIo {
 
 impl ServiceAnswers for Watch {
     fn service_answers(&self) -> bool {
-        self.http2.load(Ordering::Relaxed) || self.in_flight.load(Ordering::Acquire) > 0
+        self.http2 || self.in_flight.load(Ordering::Acquire) > 0
     }
 }
 
@@ -386,7 +371,7 @@ mod tests {
             idle: Duration::from_millis(30),
             send: Duration::from_millis(30),
         };
-        let watch = Watch::new();
+        let watch = Watch::new(false);
         assert_eq!(watch.verdict(&timeouts), Verdict::Keep);
         std::thread::sleep(Duration::from_millis(40));
         assert_eq!(watch.verdict(&timeouts), Verdict::Idle, "no request at all");

@@ -8,6 +8,7 @@
 mod connection;
 pub mod limits;
 pub mod panics;
+mod protocol;
 
 use std::future::Future;
 use std::io;
@@ -31,6 +32,7 @@ use crate::security::hyper_answers::WithHeadersOnRefusals;
 use connection::{ConnectionService, Verdict, Watch, WatchedIo};
 pub use connection::{PeerAddr, Timeouts};
 pub use limits::{HEADER_READ_TIMEOUT, MAX_HEAD_BYTES, MAX_HEADERS};
+use protocol::Protocol;
 
 /// What the whole host knows about a drain in progress and the connections open.
 #[derive(Default)]
@@ -147,7 +149,9 @@ enum Phase {
 
 /// Everything a connection task needs, shared.
 struct ConnectionContext {
-    builder: auto::Builder<TokioExecutor>,
+    /// hyper for each protocol: the connection's first bytes say which (`protocol`).
+    http1: auto::Builder<TokioExecutor>,
+    http2: auto::Builder<TokioExecutor>,
     router: Router,
     lifecycle: Arc<Lifecycle>,
     timeouts: Timeouts,
@@ -162,7 +166,8 @@ pub async fn serve(
     options: ServeOptions,
 ) -> DrainReport {
     let shared = Arc::new(ConnectionContext {
-        builder: limits::builder(),
+        http1: limits::builder().http1_only(),
+        http2: limits::builder().http2_only(),
         router,
         lifecycle: lifecycle.clone(),
         timeouts: Timeouts {
@@ -270,7 +275,14 @@ async fn serve_connection(
     // Closed however this task ends, a panic that unwinds through hyper included: a drain
     // waits for the count to reach zero.
     let _open = Open(shared.lifecycle.clone());
-    let watch = Watch::new();
+    // A client that says nothing for the idle time-out, or while the host drains, is let go.
+    let spoken = tokio::select! {
+        spoken = protocol::spoken(&stream) => spoken,
+        () = tokio::time::sleep(shared.timeouts.idle) => return,
+        () = stopped_serving(&mut phase) => return,
+    };
+    let Ok(protocol) = spoken else { return };
+    let watch = Watch::new(protocol == Protocol::Http2);
     let io = TokioIo::new(WithHeadersOnRefusals::new(
         WatchedIo::new(stream, watch.clone()),
         watch.clone(),
@@ -280,7 +292,11 @@ async fn serve_connection(
         watch: watch.clone(),
         peer,
     };
-    let connection = shared.builder.serve_connection(io, service);
+    let builder = match protocol {
+        Protocol::Http1 => &shared.http1,
+        Protocol::Http2 => &shared.http2,
+    };
+    let connection = builder.serve_connection(io, service);
     tokio::pin!(connection);
     // Once a graceful close has begun with nothing in flight, the time hyper gets to say
     // goodbye (an HTTP/2 GOAWAY) before the connection is dropped; with requests in flight,
@@ -318,6 +334,11 @@ async fn serve_connection(
             },
         }
     }
+}
+
+/// Completes once the host is no longer serving (or can no longer tell).
+async fn stopped_serving(phase: &mut watch::Receiver<Phase>) {
+    let _ = phase.wait_for(|phase| *phase != Phase::Serving).await;
 }
 
 /// One connection counted open until it is dropped.
