@@ -436,6 +436,38 @@ fn raw_status(request: &[u8]) -> String {
     answer.lines().next().unwrap_or_default().to_string()
 }
 
+/// The way to a prefixed page names it with what a URL may hold: a request target that
+/// hyper lets through with a backslash or a quote is percent-encoded in the Location, not
+/// copied raw (a browser reads a raw backslash as a slash).
+#[test]
+fn a_redirect_percent_encodes_what_the_target_held_raw() {
+    let address = crate::support::base_url().trim_start_matches("http://");
+    let mut redirected = 0;
+    for (target, location) in [
+        (r"/fr\..\etat", r"/fr/fr%5C..%5Cetat"),
+        (r"/\evil.example/?q=\", r"/fr/%5Cevil.example/?q=%5C"),
+        ("/a\"b{c}|?d=\"", "/fr/a%22b%7Bc%7D%7C?d=%22"),
+    ] {
+        let answer = crate::support::raw_exchange(
+            address,
+            format!("GET {target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").as_bytes(),
+        );
+        let head = answer.split("\r\n\r\n").next().unwrap_or_default();
+        if !head.starts_with("HTTP/1.1 302 ") {
+            // hyper refused the target itself: nothing of it went into a header.
+            assert!(head.starts_with("HTTP/1.1 400 "), "{target}: {head}");
+            continue;
+        }
+        assert!(
+            head.lines()
+                .any(|line| line.eq_ignore_ascii_case(&format!("location: {location}"))),
+            "{target}: {head}"
+        );
+        redirected += 1;
+    }
+    assert!(redirected >= 2, "the backslashes at least are let through");
+}
+
 #[test]
 fn oversized_or_too_many_headers_are_431() {
     let big = "a".repeat(bilingue::server::MAX_HEAD_BYTES);

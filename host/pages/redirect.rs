@@ -72,6 +72,23 @@ pub fn to_its_own_path(
     way(status, language, &path, query, cache_control, family)
 }
 
+/// Pushes `text` as a URL may hold it: a byte that is neither an RFC 3986 `pchar` nor in
+/// `also` is percent-encoded, so a Location never carries what the request target was let
+/// through with (a backslash, which browsers read as a slash; quotes, braces). A `%`
+/// stays: the target's own encoding is kept as it came.
+fn push_encoded(location: &mut String, text: &str, also: &[u8]) {
+    for byte in text.bytes() {
+        let raw = byte.is_ascii_alphanumeric()
+            || b"-._~!$&'()*+,;=:@%".contains(&byte)
+            || also.contains(&byte);
+        if raw {
+            location.push(char::from(byte));
+        } else {
+            location.push_str(&format!("%{byte:02X}"));
+        }
+    }
+}
+
 fn way(
     status: StatusCode,
     language: Language,
@@ -80,10 +97,11 @@ fn way(
     cache_control: HeaderValue,
     family: PageFamily,
 ) -> Response {
-    let mut location = format!("/{}{path}", language.code());
+    let mut location = format!("/{}", language.code());
+    push_encoded(&mut location, path, b"/");
     if let Some(query) = query {
         location.push('?');
-        location.push_str(query);
+        push_encoded(&mut location, query, b"/?");
     }
     let mut response = (status, [(header::CACHE_CONTROL, cache_control)]).into_response();
     match HeaderValue::try_from(location) {
@@ -96,4 +114,32 @@ fn way(
     response.extensions_mut().insert(language);
     response.extensions_mut().insert(family);
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encoded(text: &str, also: &[u8]) -> String {
+        let mut location = String::new();
+        push_encoded(&mut location, text, also);
+        location
+    }
+
+    #[test]
+    fn a_location_holds_only_what_a_url_may() {
+        assert_eq!(encoded("/fr\\..\\etat", b"/"), "/fr%5C..%5Cetat");
+        assert_eq!(
+            encoded("/a b\"<>{}|^`", b"/"),
+            "/a%20b%22%3C%3E%7B%7D%7C%5E%60"
+        );
+        assert_eq!(encoded("/é", b"/"), "/%C3%A9");
+        assert_eq!(
+            encoded("/langues/en;x=1/a%2Fb@c:d~e!$&'()*+,", b"/"),
+            "/langues/en;x=1/a%2Fb@c:d~e!$&'()*+,",
+            "kept as it came"
+        );
+        assert_eq!(encoded("a=1&b=/?c#", b"/?"), "a=1&b=/?c%23");
+        assert_eq!(encoded("?", b"/"), "%3F", "a path holds no query");
+    }
 }
