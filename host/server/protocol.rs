@@ -14,8 +14,11 @@ use tokio::net::TcpStream;
 const PREFACE: &[u8; 24] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
 /// How long to wait before looking again when the bytes so far begin the preface but do
-/// not finish it (a client that sends its first bytes in pieces).
-const AGAIN: Duration = Duration::from_millis(5);
+/// not finish it (a client that sends its first bytes in pieces): at first, and at most.
+/// The wait doubles each time, so a client that stops there, on purpose or not, costs a
+/// dozen looks before the head time-out, not one every few milliseconds.
+const FIRST_WAIT: Duration = Duration::from_millis(5);
+const LONGEST_WAIT: Duration = Duration::from_millis(640);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Protocol {
@@ -28,6 +31,7 @@ pub enum Protocol {
 /// The caller bounds the wait: a client may send nothing, or a part of the preface only.
 pub async fn spoken(stream: &TcpStream) -> io::Result<Protocol> {
     let mut first = [0u8; PREFACE.len()];
+    let mut wait = FIRST_WAIT;
     loop {
         let seen = stream.peek(&mut first).await?;
         if seen == 0 || first[..seen] != PREFACE[..seen] {
@@ -37,8 +41,14 @@ pub async fn spoken(stream: &TcpStream) -> io::Result<Protocol> {
             return Ok(Protocol::Http2);
         }
         // Peeking again at once would find the same bytes: the socket is readable already.
-        tokio::time::sleep(AGAIN).await;
+        tokio::time::sleep(wait).await;
+        wait = longer(wait);
     }
+}
+
+/// The wait after `wait`.
+fn longer(wait: Duration) -> Duration {
+    (wait * 2).min(LONGEST_WAIT)
 }
 
 #[cfg(test)]
@@ -105,5 +115,18 @@ mod tests {
             waited.is_err(),
             "decided on a part of the preface: {waited:?}"
         );
+    }
+
+    #[test]
+    fn a_client_stopped_inside_the_preface_is_looked_at_a_few_times_only() {
+        let mut looks = 0;
+        let mut waited = Duration::ZERO;
+        let mut wait = FIRST_WAIT;
+        while waited < crate::server::HEADER_READ_TIMEOUT {
+            looks += 1;
+            waited += wait;
+            wait = longer(wait);
+        }
+        assert!(looks <= 25, "{looks} looks before the head time-out");
     }
 }
