@@ -70,10 +70,10 @@ pub enum Verdict {
 }
 
 impl Watch {
-    /// A connection's watch; `http2`: its client spoke HTTP/2.
-    pub fn new(http2: bool) -> Arc<Self> {
+    /// The watch of a connection accepted at `opened`; `http2`: its client speaks HTTP/2.
+    pub fn new(opened: Instant, http2: bool) -> Arc<Self> {
         Arc::new(Self {
-            opened: Instant::now(),
+            opened,
             in_flight: AtomicUsize::new(0),
             idle_since: AtomicU64::new(0),
             write_waiting_since: AtomicU64::new(NEVER),
@@ -279,15 +279,21 @@ fn drop_length_without_content<B>(response: &mut Response<B>) {
     }
 }
 
-/// The client's socket: tells the watch when a write waits for the client.
+/// The client's socket: tells the watch when a write waits for the client. What was read
+/// of it already (to tell its protocol) is read first.
 pub struct WatchedIo {
     stream: TcpStream,
     watch: Arc<Watch>,
+    taken: Bytes,
 }
 
 impl WatchedIo {
-    pub fn new(stream: TcpStream, watch: Arc<Watch>) -> Self {
-        Self { stream, watch }
+    pub fn new(stream: TcpStream, watch: Arc<Watch>, taken: Vec<u8>) -> Self {
+        Self {
+            stream,
+            watch,
+            taken: Bytes::from(taken),
+        }
     }
 
     fn note_write(&self, polled: &Poll<io::Result<usize>>) {
@@ -317,6 +323,11 @@ impl AsyncRead for WatchedIo {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
+        if !self.taken.is_empty() {
+            let given = self.taken.len().min(buf.remaining());
+            buf.put_slice(&self.taken.split_to(given));
+            return Poll::Ready(Ok(()));
+        }
         Pin::new(&mut self.stream).poll_read(cx, buf)
     }
 }
@@ -371,7 +382,7 @@ mod tests {
             idle: Duration::from_millis(30),
             send: Duration::from_millis(30),
         };
-        let watch = Watch::new(false);
+        let watch = Watch::new(Instant::now(), false);
         assert_eq!(watch.verdict(&timeouts), Verdict::Keep);
         std::thread::sleep(Duration::from_millis(40));
         assert_eq!(watch.verdict(&timeouts), Verdict::Idle, "no request at all");

@@ -32,7 +32,7 @@ use crate::security::hyper_answers::WithHeadersOnRefusals;
 use connection::{ConnectionService, Verdict, Watch, WatchedIo};
 pub use connection::{PeerAddr, Timeouts};
 pub use limits::{HEADER_READ_TIMEOUT, MAX_HEAD_BYTES, MAX_HEADERS};
-use protocol::Protocol;
+use protocol::{Protocol, Spoken};
 
 /// What the whole host knows about a drain in progress and the connections open.
 #[derive(Default)]
@@ -266,7 +266,7 @@ async fn on_accept_error(error: &io::Error) {
 /// client speaks), watched, and closed gracefully when idle or draining, at once when its
 /// client stops reading or the drain deadline passes.
 async fn serve_connection(
-    stream: TcpStream,
+    mut stream: TcpStream,
     peer: SocketAddr,
     shared: Arc<ConnectionContext>,
     mut phase: watch::Receiver<Phase>,
@@ -275,16 +275,20 @@ async fn serve_connection(
     // Closed however this task ends, a panic that unwinds through hyper included: a drain
     // waits for the count to reach zero.
     let _open = Open(shared.lifecycle.clone());
-    // A client that says nothing for the idle time-out, or while the host drains, is let go.
+    let accepted = Instant::now();
+    // A client that says nothing for the idle time-out, or while the host drains, is let
+    // go; the time it took counts towards its watch's, which starts at the accept.
     let spoken = tokio::select! {
-        spoken = protocol::spoken(&stream) => spoken,
-        () = tokio::time::sleep(shared.timeouts.idle) => return,
+        spoken = protocol::spoken(&mut stream) => spoken,
+        () = tokio::time::sleep_until((accepted + shared.timeouts.idle).into()) => return,
         () = stopped_serving(&mut phase) => return,
     };
-    let Ok(protocol) = spoken else { return };
-    let watch = Watch::new(protocol == Protocol::Http2);
+    let Ok(Spoken { protocol, taken }) = spoken else {
+        return;
+    };
+    let watch = Watch::new(accepted, protocol == Protocol::Http2);
     let io = TokioIo::new(WithHeadersOnRefusals::new(
-        WatchedIo::new(stream, watch.clone()),
+        WatchedIo::new(stream, watch.clone(), taken),
         watch.clone(),
     ));
     let service = ConnectionService {
