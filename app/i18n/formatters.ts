@@ -39,8 +39,9 @@ export function formattersOf(locale: string): Formatters {
     Object.is(number, -0) ? numberFormat().format(number) : keptIn(plainlyWritten, number, () => numberFormat().format(number));
   const categories = [new Map<number, string>(), new Map<number, string>()];
   const category = (number: number, ordinal: number) => {
-    rules[ordinal] ??= new Intl.PluralRules(locale, { type: ordinal ? "ordinal" : "cardinal" });
-    return keptIn(categories[ordinal], number, () => rules[ordinal].select(number));
+    const kind = ordinal ? 1 : 0;
+    rules[kind] ??= new Intl.PluralRules(locale, { type: kind ? "ordinal" : "cardinal" });
+    return keptIn(categories[kind], number, () => rules[kind].select(number));
   };
   formatters = {
     n: (value, options) => (options ? numberFormat(options).format(Number(value)) : written(Number(value))),

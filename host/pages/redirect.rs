@@ -74,12 +74,16 @@ pub fn to_its_own_path(
 
 /// Pushes `text` as a URL may hold it: a byte that is neither an RFC 3986 `pchar` nor in
 /// `also` is percent-encoded, so a Location never carries what the request target was let
-/// through with (a backslash, which browsers read as a slash; quotes, braces). A `%`
-/// stays: the target's own encoding is kept as it came.
+/// through with (a backslash, which browsers read as a slash; quotes, braces). A `%` that
+/// starts an encoded byte stays (the target's own encoding is kept as it came); any other
+/// is encoded itself.
 fn push_encoded(location: &mut String, text: &str, also: &[u8]) {
-    for byte in text.bytes() {
+    let bytes = text.as_bytes();
+    for (at, &byte) in bytes.iter().enumerate() {
+        let encodes = |offset: usize| bytes.get(at + offset).is_some_and(u8::is_ascii_hexdigit);
         let raw = byte.is_ascii_alphanumeric()
-            || b"-._~!$&'()*+,;=:@%".contains(&byte)
+            || b"-._~!$&'()*+,;=:@".contains(&byte)
+            || (byte == b'%' && encodes(1) && encodes(2))
             || also.contains(&byte);
         if raw {
             location.push(char::from(byte));
@@ -140,6 +144,11 @@ mod tests {
             "kept as it came"
         );
         assert_eq!(encoded("a=1&b=/?c#", b"/?"), "a=1&b=/?c%23");
+        assert_eq!(
+            encoded("/%zz/%4/%", b"/"),
+            "/%25zz/%254/%25",
+            "not an encoded byte"
+        );
         assert_eq!(encoded("?", b"/"), "%3F", "a path holds no query");
     }
 }
