@@ -10,6 +10,8 @@
 //!
 //! Each says what page it leads to, for its purge keys (`PageFamily`).
 
+use std::fmt::Write as _;
+
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
@@ -88,7 +90,7 @@ fn push_encoded(location: &mut String, text: &str, also: &[u8]) {
         if raw {
             location.push(char::from(byte));
         } else {
-            location.push_str(&format!("%{byte:02X}"));
+            let _ = write!(location, "%{byte:02X}");
         }
     }
 }
