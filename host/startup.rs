@@ -70,7 +70,8 @@ impl Host {
             Some(url) => Origin::parse(url).map_err(StartError::Option)?,
             None => Origin::localhost(port),
         };
-        let api = api::router(upstream(config, &origin)?);
+        let upstream = upstream(config, &origin)?;
+        let api = api::router(upstream.clone());
         let exporter = exporter(config)?;
         let dev = config.dev.clone().map(|dir| Arc::new(Dev::new(dir)));
         let build = Build::read(config, dev.as_deref())?;
@@ -96,7 +97,13 @@ impl Host {
         let site = site(config, origin, &build.manifest)?;
         let page_build = page_build(config, &build.manifest)?;
         let metrics = Metrics::new();
-        let pool = Arc::new(render_pool(config, build.bundle, &site, &api, &metrics)?);
+        let pool = Arc::new(render_pool(
+            config,
+            build.bundle,
+            &site,
+            (&api, upstream),
+            &metrics,
+        )?);
         // A page from one build must not outlive it, and in development every save is one.
         let cache = Arc::new(PageCache::new(match dev {
             Some(_) => 0,
@@ -291,7 +298,7 @@ fn render_pool(
     config: &Config,
     bundle: Bundle,
     site: &Site,
-    api: &Router,
+    (api, upstream): (&Router, Option<Upstream>),
     metrics: &Metrics,
 ) -> Result<RenderPool, StartError> {
     let runtime = tokio::runtime::Handle::try_current().map_err(|_| StartError::NoRuntime)?;
@@ -316,6 +323,7 @@ fn render_pool(
         render_seconds: metrics.render_seconds(),
         api: Arc::new(LoaderCalls {
             api: api.clone(),
+            upstream: upstream.map(Arc::new),
             runtime,
             load_timeout: config.load_timeout,
         }),

@@ -623,3 +623,75 @@ fn an_upstreams_folded_or_broken_header_lines_never_reach_the_pages_answer() {
         }
     }
 }
+
+/// A loader's calls keep their connection to the upstream while its answers allow it, and
+/// however an answer is framed (in chunks, by its length, then closed), each page has its
+/// data.
+#[test]
+fn a_loaders_upstream_connection_is_used_again_and_each_answer_framing_gives_its_data() {
+    use std::io::{Read as _, Write as _};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (connections, calls) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let (accepted, answered) = (connections.clone(), calls.clone());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let mut stream = stream.unwrap();
+            accepted.fetch_add(1, Ordering::SeqCst);
+            let answered = answered.clone();
+            std::thread::spawn(move || {
+                loop {
+                    let mut request = Vec::new();
+                    let mut byte = [0; 1];
+                    while !request.ends_with(b"\r\n\r\n") {
+                        if stream.read(&mut byte).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        request.push(byte[0]);
+                    }
+                    let n = answered.fetch_add(1, Ordering::SeqCst);
+                    let body = upstream::status_json(&format!("9.9.{n}-upstream"));
+                    let (head, body, close) = match n {
+                        0 => (
+                            "Transfer-Encoding: chunked\r\n".to_owned(),
+                            format!("{:x}\r\n{body}\r\n0\r\n\r\n", body.len()),
+                            false,
+                        ),
+                        1 => (format!("Content-Length: {}\r\n", body.len()), body, true),
+                        _ => (format!("Content-Length: {}\r\n", body.len()), body, false),
+                    };
+                    let answer = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{head}\r\n{body}"
+                    );
+                    if stream.write_all(answer.as_bytes()).is_err() || close {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    let host = Host::started(&["--render-threads", "1", "--api-upstream", &url]);
+    let status = support::app_page("fr", "status", &[]);
+    for n in 0..3 {
+        let html = client()
+            .get(host.url(&status))
+            .header("cookie", format!("session={n}"))
+            .send()
+            .unwrap()
+            .text()
+            .unwrap();
+        assert!(
+            html.contains(&format!("<dd>9.9.{n}-upstream</dd>")),
+            "{n}: {html}"
+        );
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), 3);
+    assert_eq!(
+        connections.load(Ordering::SeqCst),
+        2,
+        "the first connection carried two calls; the upstream closed it after the second"
+    );
+}

@@ -14,12 +14,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::http::{HeaderName, HeaderValue, Method, Request, header, uri::PathAndQuery};
 use tokio::runtime::Handle;
 use tracing::Instrument as _;
 
 use super::path_problem;
+use super::proxy::Upstream;
 use crate::data_keys::DataKeys;
 use crate::render::{ApiAnswer, ApiCall, ApiCaller, CallOutcome, Visitor};
 use crate::server::PeerAddr;
@@ -32,6 +33,8 @@ const MAX_ANSWER_BYTES: usize = 4 << 20;
 /// render thread).
 pub struct LoaderCalls {
     pub api: Router,
+    /// `--api-upstream`: what `api` forwards to, asked directly for answers read whole.
+    pub upstream: Option<Arc<Upstream>>,
     pub runtime: Handle,
     /// `--load-timeout`, to say what passed when a call is cut.
     pub load_timeout: Duration,
@@ -45,7 +48,10 @@ impl ApiCaller for LoaderCalls {
         deadline: Instant,
         answer: Box<dyn FnOnce(CallOutcome) + Send>,
     ) {
-        let api = self.api.clone();
+        let api = match &self.upstream {
+            Some(upstream) => Api::Upstream(upstream.clone()),
+            None => Api::Router(self.api.clone()),
+        };
         let load_timeout = self.load_timeout;
         let in_request = tracing::info_span!("request", trace_id = %visitor.trace.id());
         self.runtime.spawn(
@@ -127,7 +133,13 @@ impl TracedCall {
     }
 }
 
-async fn make(api: Router, call: ApiCall, visitor: &Visitor, traced: &TracedCall) -> CallOutcome {
+/// Where a loader's calls are answered.
+enum Api {
+    Router(Router),
+    Upstream(Arc<Upstream>),
+}
+
+async fn make(api: Api, call: ApiCall, visitor: &Visitor, traced: &TracedCall) -> CallOutcome {
     let id = call.id;
     let refused = |why: String| CallOutcome {
         answer: ApiAnswer::failed(id, why),
@@ -163,11 +175,29 @@ async fn make(api: Router, call: ApiCall, visitor: &Visitor, traced: &TracedCall
 
 /// The API's answer to `request`; whether it sets a cookie (`per_visitor`), and the keys
 /// it names.
-async fn answer(api: Router, request: Request<Body>, id: u64) -> CallOutcome {
+async fn answer(api: Api, request: Request<Bytes>, id: u64) -> CallOutcome {
     let path = request.uri().path().to_owned();
-    let response = match tower_service::Service::call(&mut api.clone(), request).await {
-        Ok(response) => response,
-        Err(never) => match never {},
+    let response = match api {
+        Api::Router(mut router) => {
+            match tower_service::Service::call(&mut router, request.map(Body::from)).await {
+                Ok(response) => response,
+                Err(never) => match never {},
+            }
+        }
+        Api::Upstream(upstream) => {
+            let (parts, body) = request.into_parts();
+            match upstream.answer_whole(parts, body, MAX_ANSWER_BYTES).await {
+                Ok(response) => response,
+                Err((why, sets_cookie)) => {
+                    let why = format!("the answer could not be read: {why}");
+                    return CallOutcome {
+                        answer: ApiAnswer::failed(id, why),
+                        per_visitor: sets_cookie,
+                        data_keys: DataKeys::default(),
+                    };
+                }
+            }
+        }
     };
     let (parts, body) = response.into_parts();
     let sets_cookie = parts.headers.contains_key(header::SET_COOKIE);
@@ -223,13 +253,13 @@ fn request(
     call: ApiCall,
     target: PathAndQuery,
     visitor: &Visitor,
-) -> Result<Request<Body>, String> {
+) -> Result<Request<Bytes>, String> {
     let method = Method::from_bytes(call.method.as_bytes())
         .map_err(|_| format!("{:?} is not a method", call.method))?;
     let mut request = Request::builder()
         .method(method)
         .uri(target)
-        .body(call.body.map_or_else(Body::empty, Body::from))
+        .body(call.body.map_or_else(Bytes::new, Bytes::from))
         .map_err(|e| e.to_string())?;
     let headers = request.headers_mut();
     for (name, value) in &call.headers {

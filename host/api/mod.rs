@@ -3,6 +3,8 @@
 //! A built-in answer names its data in `Surrogate-Key` (`status`, `language-en`), as an
 //! upstream may: the pages its data goes into carry the key, and so does the answer.
 
+mod forwarded_headers;
+mod http1_client;
 mod languages;
 mod loader_calls;
 pub mod proxy;

@@ -16,13 +16,16 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 use futures_util::{Stream, StreamExt};
+use url::Position;
 
+use super::forwarded_headers::{request_headers, response_headers};
+use super::http1_client::{CallLimits, Failure, Http1Client};
 use super::json_error;
 use crate::origin::Origin;
-use crate::security;
 use crate::server::PeerAddr;
 use crate::trace::UpstreamCall;
 
@@ -32,32 +35,14 @@ pub struct Upstream {
     /// The base URL's path without its trailing slash: "" or "/prefix".
     base_path: String,
     client: reqwest::Client,
+    /// A loader's calls, answered whole (`http1_client`).
+    whole: Arc<Http1Client>,
     head_timeout: Duration,
     idle_timeout: Duration,
     /// The public scheme and host, as the upstream is told them.
     forwarded_proto: HeaderValue,
     forwarded_host: HeaderValue,
 }
-
-/// Headers about the client's route or address, or that rewrite the request's path on
-/// some servers: only the host can vouch for these, so a client's are dropped.
-const FORWARDING: [&str; 15] = [
-    "forwarded",
-    "x-forwarded-for",
-    "x-forwarded-host",
-    "x-forwarded-proto",
-    "x-forwarded-port",
-    "x-forwarded-prefix",
-    "x-forwarded-server",
-    "x-real-ip",
-    "true-client-ip",
-    "cf-connecting-ip",
-    "x-client-ip",
-    "x-cluster-client-ip",
-    "x-original-url",
-    "x-rewrite-url",
-    "proxy-connection",
-];
 
 /// The methods an API is asked with. CONNECT, TRACE and the rest are not forwarded: a
 /// tunnel or an echo of the request is not the API's to give.
@@ -96,7 +81,13 @@ impl Upstream {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| format!("cannot build the upstream client: {e}"))?;
+        let host = url
+            .host()
+            .ok_or_else(|| format!("--api-upstream {base:?} names no host"))?;
+        let port = url.port_or_known_default().unwrap_or(80);
+        let whole = Arc::new(Http1Client::new(host, port));
         Ok(Self {
+            whole,
             base: url,
             base_path,
             client,
@@ -135,26 +126,13 @@ enum ClientBodyFailure {
 
 pub async fn forward(State(upstream): State<Upstream>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
-    if !METHODS.contains(&parts.method) {
-        let mut refused = json_error(
-            StatusCode::METHOD_NOT_ALLOWED,
-            format!("{} is not forwarded to the API", parts.method),
-        );
-        refused.headers_mut().insert(
-            header::ALLOW,
-            HeaderValue::from_static("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"),
-        );
-        return refused;
-    }
-    let target = match upstream.target(parts.uri.path(), parts.uri.query()) {
+    let target = match upstream.target_of(&parts) {
         Ok(target) => target,
-        Err(why) => return json_error(StatusCode::BAD_REQUEST, why),
+        Err(refused) => return *refused,
     };
-    let peer = parts.extensions.get::<PeerAddr>().copied();
     let failure = Arc::new(OnceLock::new());
     let body = client_body(body, upstream.idle_timeout, failure.clone());
-    let mut headers = request_headers(&parts.headers, peer, &upstream);
-    let traced = UpstreamCall::start(&parts.extensions, &parts.method, &mut headers);
+    let (headers, traced) = upstream.headers_of(&parts);
     let sent = upstream
         .client
         .request(parts.method, target)
@@ -178,37 +156,16 @@ pub async fn forward(State(upstream): State<Upstream>, request: Request) -> Resp
                     StatusCode::REQUEST_TIMEOUT,
                     "the request body stopped arriving",
                 ),
-                None => {
-                    tracing::warn!(%error, "API upstream unreachable");
-                    json_error(StatusCode::BAD_GATEWAY, "the API server cannot be reached")
-                }
+                None => unreachable_upstream(&error),
             };
         }
-        Err(_) => {
-            tracing::warn!(
-                timeout_ms = upstream.head_timeout.as_millis() as u64,
-                "API upstream timed out"
-            );
-            return json_error(
-                StatusCode::GATEWAY_TIMEOUT,
-                "the API server did not answer in time",
-            );
-        }
+        Err(_) => return timed_out(upstream.head_timeout),
     };
     let status = answer.status();
-    if !(200..=599).contains(&status.as_u16()) {
-        // 101 (an upgrade the client never asked the host for) or a status that is none.
-        tracing::warn!(%status, "the API server answered a status that cannot be passed on");
-        return json_error(
-            StatusCode::BAD_GATEWAY,
-            "the API server answered with an invalid status",
-        );
-    }
-    let mut headers = response_headers(answer.headers());
-    if status == StatusCode::NO_CONTENT || status == StatusCode::RESET_CONTENT {
-        // These carry no content: a length would be a lie to the client (RFC 9110 §8.6).
-        headers.remove(header::CONTENT_LENGTH);
-    }
+    let headers = match passed_on(status, answer.headers()) {
+        Ok(headers) => headers,
+        Err(refused) => return *refused,
+    };
     let body = idle_limited(answer.bytes_stream(), upstream.idle_timeout, |error| {
         tracing::warn!(%error, "the API server's answer broke off");
     });
@@ -216,6 +173,122 @@ pub async fn forward(State(upstream): State<Upstream>, request: Request) -> Resp
     *response.status_mut() = status;
     *response.headers_mut() = headers;
     response
+}
+
+impl Upstream {
+    /// A loader's call, forwarded as a browser's request is (the same checks, headers and
+    /// errors) and its answer read whole, at most `max_body` bytes; `Err` says why the
+    /// body could not be read, and whether the answer's head set a cookie.
+    pub async fn answer_whole(
+        &self,
+        parts: Parts,
+        body: Bytes,
+        max_body: usize,
+    ) -> Result<Response, (String, bool)> {
+        let target = match self.target_of(&parts) {
+            Ok(target) => target,
+            Err(refused) => return Ok(*refused),
+        };
+        let (headers, traced) = self.headers_of(&parts);
+        let path_and_query = &target[Position::BeforePath..];
+        let call = self
+            .whole
+            .call(&parts.method, path_and_query, &headers, &body);
+        // A thousand calls may wait on a slow API: each holds its request's bytes alone.
+        drop((parts, headers, body, target));
+        let limits = CallLimits {
+            head_timeout: self.head_timeout,
+            idle_timeout: self.idle_timeout,
+            max_body,
+        };
+        let answered = self.whole.send(call, limits).await;
+        traced.end(answered.as_ref().ok().map(|answer| answer.status));
+        let answer = match answered {
+            Ok(answer) => answer,
+            Err(Failure::TimedOut) => return Ok(timed_out(self.head_timeout)),
+            Err(Failure::Unreachable(error)) => return Ok(unreachable_upstream(&error)),
+            Err(Failure::Malformed(why)) => return Ok(unreachable_upstream(&why)),
+            Err(Failure::Body { why, sets_cookie }) => {
+                tracing::warn!(error = %why, "the API server's answer broke off");
+                return Err((why, sets_cookie));
+            }
+        };
+        let headers = match passed_on(answer.status, &answer.headers) {
+            Ok(headers) => headers,
+            Err(refused) => return Ok(*refused),
+        };
+        let mut response = Response::new(Body::from(answer.body));
+        *response.status_mut() = answer.status;
+        *response.headers_mut() = headers;
+        Ok(response)
+    }
+
+    /// The headers a request takes upstream (the trace's among them), and its call as the
+    /// trace records it.
+    fn headers_of(&self, parts: &Parts) -> (HeaderMap, UpstreamCall) {
+        let peer = parts.extensions.get::<PeerAddr>().copied();
+        let mut headers = request_headers(
+            &parts.headers,
+            peer,
+            &self.forwarded_proto,
+            &self.forwarded_host,
+        );
+        let traced = UpstreamCall::start(&parts.extensions, &parts.method, &mut headers);
+        (headers, traced)
+    }
+
+    /// Where a request goes upstream, or the answer that refuses it: a method the API is
+    /// not asked with (405), a path that would leave the API (400).
+    fn target_of(&self, parts: &Parts) -> Result<reqwest::Url, Box<Response>> {
+        if !METHODS.contains(&parts.method) {
+            let mut refused = json_error(
+                StatusCode::METHOD_NOT_ALLOWED,
+                format!("{} is not forwarded to the API", parts.method),
+            );
+            refused.headers_mut().insert(
+                header::ALLOW,
+                HeaderValue::from_static("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"),
+            );
+            return Err(Box::new(refused));
+        }
+        self.target(parts.uri.path(), parts.uri.query())
+            .map_err(|why| Box::new(json_error(StatusCode::BAD_REQUEST, why)))
+    }
+}
+
+fn unreachable_upstream(error: &dyn std::fmt::Display) -> Response {
+    tracing::warn!(%error, "API upstream unreachable");
+    json_error(StatusCode::BAD_GATEWAY, "the API server cannot be reached")
+}
+
+fn timed_out(head_timeout: Duration) -> Response {
+    tracing::warn!(
+        timeout_ms = head_timeout.as_millis() as u64,
+        "API upstream timed out"
+    );
+    json_error(
+        StatusCode::GATEWAY_TIMEOUT,
+        "the API server did not answer in time",
+    )
+}
+
+/// The headers the client gets with an upstream's answer of `status`, or the answer that
+/// replaces one that cannot be passed on.
+fn passed_on(status: StatusCode, headers: &HeaderMap) -> Result<HeaderMap, Box<Response>> {
+    if !(200..=599).contains(&status.as_u16()) {
+        // 101 (an upgrade the client never asked the host for) or a status that is none.
+        tracing::warn!(%status, "the API server answered a status that cannot be passed on");
+        return Err(Box::new(json_error(
+            StatusCode::BAD_GATEWAY,
+            "the API server answered with an invalid status",
+        )));
+    }
+    let mut headers = response_headers(headers);
+    if status == StatusCode::NO_CONTENT || status == StatusCode::RESET_CONTENT {
+        // These carry no content: a length would be a lie to the client (RFC 9110 §8.6).
+        headers.remove(header::CONTENT_LENGTH);
+    }
+    Ok(headers)
 }
 
 /// The client's body as it is forwarded: its own failures are recorded, so that the answer
@@ -264,73 +337,6 @@ where
             Some((Err(error), None))
         }
     })
-}
-
-/// The request's headers as the upstream gets them: no hop-by-hop headers, no `Host`, and
-/// the client and the public address named by the host alone.
-fn request_headers(headers: &HeaderMap, peer: Option<PeerAddr>, upstream: &Upstream) -> HeaderMap {
-    let mut forwarded = without_hop_by_hop(headers);
-    forwarded.remove(header::HOST);
-    for name in FORWARDING {
-        forwarded.remove(name);
-    }
-    if let Some(PeerAddr(address)) = peer
-        && let Ok(value) = HeaderValue::try_from(address.ip().to_string())
-    {
-        forwarded.insert(HeaderName::from_static("x-forwarded-for"), value);
-    }
-    forwarded.insert(
-        HeaderName::from_static("x-forwarded-proto"),
-        upstream.forwarded_proto.clone(),
-    );
-    forwarded.insert(
-        HeaderName::from_static("x-forwarded-host"),
-        upstream.forwarded_host.clone(),
-    );
-    forwarded
-}
-
-/// The upstream's headers as the client gets them: no hop-by-hop headers, and none of the
-/// security headers, which the host sets on every answer itself.
-fn response_headers(headers: &HeaderMap) -> HeaderMap {
-    let mut kept = without_hop_by_hop(headers);
-    let owned: Vec<HeaderName> = kept
-        .keys()
-        .filter(|name| security::is_owned_by_the_host(name))
-        .cloned()
-        .collect();
-    for name in owned {
-        kept.remove(name);
-    }
-    kept
-}
-
-/// RFC 9110 §7.6.1: the connection-specific headers, and any the Connection header names.
-fn without_hop_by_hop(headers: &HeaderMap) -> HeaderMap {
-    const HOP_BY_HOP: [&str; 8] = [
-        "connection",
-        "keep-alive",
-        "proxy-authenticate",
-        "proxy-authorization",
-        "te",
-        "trailer",
-        "transfer-encoding",
-        "upgrade",
-    ];
-    let named: Vec<HeaderName> = headers
-        .get_all(header::CONNECTION)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .filter_map(|name| HeaderName::from_bytes(name.trim().as_bytes()).ok())
-        .collect();
-    let mut kept = HeaderMap::with_capacity(headers.len());
-    for (name, value) in headers {
-        if !HOP_BY_HOP.contains(&name.as_str()) && !named.contains(name) {
-            kept.append(name.clone(), value.clone());
-        }
-    }
-    kept
 }
 
 #[cfg(test)]

@@ -1,0 +1,344 @@
+use std::sync::Arc;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+use super::*;
+use axum::http::HeaderValue;
+
+/// What a scripted upstream does after it read a request: answer with these bytes, then
+/// keep the connection for the next request, close it, or say nothing more for a while.
+enum Then {
+    Keep,
+    Close,
+    Hang,
+}
+
+struct Upstream {
+    client: Http1Client,
+    /// The requests it read, in order, as bytes.
+    requests: Arc<Mutex<Vec<String>>>,
+    accepted: Arc<Mutex<usize>>,
+}
+
+/// An upstream that answers the nth request it reads (on any connection) with
+/// `script[n]`.
+async fn upstream(script: Vec<(&'static [u8], Then)>) -> Upstream {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let accepted = Arc::new(Mutex::new(0));
+    let script = Arc::new(Mutex::new(VecDeque::from(script)));
+    let (seen, count) = (requests.clone(), accepted.clone());
+    tokio::spawn(async move {
+        loop {
+            let (mut stream, _) = listener.accept().await.unwrap();
+            *count.lock().unwrap() += 1;
+            let (seen, script) = (seen.clone(), script.clone());
+            tokio::spawn(async move {
+                loop {
+                    let Some(request) = read_request(&mut stream).await else {
+                        return;
+                    };
+                    seen.lock().unwrap().push(request);
+                    let Some((bytes, then)) = script.lock().unwrap().pop_front() else {
+                        return;
+                    };
+                    stream.write_all(bytes).await.unwrap();
+                    match then {
+                        Then::Keep => {}
+                        Then::Close => return,
+                        Then::Hang => {
+                            tokio::time::sleep(Duration::from_secs(5)).await;
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    Upstream {
+        client: Http1Client::new(url::Host::Ipv4([127, 0, 0, 1].into()), port),
+        requests,
+        accepted,
+    }
+}
+
+/// A request's head and its body (by its Content-Length), or `None` at the end.
+async fn read_request(stream: &mut TcpStream) -> Option<String> {
+    let mut bytes = Vec::new();
+    let mut byte = [0u8; 1];
+    while !bytes.ends_with(b"\r\n\r\n") {
+        if stream.read(&mut byte).await.ok()? == 0 {
+            return None;
+        }
+        bytes.push(byte[0]);
+    }
+    let head = String::from_utf8(bytes).unwrap();
+    let length = head
+        .lines()
+        .find_map(|line| line.strip_prefix("content-length: "))
+        .map_or(0, |n| n.parse().unwrap());
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).await.ok()?;
+    Some(head + &String::from_utf8(body).unwrap())
+}
+
+const LIMITS: CallLimits = CallLimits {
+    head_timeout: Duration::from_millis(500),
+    idle_timeout: Duration::from_millis(300),
+    max_body: 64,
+};
+
+async fn get(upstream: &Upstream) -> Result<Answer, Failure> {
+    send(upstream, &Method::GET, HeaderMap::new(), "").await
+}
+
+async fn send(
+    upstream: &Upstream,
+    method: &Method,
+    headers: HeaderMap,
+    body: &'static str,
+) -> Result<Answer, Failure> {
+    let call = upstream
+        .client
+        .call(method, "/api/status?x=1", &headers, body.as_bytes());
+    upstream.client.send(call, LIMITS).await
+}
+
+#[tokio::test]
+async fn an_answer_with_a_length_is_read_and_its_connection_used_again() {
+    let up = upstream(vec![
+        (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nContent-Length: 7\r\n\r\n{\"a\":1}", Then::Keep),
+        (b"HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok", Then::Keep),
+    ])
+    .await;
+    let first = get(&up).await.unwrap();
+    assert_eq!(first.status, StatusCode::OK);
+    assert_eq!(&first.body[..], b"{\"a\":1}");
+    assert_eq!(first.headers.get_all(header::SET_COOKIE).iter().count(), 2);
+    let second = get(&up).await.unwrap();
+    assert_eq!(
+        (second.status, &second.body[..]),
+        (StatusCode::CREATED, &b"ok"[..])
+    );
+    assert_eq!(*up.accepted.lock().unwrap(), 1, "one connection for both");
+}
+
+#[tokio::test]
+async fn the_request_carries_its_host_its_headers_and_its_own_length() {
+    let up = upstream(vec![(b"HTTP/1.1 204 No Content\r\n\r\n", Then::Keep)]).await;
+    let mut headers = HeaderMap::new();
+    headers.insert("x-trace", HeaderValue::from_static("abc"));
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from_static("999"));
+    headers.insert(header::HOST, HeaderValue::from_static("evil.example"));
+    let answer = send(&up, &Method::POST, headers, "{\"q\":1}")
+        .await
+        .unwrap();
+    assert_eq!(answer.status, StatusCode::NO_CONTENT);
+    let requests = up.requests.lock().unwrap();
+    let port = requests[0].split("host: 127.0.0.1:").nth(1).unwrap();
+    assert!(
+        port.starts_with(|c: char| c.is_ascii_digit()),
+        "{}",
+        requests[0]
+    );
+    assert!(requests[0].starts_with("POST /api/status?x=1 HTTP/1.1\r\nhost: 127.0.0.1:"));
+    assert!(requests[0].contains("\r\nx-trace: abc\r\n"));
+    assert!(requests[0].ends_with("\r\ncontent-length: 7\r\n\r\n{\"q\":1}"));
+    assert!(!requests[0].contains("999") && !requests[0].contains("evil"));
+}
+
+#[tokio::test]
+async fn a_chunked_answer_is_joined_and_its_trailers_dropped() {
+    let up = upstream(vec![
+        (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n4;ext=1\r\nabcd\r\n3\r\nefg\r\n0\r\nX-Sum: 1\r\n\r\n", Then::Keep),
+        (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n", Then::Keep),
+    ])
+    .await;
+    assert_eq!(&get(&up).await.unwrap().body[..], b"abcdefg");
+    assert_eq!(&get(&up).await.unwrap().body[..], b"hi");
+    assert_eq!(*up.accepted.lock().unwrap(), 1);
+}
+
+#[tokio::test]
+async fn informational_heads_are_passed_over() {
+    let up = upstream(vec![(
+        b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx",
+        Then::Keep,
+    )])
+    .await;
+    let answer = get(&up).await.unwrap();
+    assert_eq!(
+        (answer.status, &answer.body[..]),
+        (StatusCode::OK, &b"x"[..])
+    );
+    assert!(answer.headers.get(header::LINK).is_none());
+}
+
+#[tokio::test]
+async fn an_answer_without_length_ends_with_its_connection() {
+    let up = upstream(vec![
+        (b"HTTP/1.1 200 OK\r\n\r\nuntil the end", Then::Close),
+        (
+            b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok",
+            Then::Keep,
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok",
+            Then::Keep,
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+            Then::Keep,
+        ),
+    ])
+    .await;
+    assert_eq!(&get(&up).await.unwrap().body[..], b"until the end");
+    // HTTP/1.0 and `Connection: close`: the connection is not used again either.
+    assert_eq!(&get(&up).await.unwrap().body[..], b"ok");
+    assert_eq!(&get(&up).await.unwrap().body[..], b"ok");
+    assert_eq!(&get(&up).await.unwrap().body[..], b"ok");
+    assert_eq!(*up.accepted.lock().unwrap(), 4);
+}
+
+#[tokio::test]
+async fn a_kept_connection_the_upstream_closed_is_not_an_error() {
+    let up = upstream(vec![
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na",
+            Then::Close,
+        ),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb", Then::Keep),
+    ])
+    .await;
+    assert_eq!(&get(&up).await.unwrap().body[..], b"a");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(&get(&up).await.unwrap().body[..], b"b");
+    assert_eq!(*up.accepted.lock().unwrap(), 2);
+}
+
+#[tokio::test]
+async fn a_connection_is_not_used_again_after_bytes_it_was_not_asked_for() {
+    let up = upstream(vec![
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\naHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nforged", Then::Keep),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb", Then::Keep),
+    ])
+    .await;
+    assert_eq!(&get(&up).await.unwrap().body[..], b"a");
+    assert_eq!(&get(&up).await.unwrap().body[..], b"b");
+    assert_eq!(*up.accepted.lock().unwrap(), 2);
+}
+
+#[tokio::test]
+async fn a_head_answer_has_no_body_whatever_its_length() {
+    let up = upstream(vec![
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n", Then::Keep),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb", Then::Keep),
+    ])
+    .await;
+    let head = send(&up, &Method::HEAD, HeaderMap::new(), "")
+        .await
+        .unwrap();
+    assert!(head.body.is_empty());
+    assert_eq!(&get(&up).await.unwrap().body[..], b"b");
+    assert_eq!(*up.accepted.lock().unwrap(), 1);
+}
+
+#[tokio::test]
+async fn a_malformed_head_is_refused() {
+    for bytes in [
+        &b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab"[..],
+        b"HTTP/1.1 200 OK\r\nContent-Length: 1, 2\r\n\r\nab",
+        b"HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: +1\r\n\r\nx",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: \xffchunked\r\n\r\n",
+        b"HTTP/1.1 2000 OK\r\n\r\n",
+        b"SSH-2.0-OpenSSH\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-",
+    ] {
+        let up = upstream(vec![(bytes, Then::Close)]).await;
+        let failure = get(&up).await.unwrap_err();
+        assert!(
+            matches!(failure, Failure::Malformed(_)),
+            "{failure:?} for {}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+    let mut huge = b"HTTP/1.1 200 OK\r\n".to_vec();
+    while huge.len() <= MAX_HEAD {
+        huge.extend_from_slice(b"X-Pad: 0123456789012345678901234567890123456789\r\n");
+    }
+    let up = upstream(vec![(huge.leak(), Then::Hang)]).await;
+    assert!(matches!(get(&up).await, Err(Failure::Malformed(_))));
+}
+
+#[tokio::test]
+async fn a_body_that_is_too_large_broken_or_stalled_fails_the_call() {
+    for bytes in [
+        &b"HTTP/1.1 200 OK\r\nContent-Length: 65\r\n\r\n"[..],
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n40\r\n",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n",
+    ] {
+        let up = upstream(vec![(bytes, Then::Close)]).await;
+        let failure = get(&up).await.unwrap_err();
+        assert!(matches!(failure, Failure::Body { .. }), "{failure:?}");
+    }
+    let mut long = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+    for _ in 0..3 {
+        long.extend_from_slice(b"20\r\n0123456789abcdef0123456789abcdef\r\n");
+    }
+    let up = upstream(vec![(long.leak(), Then::Keep)]).await;
+    assert!(
+        matches!(get(&up).await, Err(Failure::Body { .. })),
+        "96 > 64"
+    );
+    let up = upstream(vec![(
+        b"HTTP/1.1 200 OK\r\nSet-Cookie: s=1\r\nContent-Length: 10\r\n\r\nabc",
+        Then::Hang,
+    )])
+    .await;
+    let started = Instant::now();
+    match get(&up).await {
+        Err(Failure::Body { why, sets_cookie }) => {
+            assert!(why.contains("nothing came"), "{why}");
+            assert!(sets_cookie);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(started.elapsed() < Duration::from_millis(450));
+    let up = upstream(vec![(
+        b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc",
+        Then::Close,
+    )])
+    .await;
+    assert!(matches!(get(&up).await, Err(Failure::Body { .. })));
+}
+
+#[tokio::test]
+async fn a_head_that_does_not_come_in_time_or_at_all() {
+    let up = upstream(vec![(b"HTTP/1.1 200 OK\r\n", Then::Hang)]).await;
+    let started = Instant::now();
+    assert!(matches!(get(&up).await, Err(Failure::TimedOut)));
+    let took = started.elapsed();
+    assert!(
+        took >= LIMITS.head_timeout && took < Duration::from_millis(700),
+        "{took:?}"
+    );
+    let up = upstream(vec![]).await;
+    assert!(matches!(get(&up).await, Err(Failure::Unreachable(_))));
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let client = Http1Client::new(url::Host::Ipv4([127, 0, 0, 1].into()), closed);
+    let call = client.call(&Method::GET, "/api", &HeaderMap::new(), b"");
+    assert!(matches!(
+        client.send(call, LIMITS).await,
+        Err(Failure::Unreachable(_))
+    ));
+}
