@@ -202,13 +202,19 @@ impl Upstream {
             max_body,
         };
         let answered = self.whole.send(call, limits).await;
-        traced.end(answered.as_ref().ok().map(|answer| answer.status));
+        traced.end(match &answered {
+            Ok(answer) => Some(answer.status),
+            Err(Failure::Body { status, .. }) => Some(*status),
+            Err(_) => None,
+        });
         let answer = match answered {
             Ok(answer) => answer,
             Err(Failure::TimedOut) => return Ok(timed_out(self.head_timeout)),
             Err(Failure::Unreachable(error)) => return Ok(unreachable_upstream(&error)),
             Err(Failure::Malformed(why)) => return Ok(unreachable_upstream(&why)),
-            Err(Failure::Body { why, sets_cookie }) => {
+            Err(Failure::Body {
+                why, sets_cookie, ..
+            }) => {
                 tracing::warn!(error = %why, "the API server's answer broke off");
                 return Err((why, sets_cookie));
             }

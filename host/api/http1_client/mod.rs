@@ -31,13 +31,16 @@ use head::{Framing, Head, parse_head};
 mod body;
 mod head;
 
-/// An answer's head, status line to the blank line, at most.
-const MAX_HEAD: usize = 64 << 10;
+/// An answer's head, status line to the blank line, at most (about hyper's default).
+const MAX_HEAD: usize = 400 << 10;
 /// Header fields in an answer's head (or its trailers), at most: hyper's default.
 const MAX_HEADERS: usize = 100;
 /// Connections kept open for later calls, at most, and for how long.
 const MAX_IDLE: usize = 128;
 const IDLE_KEPT: Duration = Duration::from_secs(30);
+/// A call that may not be sent twice takes a kept connection only if it was used this
+/// recently: an upstream closes an idle connection after seconds (Node: 5 s), not sooner.
+const JUST_USED: Duration = Duration::from_secs(1);
 /// What a read asks of the socket at once.
 const READ_SIZE: usize = 8 << 10;
 
@@ -70,9 +73,13 @@ pub enum Failure {
     TimedOut,
     /// The head is not HTTP, or is larger than the host reads.
     Malformed(&'static str),
-    /// The head came (`sets_cookie`: with a `Set-Cookie`); the body did not, whole (broken
-    /// off, stalled, too large, malformed).
-    Body { why: String, sets_cookie: bool },
+    /// The head came (its `status`; `sets_cookie`: with a `Set-Cookie`); the body did not,
+    /// whole (broken off, stalled, too large, malformed).
+    Body {
+        why: String,
+        status: StatusCode,
+        sets_cookie: bool,
+    },
 }
 
 /// A request as it is sent, in bytes: what it was made of need not be held while its
@@ -94,13 +101,15 @@ pub struct CallLimits {
 impl Http1Client {
     /// `host` and `port` as the upstream's URL names them (`url::Url::host`).
     pub fn new(host: url::Host<&str>, port: u16) -> Self {
-        let (address, authority) = match host {
-            url::Host::Ipv4(ip) => (Address::Ip((ip, port).into()), format!("{ip}:{port}")),
-            url::Host::Ipv6(ip) => (Address::Ip((ip, port).into()), format!("[{ip}]:{port}")),
-            url::Host::Domain(name) => (
-                Address::Name(name.to_owned(), port),
-                format!("{name}:{port}"),
-            ),
+        let (address, name) = match host {
+            url::Host::Ipv4(ip) => (Address::Ip((ip, port).into()), ip.to_string()),
+            url::Host::Ipv6(ip) => (Address::Ip((ip, port).into()), format!("[{ip}]")),
+            url::Host::Domain(name) => (Address::Name(name.to_owned(), port), name.to_owned()),
+        };
+        // As reqwest names it (the browser's `/api` requests): no port when it is http's.
+        let authority = match port {
+            80 => name,
+            _ => format!("{name}:{port}"),
         };
         Self {
             address,
@@ -134,6 +143,10 @@ impl Http1Client {
             bytes.extend_from_slice(value.as_bytes());
             bytes.extend_from_slice(b"\r\n");
         }
+        if !headers.contains_key(header::ACCEPT) {
+            // What reqwest sends when the call names nothing.
+            bytes.extend_from_slice(b"accept: */*\r\n");
+        }
         let has_content = matches!(*method, Method::POST | Method::PUT | Method::PATCH);
         if has_content || !body.is_empty() {
             bytes.extend_from_slice(format!("content-length: {}\r\n", body.len()).as_bytes());
@@ -147,9 +160,9 @@ impl Http1Client {
         }
     }
 
-    /// Sends `call` and reads its answer whole. A kept connection is used only for a method
-    /// that may be sent twice: if the upstream had closed it unseen, the call is sent once
-    /// more on a new one.
+    /// Sends `call` and reads its answer whole, on a kept connection if there is one. If the
+    /// upstream had closed it unseen, a call that may be sent twice is sent once more on a
+    /// new one; any other takes only a connection used within `JUST_USED`.
     pub async fn send(&self, call: Call, limits: CallLimits) -> Result<Answer, Failure> {
         let head_deadline = tokio::time::Instant::now() + limits.head_timeout;
         let Call {
@@ -157,9 +170,11 @@ impl Http1Client {
             resendable,
             head_request,
         } = call;
-        if resendable && let Some(stream) = self.kept() {
+        let since = if resendable { IDLE_KEPT } else { JUST_USED };
+        if let Some(stream) = self.kept(since) {
             match exchange(stream, &request, head_request, head_deadline, limits).await {
-                Err(Exchange::Unanswered(_)) => {}
+                Err(Exchange::Unanswered(_)) if resendable => {}
+                Err(Exchange::Unanswered(error)) => return Err(Failure::Unreachable(error)),
                 Err(Exchange::Failed(failure)) => return Err(failure),
                 Ok(answered) => return Ok(self.done(answered)),
             }
@@ -184,12 +199,18 @@ impl Http1Client {
         Ok(stream)
     }
 
-    /// The newest kept connection that is still open and has sent nothing unasked.
-    fn kept(&self) -> Option<TcpStream> {
+    /// The newest kept connection, if it was last used within `within`, is still open and
+    /// has sent nothing unasked. Those kept longer than `IDLE_KEPT` are closed.
+    fn kept(&self, within: Duration) -> Option<TcpStream> {
         let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
         while let Some((stream, since)) = idle.pop_back() {
-            if since.elapsed() > IDLE_KEPT {
+            let elapsed = since.elapsed();
+            if elapsed > IDLE_KEPT {
                 idle.clear();
+                return None;
+            }
+            if elapsed > within {
+                idle.push_back((stream, since));
                 return None;
             }
             let mut probe = [0u8; 1];
@@ -243,11 +264,7 @@ async fn exchange(
     let (head, mut buffer) = tokio::time::timeout_at(head_deadline, head)
         .await
         .map_err(|_| Exchange::Failed(Failure::TimedOut))??;
-    let mut body = BodyReader {
-        stream: &stream,
-        buffer: &mut buffer,
-        idle_timeout: limits.idle_timeout,
-    };
+    let body = BodyReader::new(&stream, &mut buffer, limits.idle_timeout);
     let framing = Framing::of(&head, head_request).map_err(Exchange::Failed)?;
     let read = match framing {
         Framing::None => Ok(Vec::new()),
@@ -261,10 +278,16 @@ async fn exchange(
     };
     let content = read.map_err(|why| {
         let sets_cookie = head.headers.contains_key(header::SET_COOKIE);
-        Exchange::Failed(Failure::Body { why, sets_cookie })
+        Exchange::Failed(Failure::Body {
+            why,
+            status: head.status,
+            sets_cookie,
+        })
     })?;
-    let reusable =
-        (head.keep_alive && framing.ends_by_itself() && buffer.is_empty()).then_some(stream);
+    // After a 101 (never asked for) the connection speaks another protocol, if any.
+    let switched = head.status == StatusCode::SWITCHING_PROTOCOLS;
+    let reusable = (head.keep_alive && !switched && framing.ends_by_itself() && buffer.is_empty())
+        .then_some(stream);
     Ok(Answered {
         answer: Answer {
             status: head.status,
@@ -279,22 +302,25 @@ async fn exchange(
 /// buffer keeps what came after it. No buffer is held before the first bytes arrive.
 async fn read_head(stream: &TcpStream) -> Result<(Head, Vec<u8>), Exchange> {
     let mut buffer = Vec::new();
+    // Where the head not parsed yet begins: the heads passed over are not removed one by
+    // one (a copy of all that follows each), but before the next read.
+    let mut start = 0;
     let mut answered = false;
     loop {
-        if !buffer.is_empty() {
-            match parse_head(&buffer).map_err(Exchange::Failed)? {
+        if start < buffer.len() {
+            match parse_head(&buffer[start..]).map_err(Exchange::Failed)? {
                 Some((head, length))
                     if head.status.is_informational()
                         && head.status != StatusCode::SWITCHING_PROTOCOLS =>
                 {
-                    buffer.drain(..length);
+                    start += length;
                     continue;
                 }
                 Some((head, length)) => {
-                    buffer.drain(..length);
+                    buffer.drain(..start + length);
                     return Ok((head, buffer));
                 }
-                None if buffer.len() >= MAX_HEAD => {
+                None if buffer.len() - start >= MAX_HEAD => {
                     return Err(Exchange::Failed(Failure::Malformed(
                         "its head is larger than the host reads",
                     )));
@@ -302,6 +328,8 @@ async fn read_head(stream: &TcpStream) -> Result<(Head, Vec<u8>), Exchange> {
                 None => {}
             }
         }
+        buffer.drain(..start);
+        start = 0;
         let read = read_some(stream, &mut buffer).await;
         match read {
             Ok(0) if !answered => {
@@ -320,17 +348,24 @@ async fn read_head(stream: &TcpStream) -> Result<(Head, Vec<u8>), Exchange> {
     }
 }
 
-/// Waits for the socket to have bytes, then reads what it has into `buffer` (grown only
-/// then). `Ok(0)`: the upstream closed.
+/// Waits for the socket to have bytes, then reads at most `READ_SIZE` of them into
+/// `buffer` (grown only then), so that what one read gives is bounded work. `Ok(0)`: the
+/// upstream closed.
 async fn read_some(stream: &TcpStream, buffer: &mut Vec<u8>) -> io::Result<usize> {
     loop {
         stream.readable().await?;
-        buffer.reserve(READ_SIZE);
-        match stream.try_read_buf(buffer) {
+        match read_ready(stream, buffer) {
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
             read => return read,
         }
     }
+}
+
+fn read_ready(stream: &TcpStream, buffer: &mut Vec<u8>) -> io::Result<usize> {
+    let mut bytes = [0u8; READ_SIZE];
+    let read = stream.try_read(&mut bytes)?;
+    buffer.extend_from_slice(&bytes[..read]);
+    Ok(read)
 }
 
 #[cfg(test)]

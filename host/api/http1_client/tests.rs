@@ -304,8 +304,13 @@ async fn a_body_that_is_too_large_broken_or_stalled_fails_the_call() {
     .await;
     let started = Instant::now();
     match get(&up).await {
-        Err(Failure::Body { why, sets_cookie }) => {
+        Err(Failure::Body {
+            why,
+            status,
+            sets_cookie,
+        }) => {
             assert!(why.contains("nothing came"), "{why}");
+            assert_eq!(status, StatusCode::OK);
             assert!(sets_cookie);
         }
         other => panic!("{other:?}"),
@@ -341,4 +346,106 @@ async fn a_head_that_does_not_come_in_time_or_at_all() {
         client.send(call, LIMITS).await,
         Err(Failure::Unreachable(_))
     ));
+}
+
+#[tokio::test]
+async fn the_host_is_named_as_the_url_names_it_and_anything_is_accepted() {
+    let client = Http1Client::new(url::Host::Domain("api.internal"), 80);
+    let call = client.call(&Method::GET, "/api", &HeaderMap::new(), b"");
+    let text = String::from_utf8(call.bytes).unwrap();
+    assert_eq!(
+        text,
+        "GET /api HTTP/1.1\r\nhost: api.internal\r\naccept: */*\r\n\r\n"
+    );
+    let client = Http1Client::new(url::Host::Ipv6(std::net::Ipv6Addr::LOCALHOST), 8080);
+    let mut headers = HeaderMap::new();
+    headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
+    let call = client.call(&Method::DELETE, "/api/x", &headers, b"");
+    let text = String::from_utf8(call.bytes).unwrap();
+    assert_eq!(
+        text,
+        "DELETE /api/x HTTP/1.1\r\nhost: [::1]:8080\r\naccept: application/json\r\n\r\n"
+    );
+}
+
+#[tokio::test]
+async fn a_connection_is_not_kept_after_a_switch_of_protocol() {
+    let up = upstream(vec![
+        (
+            b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: upgrade\r\n\r\n",
+            Then::Keep,
+        ),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb", Then::Keep),
+    ])
+    .await;
+    assert_eq!(
+        get(&up).await.unwrap().status,
+        StatusCode::SWITCHING_PROTOCOLS
+    );
+    assert_eq!(&get(&up).await.unwrap().body[..], b"b");
+    assert_eq!(*up.accepted.lock().unwrap(), 2);
+}
+
+#[tokio::test]
+async fn a_call_not_to_be_sent_twice_takes_only_a_connection_just_used() {
+    let ok = &b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"[..];
+    let up = upstream(vec![(ok, Then::Keep), (ok, Then::Keep), (ok, Then::Keep)]).await;
+    get(&up).await.unwrap();
+    send(&up, &Method::POST, HeaderMap::new(), "{}")
+        .await
+        .unwrap();
+    assert_eq!(
+        *up.accepted.lock().unwrap(),
+        1,
+        "a POST on the connection just used"
+    );
+    tokio::time::sleep(JUST_USED + Duration::from_millis(100)).await;
+    send(&up, &Method::POST, HeaderMap::new(), "{}")
+        .await
+        .unwrap();
+    assert_eq!(
+        *up.accepted.lock().unwrap(),
+        2,
+        "not on one idle for longer"
+    );
+}
+
+/// An upstream that writes `bytes` on its first connection once it has read a request.
+async fn writes(bytes: Vec<u8>) -> Http1Client {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        let (mut stream, _) = listener.accept().await.unwrap();
+        read_request(&mut stream).await;
+        stream.write_all(&bytes).await.unwrap();
+        tokio::time::sleep(Duration::from_secs(60)).await;
+    });
+    Http1Client::new(url::Host::Ipv4([127, 0, 0, 1].into()), port)
+}
+
+/// Many small parts after a large one: each part taken must not cost a copy of all that
+/// follows it (20 s for these 9 MB when it did).
+#[tokio::test]
+async fn small_chunks_after_a_large_one_cost_no_more_than_their_bytes() {
+    let mut bytes = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+    let large = 3 << 20;
+    bytes.extend_from_slice(format!("{large:x}\r\n").as_bytes());
+    bytes.extend(std::iter::repeat_n(b'a', large));
+    bytes.extend_from_slice(b"\r\n");
+    for _ in 0..1_000_000 {
+        bytes.extend_from_slice(b"1\r\nb\r\n");
+    }
+    bytes.extend_from_slice(b"0\r\n\r\n");
+    let client = writes(bytes).await;
+    let call = client.call(&Method::GET, "/api/x", &HeaderMap::new(), b"");
+    let limits = CallLimits {
+        max_body: 4 << 20,
+        head_timeout: Duration::from_secs(30),
+        idle_timeout: Duration::from_secs(30),
+    };
+    let started = Instant::now();
+    let answer = client.send(call, limits).await.unwrap();
+    assert_eq!(answer.body.len(), large + 1_000_000);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(4), "{took:?}");
 }
