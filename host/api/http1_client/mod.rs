@@ -35,8 +35,11 @@ mod head;
 const MAX_HEAD: usize = 400 << 10;
 /// Header fields in an answer's head (or its trailers), at most: hyper's default.
 const MAX_HEADERS: usize = 100;
-/// Connections kept open for later calls, at most, and for how long.
-const MAX_IDLE: usize = 128;
+/// Connections kept open for later calls, at most, and for how long. A crowd's calls end
+/// together: what is not kept is closed by the host, whose side then holds the port for
+/// a minute (TIME_WAIT), so a crowd every few seconds would run out of ports if the next
+/// one could not take the last one's connections.
+const MAX_IDLE: usize = 4096;
 const IDLE_KEPT: Duration = Duration::from_secs(30);
 /// A call that may not be sent twice takes a kept connection only if it was used this
 /// recently: an upstream closes an idle connection after seconds (Node: 5 s), not sooner.
@@ -226,6 +229,13 @@ impl Http1Client {
     fn done(&self, answered: Answered) -> Answer {
         if let Some(stream) = answered.reusable {
             let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+            // The oldest first: those kept too long are closed, not left to their upstream.
+            while idle
+                .front()
+                .is_some_and(|(_, since)| since.elapsed() > IDLE_KEPT)
+            {
+                idle.pop_front();
+            }
             if idle.len() == MAX_IDLE {
                 idle.pop_front();
             }

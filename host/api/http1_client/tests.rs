@@ -449,3 +449,17 @@ async fn small_chunks_after_a_large_one_cost_no_more_than_their_bytes() {
     let took = started.elapsed();
     assert!(took < Duration::from_secs(4), "{took:?}");
 }
+
+/// A crowd's calls end together; the next crowd's take their connections again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crowds_connections_are_kept_for_the_next_crowd() {
+    let ok = &b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"[..];
+    let up = upstream((0..400).map(|_| (ok, Then::Keep)).collect()).await;
+    for _ in 0..2 {
+        let crowd = (0..200).map(|_| get(&up));
+        for answer in futures_util::future::join_all(crowd).await {
+            assert_eq!(&answer.unwrap().body[..], b"ok");
+        }
+    }
+    assert_eq!(*up.accepted.lock().unwrap(), 200);
+}
