@@ -447,7 +447,9 @@ async fn small_chunks_after_a_large_one_cost_no_more_than_their_bytes() {
     let answer = client.send(call, limits).await.unwrap();
     assert_eq!(answer.body.len(), large + 1_000_000);
     let took = started.elapsed();
-    assert!(took < Duration::from_secs(4), "{took:?}");
+    // 1.1 s here, 15 s with a copy of what follows each chunk; the bound leaves room for a
+    // busy machine.
+    assert!(took < Duration::from_secs(8), "{took:?}");
 }
 
 /// A crowd's calls end together; the next crowd's take their connections again.
@@ -455,8 +457,19 @@ async fn small_chunks_after_a_large_one_cost_no_more_than_their_bytes() {
 async fn a_crowds_connections_are_kept_for_the_next_crowd() {
     let ok = &b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"[..];
     let up = upstream((0..400).map(|_| (ok, Then::Keep)).collect()).await;
+    // What it checks is which connections are used, not how soon: the machine may be busy.
+    let patient = CallLimits {
+        head_timeout: Duration::from_secs(30),
+        ..LIMITS
+    };
+    let call = |_| {
+        let call = up
+            .client
+            .call(&Method::GET, "/api/x", &HeaderMap::new(), b"");
+        up.client.send(call, patient)
+    };
     for _ in 0..2 {
-        let crowd = (0..200).map(|_| get(&up));
+        let crowd = (0..200).map(call);
         for answer in futures_util::future::join_all(crowd).await {
             assert_eq!(&answer.unwrap().body[..], b"ok");
         }
