@@ -84,12 +84,8 @@ fn without_hop_by_hop(headers: &HeaderMap) -> HeaderMap {
         "transfer-encoding",
         "upgrade",
     ];
-    let named: Vec<HeaderName> = headers
-        .get_all(header::CONNECTION)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .filter_map(|name| HeaderName::from_bytes(name.trim().as_bytes()).ok())
+    let named: Vec<HeaderName> = list_items(headers, header::CONNECTION)
+        .filter_map(|name| HeaderName::from_bytes(name.as_bytes()).ok())
         .collect();
     let mut kept = HeaderMap::with_capacity(headers.len());
     for (name, value) in headers {
@@ -98,4 +94,15 @@ fn without_hop_by_hop(headers: &HeaderMap) -> HeaderMap {
         }
     }
     kept
+}
+
+/// The items of a comma-separated field (`Connection: keep-alive, Upgrade`), each trimmed,
+/// across all its lines; a line that is not text holds none.
+pub(super) fn list_items(headers: &HeaderMap, name: HeaderName) -> impl Iterator<Item = &str> {
+    headers
+        .get_all(name)
+        .into_iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .map(str::trim)
 }

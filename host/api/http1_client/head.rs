@@ -3,6 +3,7 @@
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 
 use super::{Failure, MAX_HEADERS};
+use crate::api::forwarded_headers::list_items;
 
 pub(super) struct Head {
     pub(super) status: StatusCode,
@@ -35,8 +36,8 @@ pub(super) fn parse_head(bytes: &[u8]) -> Result<Option<(Head, usize)>, Failure>
             _ => return Err(Failure::Malformed("a field of its head is not valid")),
         };
     }
-    let keep_alive =
-        response.version == Some(1) && !has_token(&headers, header::CONNECTION, "close");
+    let keep_alive = response.version == Some(1)
+        && !list_items(&headers, header::CONNECTION).any(|item| item.eq_ignore_ascii_case("close"));
     Ok(Some((
         Head {
             status,
@@ -45,16 +46,6 @@ pub(super) fn parse_head(bytes: &[u8]) -> Result<Option<(Head, usize)>, Failure>
         },
         length,
     )))
-}
-
-/// Whether a comma-separated field of `headers` holds `token` (in any case).
-fn has_token(headers: &HeaderMap, name: HeaderName, token: &str) -> bool {
-    headers
-        .get_all(name)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(','))
-        .any(|item| item.trim().eq_ignore_ascii_case(token))
 }
 
 /// How the answer's body ends (RFC 9112 §6.3).
