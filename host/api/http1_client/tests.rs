@@ -476,7 +476,14 @@ async fn a_crowds_connections_are_kept_for_the_next_crowd() {
             assert_eq!(&answer.unwrap().body[..], b"ok");
         }
     }
-    assert_eq!(*up.accepted.lock().unwrap(), 200);
+    // A call of the first crowd may end before the last one starts, and lend it its
+    // connection: the first crowd opens up to 200. The second opens only what the first
+    // did not leave it, so never more than 200 in all (400 if nothing were kept).
+    let accepted = *up.accepted.lock().unwrap();
+    assert!(
+        accepted <= 200,
+        "{accepted} connections for two crowds of 200"
+    );
 }
 
 /// The head's and the trailers' bounds: at most `MAX_HEADERS` fields, and no part of what
