@@ -2,7 +2,9 @@
 // answers it from its own /api (built in, or the upstream) with the visitor's Cookie,
 // Authorization and Accept-Language, and refuses any URL outside /api. A call belongs to
 // the page being rendered (the `job` the loader's client carries).
-import axios, { AxiosError, AxiosHeaders, type AxiosAdapter, type AxiosResponse } from "axios";
+import { AxiosError, AxiosHeaders, type AxiosAdapter, type AxiosResponse } from "axios";
+import buildFullPath from "axios/unsafe/core/buildFullPath.js";
+import buildURL from "axios/unsafe/helpers/buildURL.js";
 import { callHost } from "./exchange";
 
 /** The request config field that names the page a call belongs to. */
@@ -20,8 +22,10 @@ export const transport: AxiosAdapter = async (config) => {
   const body = config.data === undefined || config.data === null ? null : String(config.data);
   const answer = await callHost(job, {
     method: (config.method ?? "get").toUpperCase(),
-    // The whole URL as axios builds it (base URL, path, query): the host checks it.
-    url: axios.getUri(config),
+    // The whole URL as axios builds it (base URL, path, query): the host checks it. What
+    // `axios.getUri` does, less its merge of the config with axios's defaults, done already
+    // by the time the transport has it: that second merge was ~12% of a visitor's page.
+    url: buildURL(buildFullPath(config.baseURL, config.url, config.allowAbsoluteUrls, config), config.params, config.paramsSerializer),
     headers,
     body,
   });
