@@ -34,9 +34,14 @@ pub(super) struct CallAnswer {
 }
 
 /// Answers come, not yet handed to the bundle, in the order they came, each with what it
-/// costs the heap.
+/// costs the heap. Those for pages of which nothing has gone yet go first: a crowd's
+/// streamed pages have their first bytes, and an answer come after theirs must not hold
+/// a fresh visitor's first byte behind all of them.
 pub(super) struct HeldAnswers {
-    held: VecDeque<(CallAnswer, usize)>,
+    /// For pages of which nothing has been sent.
+    first: VecDeque<(CallAnswer, usize)>,
+    /// For pages on their way (their head, their shell sent).
+    rest: VecDeque<(CallAnswer, usize)>,
     /// What one call into the bundle may cost at most (but always one answer).
     budget: usize,
     /// What one answer may cost at most.
@@ -47,19 +52,25 @@ impl HeldAnswers {
     /// For a runtime whose heap may grow to `heap_bytes`.
     pub(super) fn new(heap_bytes: usize) -> Self {
         Self {
-            held: VecDeque::new(),
+            first: VecDeque::new(),
+            rest: VecDeque::new(),
             budget: heap_bytes / ANSWERS_SHARE_OF_HEAP,
             most: heap_bytes / ONE_ANSWER_SHARE_OF_HEAP,
         }
     }
 
     pub(super) fn is_empty(&self) -> bool {
-        self.held.is_empty()
+        self.first.is_empty() && self.rest.is_empty()
     }
 
-    /// Holds `answers`; one that would cost more than its share of the heap becomes a
+    /// Holds `answers`, ahead of the others those whose page nothing has been sent of
+    /// (`sent_nothing`); one that would cost more than its share of the heap becomes a
     /// failed call, which the page shows as its data's error.
-    pub(super) fn hold(&mut self, answers: impl IntoIterator<Item = CallAnswer>) {
+    pub(super) fn hold(
+        &mut self,
+        answers: impl IntoIterator<Item = CallAnswer>,
+        sent_nothing: impl Fn(u64) -> bool,
+    ) {
         for mut answer in answers {
             let body = answer.outcome.answer.body.as_deref().unwrap_or_default();
             let cost = heap_cost(body);
@@ -77,27 +88,35 @@ impl HeldAnswers {
                 };
                 answer.outcome.answer = refused;
             }
-            self.held.push_back((answer, cost.min(self.most)));
+            let queue = match sent_nothing(answer.job) {
+                true => &mut self.first,
+                false => &mut self.rest,
+            };
+            queue.push_back((answer, cost.min(self.most)));
         }
     }
 
-    /// The answers for runtime `runtime` to hand the bundle in one call, in the order they
-    /// came, their cost within the budget and at most [`ANSWERS_PER_CALL`] (at least one
-    /// answer); other runtimes' are dropped.
+    /// The answers for runtime `runtime` to hand the bundle in one call, those of pages
+    /// nothing has been sent of first, each kind in the order they came, their cost within
+    /// the budget and at most [`ANSWERS_PER_CALL`] (at least one answer); other runtimes'
+    /// are dropped.
     pub(super) fn next_batch(&mut self, runtime: u64) -> Vec<CallAnswer> {
         let mut taken = Vec::new();
         let mut spent = 0;
-        while let Some((next, cost)) = self.held.front() {
-            if next.runtime != runtime {
-                self.held.pop_front();
-                continue;
+        for held in [&mut self.first, &mut self.rest] {
+            while let Some((next, cost)) = held.front() {
+                if next.runtime != runtime {
+                    held.pop_front();
+                    continue;
+                }
+                if !taken.is_empty()
+                    && (spent + cost > self.budget || taken.len() == ANSWERS_PER_CALL)
+                {
+                    return taken;
+                }
+                spent += cost;
+                taken.push(held.pop_front().expect("looked at").0);
             }
-            if !taken.is_empty() && (spent + cost > self.budget || taken.len() == ANSWERS_PER_CALL)
-            {
-                break;
-            }
-            spent += cost;
-            taken.push(self.held.pop_front().expect("looked at").0);
         }
         taken
     }
@@ -200,7 +219,7 @@ mod tests {
             let mut big = answer(0, 1, 0);
             big.outcome.answer.body = Some(objects.clone());
             big.outcome.answer.status = Some(200);
-            held.hold([big, answer(0, 2, 10)]);
+            held.hold([big, answer(0, 2, 10)], |_| false);
             let batch = held.next_batch(0);
             let refused = &batch[0].outcome.answer;
             assert_eq!(refused.body, None, "{heap_mb} MiB");
@@ -211,7 +230,7 @@ mod tests {
         let mut held = HeldAnswers::new(512 << 20);
         let mut big = answer(0, 1, 0);
         big.outcome.answer.body = Some(objects);
-        held.hold([big]);
+        held.hold([big], |_| false);
         assert!(
             held.next_batch(0)[0].outcome.answer.body.is_some(),
             "room enough"
@@ -222,12 +241,15 @@ mod tests {
     fn answers_go_to_the_bundle_in_their_order_within_the_budget() {
         // Plain text costs four bytes a byte (its text handed over, and its string).
         let mut held = HeldAnswers::new(8 * 400);
-        held.hold([
-            answer(0, 1, 40),
-            answer(0, 2, 60),
-            answer(0, 3, 1),
-            answer(0, 4, 0),
-        ]);
+        held.hold(
+            [
+                answer(0, 1, 40),
+                answer(0, 2, 60),
+                answer(0, 3, 1),
+                answer(0, 4, 0),
+            ],
+            |_| false,
+        );
         assert_eq!(
             ids(&held.next_batch(0)),
             [1, 2],
@@ -241,7 +263,7 @@ mod tests {
     #[test]
     fn at_most_sixteen_answers_go_in_one_call() {
         let mut held = HeldAnswers::new(64 << 20);
-        held.hold((0..40).map(|id| answer(0, id, 10)));
+        held.hold((0..40).map(|id| answer(0, id, 10)), |_| false);
         assert_eq!(held.next_batch(0).len(), ANSWERS_PER_CALL);
         assert_eq!(held.next_batch(0).len(), ANSWERS_PER_CALL);
         assert_eq!(held.next_batch(0).len(), 8);
@@ -250,7 +272,10 @@ mod tests {
     #[test]
     fn an_answer_larger_than_the_budget_still_goes_alone() {
         let mut held = HeldAnswers::new(8 * 400 * 4);
-        held.hold([answer(0, 1, 500), answer(0, 2, 500), answer(0, 3, 10)]);
+        held.hold(
+            [answer(0, 1, 500), answer(0, 2, 500), answer(0, 3, 10)],
+            |_| false,
+        );
         assert_eq!(ids(&held.next_batch(0)), [1]);
         assert_eq!(ids(&held.next_batch(0)), [2]);
         assert_eq!(ids(&held.next_batch(0)), [3]);
@@ -259,13 +284,39 @@ mod tests {
     #[test]
     fn a_replaced_runtimes_answers_are_dropped() {
         let mut held = HeldAnswers::new(8 * 400);
-        held.hold([
-            answer(0, 1, 10),
-            answer(1, 2, 10),
-            answer(0, 3, 10),
-            answer(1, 4, 10),
-        ]);
+        held.hold(
+            [
+                answer(0, 1, 10),
+                answer(1, 2, 10),
+                answer(0, 3, 10),
+                answer(1, 4, 10),
+            ],
+            |_| false,
+        );
         assert_eq!(ids(&held.next_batch(1)), [2, 4]);
         assert!(held.is_empty());
+    }
+
+    /// A crowd's answers came, then one for a page nothing has been sent of (a crawler's,
+    /// whole): that one goes in the next call, not after the crowd's.
+    #[test]
+    fn an_answer_for_a_page_nothing_has_been_sent_of_goes_first() {
+        let mut held = HeldAnswers::new(64 << 20);
+        let fresh = 1_000;
+        held.hold((0..40).map(|id| answer(0, id, 10)), |job| job == fresh);
+        held.hold([answer(0, fresh, 10), answer(0, 40, 10)], |job| {
+            job == fresh
+        });
+        let batch = ids(&held.next_batch(0));
+        assert_eq!(batch[0], fresh);
+        assert_eq!(
+            batch[1..],
+            (0..ANSWERS_PER_CALL as u64 - 1).collect::<Vec<_>>()
+        );
+        let rest: Vec<u64> = std::iter::from_fn(|| Some(held.next_batch(0)))
+            .take_while(|batch| !batch.is_empty())
+            .flat_map(|batch| ids(&batch))
+            .collect();
+        assert_eq!(rest, (ANSWERS_PER_CALL as u64 - 1..=40).collect::<Vec<_>>());
     }
 }

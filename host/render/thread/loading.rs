@@ -150,6 +150,14 @@ impl LoadingPages {
         })
     }
 
+    /// Whether nothing of page `job` has gone to its visitor yet (a whole page, a stream
+    /// whose head has not come); false once it has ended.
+    pub(super) fn sent_nothing(&self, job: u64) -> bool {
+        self.pages
+            .get(&job)
+            .is_some_and(|page| matches!(page.reply, Reply::Waiting(_)))
+    }
+
     /// Who asked for page `job`, and when its data must come; `None` once it has ended.
     pub(super) fn caller(&self, job: u64) -> Option<(Arc<Visitor>, Instant)> {
         self.pages

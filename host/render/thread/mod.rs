@@ -226,7 +226,9 @@ impl RenderThread {
             {
                 return Event::Job(job);
             }
-            self.held.hold(self.answers.try_iter());
+            let loading = &self.loading;
+            let sent_nothing = |job| loading.sent_nothing(job);
+            self.held.hold(self.answers.try_iter(), sent_nothing);
             return Event::Answers(self.held.next_batch(self.runtime));
         }
         let Some(wake) = self.loading.wake_at() else {
@@ -243,8 +245,9 @@ impl RenderThread {
             recv(self.abandoned) -> abandoned => abandoned.map_or(Event::Closed, Event::Abandoned),
             recv(self.answers) -> first => {
                 let Ok(first) = first else { return Event::Closed };
-                self.held.hold([first]);
-                self.held.hold(self.answers.try_iter());
+                let loading = &self.loading;
+                let sent_nothing = |job| loading.sent_nothing(job);
+                self.held.hold(std::iter::once(first).chain(self.answers.try_iter()), sent_nothing);
                 Event::Answers(self.held.next_batch(self.runtime))
             },
             default(wake.saturating_duration_since(Instant::now())) => Event::Tick,
