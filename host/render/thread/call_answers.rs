@@ -34,14 +34,17 @@ pub(super) struct CallAnswer {
 }
 
 /// Answers come, not yet handed to the bundle, in the order they came, each with what it
-/// costs the heap. Those for pages of which nothing has gone yet go first: a crowd's
-/// streamed pages have their first bytes, and an answer come after theirs must not hold
-/// a fresh visitor's first byte behind all of them.
+/// costs the heap. Those for pages of which nothing has gone yet lead every other batch: a
+/// crowd's streamed pages have their first bytes, and an answer come after theirs must not
+/// hold a fresh visitor's first byte behind all of them; nor may a stream of such answers
+/// hold the crowd's for ever.
 pub(super) struct HeldAnswers {
     /// For pages of which nothing has been sent.
     first: VecDeque<(CallAnswer, usize)>,
     /// For pages on their way (their head, their shell sent).
     rest: VecDeque<(CallAnswer, usize)>,
+    /// Whether the next batch starts with `rest` (when both queues hold answers).
+    rest_leads: bool,
     /// What one call into the bundle may cost at most (but always one answer).
     budget: usize,
     /// What one answer may cost at most.
@@ -54,6 +57,7 @@ impl HeldAnswers {
         Self {
             first: VecDeque::new(),
             rest: VecDeque::new(),
+            rest_leads: false,
             budget: heap_bytes / ANSWERS_SHARE_OF_HEAP,
             most: heap_bytes / ONE_ANSWER_SHARE_OF_HEAP,
         }
@@ -96,14 +100,24 @@ impl HeldAnswers {
         }
     }
 
-    /// The answers for runtime `runtime` to hand the bundle in one call, those of pages
-    /// nothing has been sent of first, each kind in the order they came, their cost within
-    /// the budget and at most [`ANSWERS_PER_CALL`] (at least one answer); other runtimes'
-    /// are dropped.
+    /// The answers for runtime `runtime` to hand the bundle in one call, each kind in the
+    /// order they came, their cost within the budget and at most [`ANSWERS_PER_CALL`] (at
+    /// least one answer); other runtimes' are dropped. Those of pages nothing has been sent
+    /// of come first, but every other batch when both kinds wait: then one batch of the
+    /// others' goes between two of theirs.
     pub(super) fn next_batch(&mut self, runtime: u64) -> Vec<CallAnswer> {
         let mut taken = Vec::new();
         let mut spent = 0;
-        for held in [&mut self.first, &mut self.rest] {
+        let both = !self.first.is_empty() && !self.rest.is_empty();
+        let rest_leads = both && self.rest_leads;
+        if both {
+            self.rest_leads = !self.rest_leads;
+        }
+        let order = match rest_leads {
+            true => [&mut self.rest, &mut self.first],
+            false => [&mut self.first, &mut self.rest],
+        };
+        for held in order {
             while let Some((next, cost)) = held.front() {
                 if next.runtime != runtime {
                     held.pop_front();
@@ -318,5 +332,24 @@ mod tests {
             .flat_map(|batch| ids(&batch))
             .collect();
         assert_eq!(rest, (ANSWERS_PER_CALL as u64 - 1..=40).collect::<Vec<_>>());
+    }
+
+    /// Answers for pages nothing has been sent of, coming as fast as the bundle takes them,
+    /// still let the others through: one batch of theirs in two.
+    #[test]
+    fn the_others_answers_go_in_every_other_batch_however_many_come_first() {
+        // Each answer fills a batch by itself.
+        let mut held = HeldAnswers::new(8 * 400);
+        let urgent = |job: u64| job >= 100;
+        held.hold((0..3).map(|id| answer(0, id, 100)), urgent);
+        let mut order = Vec::new();
+        for fresh in 100..106 {
+            held.hold([answer(0, fresh, 100)], urgent);
+            order.extend(ids(&held.next_batch(0)));
+        }
+        while !held.is_empty() {
+            order.extend(ids(&held.next_batch(0)));
+        }
+        assert_eq!(order, [100, 0, 101, 1, 102, 2, 103, 104, 105]);
     }
 }
