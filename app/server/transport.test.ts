@@ -1,12 +1,18 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import axios, { type AxiosRequestConfig } from "axios";
+import axios, { type AxiosAdapter, type AxiosRequestConfig, type InternalAxiosRequestConfig } from "axios";
 import type { Fetch } from "../contract";
 import { deliver, takeOutbox } from "./exchange";
 import { JOB, transport } from "./transport";
 
 test("the URL a loader's call goes to is the one axios's getUri gives", async () => {
-  const client = axios.create({ baseURL: "/api", adapter: transport });
+  // What the transport was given, to compare with what it once sent: getUri of it.
+  let given: InternalAxiosRequestConfig | undefined;
+  const seeing: AxiosAdapter = (config) => {
+    given = config;
+    return transport(config);
+  };
+  const client = axios.create({ baseURL: "/api", adapter: seeing });
   const configs: AxiosRequestConfig[] = [
     { url: "status" },
     { url: "/status", params: { q: "a b&c", list: [1, 2], none: undefined } },
@@ -21,6 +27,7 @@ test("the URL a loader's call goes to is the one axios's getUri gives", async ()
     const { fetches } = JSON.parse(takeOutbox()) as { fetches: Fetch[] };
     assert.equal(fetches.length, 1);
     assert.equal(fetches[0].url, client.getUri(config), JSON.stringify(config));
+    assert.equal(fetches[0].url, axios.getUri(given), JSON.stringify(config));
     deliver([{ id: fetches[0].id, status: 204, headers: [], body: "", timedOut: false }]);
     await call;
   }
