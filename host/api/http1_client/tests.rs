@@ -288,6 +288,14 @@ async fn a_body_that_is_too_large_broken_or_stalled_fails_the_call() {
         let failure = get(&up).await.unwrap_err();
         assert!(matches!(failure, Failure::Body { .. }), "{failure:?}");
     }
+    // A length over the limit is refused from the head, though the whole body is there.
+    let mut whole = b"HTTP/1.1 200 OK\r\nContent-Length: 65\r\n\r\n".to_vec();
+    whole.extend_from_slice(&[b'x'; 65]);
+    let up = upstream(vec![(whole.leak(), Then::Keep)]).await;
+    match get(&up).await {
+        Err(Failure::Body { why, .. }) => assert!(why.contains("over 64"), "{why}"),
+        other => panic!("{other:?}"),
+    }
     let mut long = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
     for _ in 0..3 {
         long.extend_from_slice(b"20\r\n0123456789abcdef0123456789abcdef\r\n");
@@ -532,4 +540,57 @@ async fn fields_size_lines_and_trailers_are_bounded() {
             other => panic!("{other:?}"),
         }
     }
+}
+
+/// A kept connection the upstream closes on reading the next request, unanswered: a GET
+/// is sent once more on a new connection, a POST is not (it may have been acted on).
+#[tokio::test]
+async fn a_call_the_upstream_dropped_unanswered_is_sent_again_only_if_it_may_be() {
+    let ok = &b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na"[..];
+    for (method, connections, requests) in [(Method::POST, 1, 2), (Method::GET, 2, 3)] {
+        // One answer, then each request read is dropped unanswered.
+        let up = upstream(vec![(ok, Then::Keep)]).await;
+        assert_eq!(&get(&up).await.unwrap().body[..], b"a");
+        let failure = send(&up, &method, HeaderMap::new(), "{}")
+            .await
+            .unwrap_err();
+        assert!(matches!(failure, Failure::Unreachable(_)), "{failure:?}");
+        assert_eq!(*up.accepted.lock().unwrap(), connections, "{method}");
+        assert_eq!(up.requests.lock().unwrap().len(), requests, "{method}");
+    }
+}
+
+/// A head that never ends is refused once it passes `MAX_HEAD`, not read until the
+/// head's time-out.
+#[tokio::test]
+async fn a_head_longer_than_the_host_reads_is_refused() {
+    let mut endless = b"HTTP/1.1 200 OK\r\nX-Long: ".to_vec();
+    endless.resize(MAX_HEAD + 1024, b'a');
+    let client = writes(endless).await;
+    let call = client.call(&Method::GET, "/api/x", &HeaderMap::new(), b"");
+    let patient = CallLimits {
+        head_timeout: Duration::from_secs(30),
+        ..LIMITS
+    };
+    assert!(matches!(
+        client.send(call, patient).await,
+        Err(Failure::Malformed("its head is larger than the host reads"))
+    ));
+}
+
+/// An answer framed by chunks that also names a length is read by its chunks, and its
+/// connection is not trusted with another call.
+#[tokio::test]
+async fn a_chunked_answer_that_names_a_length_ends_its_connection() {
+    let up = upstream(vec![
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n",
+            Then::Keep,
+        ),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb", Then::Keep),
+    ])
+    .await;
+    assert_eq!(&get(&up).await.unwrap().body[..], b"hi");
+    assert_eq!(&get(&up).await.unwrap().body[..], b"b");
+    assert_eq!(*up.accepted.lock().unwrap(), 2);
 }
