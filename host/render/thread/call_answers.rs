@@ -197,6 +197,11 @@ mod tests {
         }
     }
 
+    /// For the tests of the budget and the order: every page has had its first bytes.
+    fn no_page_waits_first(_job: u64) -> bool {
+        false
+    }
+
     fn ids(batch: &[CallAnswer]) -> Vec<u64> {
         batch
             .iter()
@@ -233,7 +238,7 @@ mod tests {
             let mut big = answer(0, 1, 0);
             big.outcome.answer.body = Some(objects.clone());
             big.outcome.answer.status = Some(200);
-            held.hold([big, answer(0, 2, 10)], |_| false);
+            held.hold([big, answer(0, 2, 10)], no_page_waits_first);
             let batch = held.next_batch(0);
             let refused = &batch[0].outcome.answer;
             assert_eq!(refused.body, None, "{heap_mb} MiB");
@@ -244,7 +249,7 @@ mod tests {
         let mut held = HeldAnswers::new(512 << 20);
         let mut big = answer(0, 1, 0);
         big.outcome.answer.body = Some(objects);
-        held.hold([big], |_| false);
+        held.hold([big], no_page_waits_first);
         assert!(
             held.next_batch(0)[0].outcome.answer.body.is_some(),
             "room enough"
@@ -262,7 +267,7 @@ mod tests {
                 answer(0, 3, 1),
                 answer(0, 4, 0),
             ],
-            |_| false,
+            no_page_waits_first,
         );
         assert_eq!(
             ids(&held.next_batch(0)),
@@ -277,7 +282,7 @@ mod tests {
     #[test]
     fn at_most_sixteen_answers_go_in_one_call() {
         let mut held = HeldAnswers::new(64 << 20);
-        held.hold((0..40).map(|id| answer(0, id, 10)), |_| false);
+        held.hold((0..40).map(|id| answer(0, id, 10)), no_page_waits_first);
         assert_eq!(held.next_batch(0).len(), ANSWERS_PER_CALL);
         assert_eq!(held.next_batch(0).len(), ANSWERS_PER_CALL);
         assert_eq!(held.next_batch(0).len(), 8);
@@ -288,7 +293,7 @@ mod tests {
         let mut held = HeldAnswers::new(8 * 400 * 4);
         held.hold(
             [answer(0, 1, 500), answer(0, 2, 500), answer(0, 3, 10)],
-            |_| false,
+            no_page_waits_first,
         );
         assert_eq!(ids(&held.next_batch(0)), [1]);
         assert_eq!(ids(&held.next_batch(0)), [2]);
@@ -305,7 +310,7 @@ mod tests {
                 answer(0, 3, 10),
                 answer(1, 4, 10),
             ],
-            |_| false,
+            no_page_waits_first,
         );
         assert_eq!(ids(&held.next_batch(1)), [2, 4]);
         assert!(held.is_empty());
