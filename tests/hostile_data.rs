@@ -345,3 +345,48 @@ fn no_answer_within_the_caps_ends_the_process_at_the_lowest_heap() {
     assert!(logs.contains("a loader's answer was refused"), "{logs}");
     assert_eq!(host.metric("bilingue_panics_total"), 0.0);
 }
+
+/// A loader's answer over the 4 MiB the host reads fails that call alone: its page shows
+/// the translated error, and a page beside it has its data.
+#[test]
+fn an_answer_over_four_mib_fails_its_call_alone() {
+    let big = status_json(&"y".repeat(5 << 20));
+    let upstream = Upstream::builder()
+        .route(
+            "/api/status",
+            get(move |headers: HeaderMap| {
+                let big = big.clone();
+                async move {
+                    match headers.contains_key(header::AUTHORIZATION) {
+                        true => json(big),
+                        false => json(status_json("9.9.9")),
+                    }
+                }
+            }),
+        )
+        .start();
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &upstream.url,
+        "--page-cache-entries",
+        "0",
+    ]);
+    let url = format!("{host}{}", crate::support::app_page("fr", "status", &[]));
+    let refused = client()
+        .get(&url)
+        .header("authorization", "Bearer big")
+        .send()
+        .unwrap();
+    assert_eq!(refused.status(), 200);
+    let html = refused.text().unwrap();
+    assert!(html.contains(FRENCH_UNAVAILABLE), "{html:.1500}");
+    assert!(
+        !html.contains("yyyy"),
+        "none of the answer reaches the page"
+    );
+    let beside = client().get(&url).send().unwrap().text().unwrap();
+    assert!(beside.contains("<dd>9.9.9</dd>"), "{beside:.1500}");
+    assert_eq!(metric(&host, "bilingue_runtime_restarts_total"), 0.0);
+}
