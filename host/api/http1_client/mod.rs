@@ -52,6 +52,13 @@ pub struct Http1Client {
     address: Address,
     authority: String,
     idle: Mutex<VecDeque<(TcpStream, Instant)>>,
+    kept: Keeping,
+}
+
+/// How many connections are kept, and how long: `MAX_IDLE` and `IDLE_KEPT`, less in tests.
+struct Keeping {
+    most: usize,
+    for_: Duration,
 }
 
 enum Address {
@@ -118,6 +125,10 @@ impl Http1Client {
             address,
             authority,
             idle: Mutex::new(VecDeque::new()),
+            kept: Keeping {
+                most: MAX_IDLE,
+                for_: IDLE_KEPT,
+            },
         }
     }
 
@@ -173,7 +184,11 @@ impl Http1Client {
             resendable,
             head_request,
         } = call;
-        let since = if resendable { IDLE_KEPT } else { JUST_USED };
+        let since = if resendable {
+            self.kept.for_
+        } else {
+            JUST_USED
+        };
         if let Some(stream) = self.kept(since) {
             match exchange(stream, &request, head_request, head_deadline, limits).await {
                 Err(Exchange::Unanswered(_)) if resendable => {}
@@ -208,7 +223,7 @@ impl Http1Client {
         let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
         while let Some((stream, since)) = idle.pop_back() {
             let elapsed = since.elapsed();
-            if elapsed > IDLE_KEPT {
+            if elapsed > self.kept.for_ {
                 idle.clear();
                 return None;
             }
@@ -232,11 +247,11 @@ impl Http1Client {
             // The oldest first: those kept too long are closed, not left to their upstream.
             while idle
                 .front()
-                .is_some_and(|(_, since)| since.elapsed() > IDLE_KEPT)
+                .is_some_and(|(_, since)| since.elapsed() > self.kept.for_)
             {
                 idle.pop_front();
             }
-            if idle.len() == MAX_IDLE {
+            if idle.len() >= self.kept.most {
                 idle.pop_front();
             }
             idle.push_back((stream, Instant::now()));

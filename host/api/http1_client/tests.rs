@@ -594,3 +594,79 @@ async fn a_chunked_answer_that_names_a_length_ends_its_connection() {
     assert_eq!(&get(&up).await.unwrap().body[..], b"b");
     assert_eq!(*up.accepted.lock().unwrap(), 2);
 }
+
+impl Http1Client {
+    /// A client that keeps at most `most` connections, for `for_` each.
+    fn keeping(mut self, most: usize, for_: Duration) -> Self {
+        self.kept = Keeping { most, for_ };
+        self
+    }
+}
+
+async fn get_from(client: &Http1Client) -> Result<Answer, Failure> {
+    let call = client.call(&Method::GET, "/api/x", &HeaderMap::new(), b"");
+    client.send(call, LIMITS).await
+}
+
+/// At most `most` connections are kept: of a crowd of three, two are left to the next.
+#[tokio::test]
+async fn no_more_connections_are_kept_than_the_most() {
+    let ok = &b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"[..];
+    let Upstream {
+        client, accepted, ..
+    } = upstream((0..6).map(|_| (ok, Then::Keep)).collect()).await;
+    let client = client.keeping(2, IDLE_KEPT);
+    for (crowd, opened) in [(1, 3), (2, 4)] {
+        // The three calls are all under way before any answer is read.
+        let calls = (0..3).map(|_| get_from(&client));
+        for answer in futures_util::future::join_all(calls).await {
+            assert_eq!(&answer.unwrap().body[..], b"ok");
+        }
+        assert_eq!(*accepted.lock().unwrap(), opened, "crowd {crowd}");
+        assert_eq!(client.idle.lock().unwrap().len(), 2, "crowd {crowd}");
+    }
+}
+
+/// A connection kept longer than `for_` is closed, not used: the next call opens another.
+#[tokio::test]
+async fn a_connection_kept_too_long_is_not_used_again() {
+    let ok = &b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"[..];
+    let Upstream {
+        client, accepted, ..
+    } = upstream(vec![(ok, Then::Keep), (ok, Then::Keep)]).await;
+    let client = client.keeping(MAX_IDLE, Duration::from_millis(100));
+    assert_eq!(&get_from(&client).await.unwrap().body[..], b"ok");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(&get_from(&client).await.unwrap().body[..], b"ok");
+    assert_eq!(*accepted.lock().unwrap(), 2);
+    assert_eq!(
+        client.idle.lock().unwrap().len(),
+        1,
+        "the old one was closed"
+    );
+}
+
+/// The oldest kept connections, past `for_`, are closed when another is put back, though
+/// a newer one kept them from being looked at.
+#[tokio::test]
+async fn old_connections_behind_a_newer_one_are_closed() {
+    let ok = &b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"[..];
+    let Upstream {
+        client, accepted, ..
+    } = upstream((0..4).map(|_| (ok, Then::Keep)).collect()).await;
+    let client = client.keeping(MAX_IDLE, Duration::from_millis(400));
+    let both = futures_util::future::join(get_from(&client), get_from(&client)).await;
+    assert!(both.0.is_ok() && both.1.is_ok());
+    // One of the two is used again: it is newer than the other.
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    get_from(&client).await.unwrap();
+    // The other is now past 400 ms, the newer one not.
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    get_from(&client).await.unwrap();
+    assert_eq!(*accepted.lock().unwrap(), 2);
+    assert_eq!(
+        client.idle.lock().unwrap().len(),
+        1,
+        "the older one was closed"
+    );
+}
