@@ -52,11 +52,11 @@ pub struct Http1Client {
     address: Address,
     authority: String,
     idle: Mutex<VecDeque<(TcpStream, Instant)>>,
-    kept: Keeping,
+    kept: PoolLimits,
 }
 
 /// How many connections are kept, and how long: `MAX_IDLE` and `IDLE_KEPT`, less in tests.
-struct Keeping {
+struct PoolLimits {
     most: usize,
     for_: Duration,
 }
@@ -125,7 +125,7 @@ impl Http1Client {
             address,
             authority,
             idle: Mutex::new(VecDeque::new()),
-            kept: Keeping {
+            kept: PoolLimits {
                 most: MAX_IDLE,
                 for_: IDLE_KEPT,
             },

@@ -598,7 +598,7 @@ async fn a_chunked_answer_that_names_a_length_ends_its_connection() {
 impl Http1Client {
     /// A client that keeps at most `most` connections, for `for_` each.
     fn keeping(mut self, most: usize, for_: Duration) -> Self {
-        self.kept = Keeping { most, for_ };
+        self.kept = PoolLimits { most, for_ };
         self
     }
 }
