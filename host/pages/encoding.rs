@@ -15,12 +15,9 @@ use axum::body::Bytes;
 use axum::http::HeaderMap;
 
 use super::cache::KeptPage;
-use super::gzip;
+use super::gzip::{self, FIRST_FLIGHT_BYTES};
 use super::representation::{Representation, etag};
 use crate::accept_encoding::takes_gzip;
-
-/// The largest page sent plain: 10 segments of 1,460 bytes, less room for the headers.
-pub const FIRST_FLIGHT_BYTES: usize = 12 * 1024;
 
 /// A page written for this request, in the coding the policy chooses; with its validator
 /// when `validated`.
