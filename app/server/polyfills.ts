@@ -3,10 +3,11 @@
 // AbortController to end a prerendered shell where it waits for data. Imported first
 // by server.tsx; a runtime that has them (Node, for the benchmark's peer) keeps its own.
 // Each does only what React and server/streaming.ts ask of it.
+import { type EncodeInto, SlabEncoder } from "./utf8-slab";
 
 const g = globalThis as Record<string, unknown>;
-/** deno_core's own UTF-8 conversions, in Rust. */
-const core = (g.Deno as { core?: { encode(text: string): Uint8Array } } | undefined)?.core;
+/** deno_core's own UTF-8 conversions, in Rust, and the host's ops. */
+const core = (g.Deno as { core?: { encode(text: string): Uint8Array; ops?: Record<string, unknown> } } | undefined)?.core;
 
 if (typeof g.MessageChannel === "undefined") {
   type Listener = ((event: { data: unknown }) => void) | null;
@@ -30,9 +31,12 @@ if (typeof g.MessageChannel === "undefined") {
 }
 
 if (typeof g.TextEncoder === "undefined") {
+  const encodeInto = core?.ops?.op_bilingue_encode_into as EncodeInto | undefined;
+  const slabs = core && encodeInto ? new SlabEncoder(encodeInto, (text) => core.encode(text)) : null;
   g.TextEncoder = class TextEncoder {
     readonly encoding = "utf-8";
     encode(input = ""): Uint8Array {
+      if (slabs) return slabs.encode(input);
       if (core) return core.encode(input);
       const bytes: number[] = [];
       for (const char of input) {
