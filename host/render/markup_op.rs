@@ -60,7 +60,10 @@ mod tests {
             .build()
             .unwrap();
         let _entered = tokio.enter();
+        // From the build's snapshot, as every runtime of a test process: isolates made
+        // without it cannot live beside those made from it (see `Bundle`).
         let mut runtime = JsRuntime::new(RuntimeOptions {
+            startup_snapshot: Some(crate::assets::SERVER_SNAPSHOT),
             extensions: vec![super::bilingue_markup::init()],
             ..Default::default()
         });
