@@ -15,6 +15,19 @@ use crate::support::{self, client, metric};
 const FRENCH_HOME: &str = "<h1>Bienvenue sur Bilingue</h1>";
 const FRENCH_UNAVAILABLE: &str = "L’état du serveur n’a pas pu être obtenu.";
 
+/// The binary behind `upstream`, with this many render threads and no page cache: every
+/// page is rendered, its loader calling the upstream.
+fn host_behind(upstream: &Upstream, render_threads: &str) -> String {
+    support::start(&[
+        "--render-threads",
+        render_threads,
+        "--api-upstream",
+        &upstream.url,
+        "--page-cache-entries",
+        "0",
+    ])
+}
+
 /// `{"version":…,"extra":[[[…]]]}`: a valid status with a field nested `depth` deep.
 fn deeply_nested_status(depth: usize) -> String {
     format!(
@@ -32,14 +45,7 @@ fn an_answer_nested_100_000_deep_fails_no_other_page_and_every_thread_keeps_rend
             get(|| async { json(deeply_nested_status(100_000)) }),
         )
         .start();
-    let host = support::start(&[
-        "--render-threads",
-        "2",
-        "--api-upstream",
-        &upstream.url,
-        "--page-cache-entries",
-        "0",
-    ]);
+    let host = host_behind(&upstream, "2");
     for _ in 0..8 {
         let html = support::text(format!(
             "{host}{}",
@@ -84,14 +90,7 @@ fn one_visitors_lone_surrogate_fails_no_page_loading_beside_it() {
             }),
         )
         .start();
-    let host = support::start(&[
-        "--render-threads",
-        "1",
-        "--api-upstream",
-        &upstream.url,
-        "--page-cache-entries",
-        "0",
-    ]);
+    let host = host_behind(&upstream, "1");
     let pages: Vec<_> = (0..VISITORS)
         .map(|i| {
             let url = format!("{host}{}", crate::support::app_page("fr", "status", &[]));
@@ -138,14 +137,7 @@ fn data_the_status_screen_cannot_use_shows_its_translated_message() {
             }),
         )
         .start();
-    let host = support::start(&[
-        "--render-threads",
-        "1",
-        "--api-upstream",
-        &upstream.url,
-        "--page-cache-entries",
-        "0",
-    ]);
+    let host = host_behind(&upstream, "1");
     for _ in 0..6 {
         let html = support::text(format!(
             "{host}{}",
@@ -216,14 +208,7 @@ fn other_visitors_large_answers_fail_no_page_beside_them() {
             }),
         )
         .start();
-    let host = support::start(&[
-        "--render-threads",
-        "1",
-        "--api-upstream",
-        &upstream.url,
-        "--page-cache-entries",
-        "0",
-    ]);
+    let host = host_behind(&upstream, "1");
     let pages: Vec<_> = (0..36)
         .map(|i| {
             let url = format!("{host}{}", crate::support::app_page("fr", "status", &[]));
@@ -365,14 +350,7 @@ fn an_answer_over_four_mib_fails_its_call_alone() {
             }),
         )
         .start();
-    let host = support::start(&[
-        "--render-threads",
-        "1",
-        "--api-upstream",
-        &upstream.url,
-        "--page-cache-entries",
-        "0",
-    ]);
+    let host = host_behind(&upstream, "1");
     let url = format!("{host}{}", crate::support::app_page("fr", "status", &[]));
     let refused = client()
         .get(&url)
