@@ -10,10 +10,12 @@ const encodeInto: EncodeInto = (text, out) => {
 const encodeAlone = (text: string) => new TextEncoder().encode(text);
 
 test("each string's bytes stay as they were while later ones fill new slabs", () => {
-  const slabs = new SlabEncoder(encodeInto, encodeAlone);
+  let alone = 0;
+  const slabs = new SlabEncoder(encodeInto, (text) => (alone++, encodeAlone(text)));
   const texts = Array.from({ length: 3_000 }, (_, i) => `<p class="n${i}">données ${i} · 🇫🇷 \u{1f600}</p>`);
   const views = texts.map((text) => slabs.encode(text));
   assert.ok(new Set(views.map((view) => view.buffer)).size > 1, "more than one slab was used");
+  assert.equal(alone, 0, "a full slab is replaced: no short string is encoded alone");
   views.forEach((view, i) => assert.equal(new TextDecoder().decode(view), texts[i]));
   assert.deepEqual(slabs.encode(""), new Uint8Array(0));
 });
