@@ -68,3 +68,15 @@ test("a link to a route the app lacks, or without its parameters, fails the type
   assert.throws(() => pageOf(ROUTES, { to: "toString" }), /no link to "toString"/);
   assert.equal(page({ to: "home" }).route, ROUTES.home);
 });
+
+test("a pattern is cut once, and what a caller does with its names leaves it whole", () => {
+  const pattern = "/a/:second/b/:first";
+  const names = parameterNames(pattern);
+  names.sort().push("third");
+  assert.deepEqual(parameterNames(pattern), ["second", "first"]);
+  // Only its pattern is read here.
+  const routes = { both: { path: pattern } } as unknown as Routes;
+  const match = pageOf(routes, { to: "both", params: { second: "é/2", first: "1" } } as never);
+  assert.equal(pathIn(match, "fr"), "/a/%C3%A9%2F2/b/1");
+  assert.throws(() => pageOf(routes, { to: "both", params: { second: "2" } } as never), /no link to "both"/);
+});

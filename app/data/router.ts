@@ -46,17 +46,39 @@ export function patternIn(route: Route, language: string): string {
   return path[language] ?? path[DEFAULT_LANGUAGE];
 }
 
+/** A pattern cut at its slashes, and the names of its parameters, in order. */
+interface Cut {
+  parts: readonly string[];
+  names: readonly string[];
+}
+
+/**
+ * Patterns cut once: every link of every page writes its route's pattern (~5% of a page of
+ * a hundred links went to cutting the same few patterns). Patterns come from the routes,
+ * so there are few; the bound only keeps a caller that makes patterns from costing memory.
+ */
+const cuts = new Map<string, Cut>();
+const MOST_CUTS = 256;
+
+function cut(pattern: string): Cut {
+  let found = cuts.get(pattern);
+  if (found === undefined) {
+    const parts = pattern.split("/");
+    found = { parts, names: parts.filter((part) => part.startsWith(":")).map((part) => part.slice(1)) };
+    if (cuts.size >= MOST_CUTS) cuts.clear();
+    cuts.set(pattern, found);
+  }
+  return found;
+}
+
 /** The names of a pattern's parameters, in order. */
 export function parameterNames(pattern: string): string[] {
-  return pattern
-    .split("/")
-    .filter((part) => part.startsWith(":"))
-    .map((part) => part.slice(1));
+  return [...cut(pattern).names];
 }
 
 /** `route`'s parameters, when `pathWithoutPrefix` is its page in `language`; else null. */
 export function matchPattern(route: Route, pattern: string, pathWithoutPrefix: string): Record<string, string> | null {
-  const parts = pattern.split("/");
+  const { parts } = cut(pattern);
   const segments = pathWithoutPrefix.split("/");
   if (parts.length !== segments.length) return null;
   const params: Record<string, string> = {};
@@ -92,7 +114,7 @@ export function matchRoute(routes: Routes, notFound: Route, language: string, pa
  */
 export function pageOf(routes: Routes, { to, params = {} }: { to: string; params?: Readonly<Record<string, string>> }): Match {
   const route = Object.hasOwn(routes, to) ? routes[to] : undefined;
-  if (!route || parameterNames(patternIn(route, DEFAULT_LANGUAGE)).some((name) => typeof params[name] !== "string")) {
+  if (!route || cut(patternIn(route, DEFAULT_LANGUAGE)).names.some((name) => typeof params[name] !== "string")) {
     throw new Error(`no link to "${to}" with ${JSON.stringify(params)}`);
   }
   return { name: to, route, params: { ...params } };
@@ -101,10 +123,10 @@ export function pageOf(routes: Routes, { to, params = {} }: { to: string; params
 /** `match`'s path in `language`, without the prefix: its route's pattern there, filled. */
 export function pathIn(match: Match, language: string): string {
   if (match.name === null) return match.asked ?? "/";
-  return patternIn(match.route, language)
-    .split("/")
-    .map((part) => (part.startsWith(":") ? encodeURIComponent(match.params[part.slice(1)]) : part))
-    .join("/");
+  const pattern = patternIn(match.route, language);
+  const { parts, names } = cut(pattern);
+  if (names.length === 0) return pattern;
+  return parts.map((part) => (part.startsWith(":") ? encodeURIComponent(match.params[part.slice(1)]) : part)).join("/");
 }
 
 /** `match`'s URL path in `language`, prefix and all: `/fr/langues/en`. */
