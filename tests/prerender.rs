@@ -125,6 +125,49 @@ fn a_kept_shell_comes_at_once_and_each_visitor_gets_their_own_data() {
     );
 }
 
+/// Pages streamed at once on one render thread share its buffers (React's strings are
+/// written side by side into one slab, `app/server/utf8-slab.ts`): each page still holds
+/// its own visitor's data and no one else's.
+#[test]
+fn visitors_streamed_at_once_on_one_render_thread_each_get_only_their_own_data() {
+    let upstream = visitors_upstream(Duration::from_millis(150));
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
+    status_page(&host, "warm-up");
+    let visitors: Vec<String> = (0..24).map(|i| format!("visitor{i:02}")).collect();
+    // Rounds enough for the thread's slab to be filled and replaced more than once.
+    let pages: Vec<(String, String)> = (0..8)
+        .flat_map(|_| {
+            std::thread::scope(|scope| {
+                let asked: Vec<_> = visitors
+                    .iter()
+                    .map(|visitor| scope.spawn(|| (visitor.clone(), status_page(&host, visitor).0)))
+                    .collect();
+                asked
+                    .into_iter()
+                    .map(|page| page.join().unwrap())
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    for (visitor, html) in &pages {
+        assert!(
+            html.contains(&format!("<dd>{visitor}</dd>")),
+            "{visitor}: {html}"
+        );
+        let boot = html.split(r#"id="bilingue-boot""#).nth(1).unwrap();
+        assert!(
+            boot.contains(&format!(r#""version":"{visitor}""#)),
+            "{boot}"
+        );
+        for other in visitors.iter().filter(|other| *other != visitor) {
+            assert!(
+                !html.contains(other.as_str()),
+                "{visitor} got {other}'s data: {html}"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_document_is_the_one_a_render_without_a_shell_gives() {
     let upstream = visitors_upstream(Duration::from_millis(100));
