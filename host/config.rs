@@ -70,6 +70,10 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_PRERENDER", default_value = "on", value_parser = on_or_off, action = clap::ArgAction::Set)]
     pub prerender: bool,
 
+    /// Run every thread under Linux's `SCHED_BATCH` policy: a thread woken (a request read, a page rendered) waits for a core instead of preempting the thread on it, so a page is not cut into pieces by other pages' hand-offs (`off`: the system's default policy).
+    #[arg(long, env = "BILINGUE_BATCH_SCHEDULING", default_value = "on", value_parser = on_or_off, action = clap::ArgAction::Set)]
+    pub batch_scheduling: bool,
+
     /// What the pages waiting for data or being rendered may hold at once, in MiB; a page that does not fit is sent client-rendered at once.
     #[arg(long, env = "BILINGUE_LOADING_BUDGET_MB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub loading_budget_mb: u64,

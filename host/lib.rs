@@ -33,6 +33,7 @@ mod pages;
 mod path_segment;
 mod purge_keys;
 pub mod render;
+pub mod scheduling;
 mod security;
 pub mod server;
 mod startup;

@@ -19,7 +19,12 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     let started = std::time::Instant::now();
     let config = Config::parse();
+    // Before any other thread exists: every thread takes the policy of the one starting it.
+    let scheduling = bilingue::scheduling::apply(config.batch_scheduling);
     bilingue::logging::init(config.log_format);
+    if let Err(e) = scheduling {
+        tracing::warn!(error = %e, batch = config.batch_scheduling, "cannot set the CPU scheduling policy; running under the one inherited");
+    }
     if let Some(dir) = &config.write_assets {
         return match bilingue::write_assets(dir) {
             Ok(count) => {

@@ -218,3 +218,26 @@ fn array_buffer_memory_has_a_budget_and_webassembly_is_not_there() {
     let wasm = support::text(host.url("/fr/wasm"));
     assert!(wasm.contains("<p>WebAssembly: undefined</p>"), "{wasm}");
 }
+
+#[test]
+fn every_thread_runs_under_batch_scheduling_unless_it_is_turned_off() {
+    const SCHED_OTHER: u32 = 0;
+    const SCHED_BATCH: u32 = 3;
+    let batch = Host::started(&["--render-threads", "2"]);
+    let threads = batch.thread_policies();
+    let names: Vec<&str> = threads.iter().map(|(name, _)| name.as_str()).collect();
+    for wanted in ["render-0", "render-1", "tokio-rt-worker"] {
+        assert!(names.contains(&wanted), "no {wanted} among {names:?}");
+    }
+    assert!(
+        threads.iter().all(|(_, policy)| *policy == SCHED_BATCH),
+        "{threads:?}"
+    );
+    drop(batch);
+    let other = Host::started(&["--render-threads", "2", "--batch-scheduling", "off"]);
+    let threads = other.thread_policies();
+    assert!(
+        threads.iter().all(|(_, policy)| *policy == SCHED_OTHER),
+        "{threads:?}"
+    );
+}

@@ -190,6 +190,28 @@ impl Host {
         proc_status_kib(self.child.id(), "VmHWM") / 1024.0
     }
 
+    /// Each of the child's threads: its name and its scheduling policy (`SCHED_BATCH` is 3),
+    /// from `/proc/PID/task/*/stat`.
+    pub fn thread_policies(&self) -> Vec<(String, u32)> {
+        let tasks = format!("/proc/{}/task", self.child.id());
+        std::fs::read_dir(tasks)
+            .unwrap()
+            .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("stat")).ok())
+            .map(|stat| {
+                let (name, fields) = stat.rsplit_once(')').unwrap();
+                let name = name.split_once('(').unwrap().1.to_string();
+                // The fields after the name start at the third, the state; policy is the 41st.
+                let policy = fields
+                    .split_whitespace()
+                    .nth(41 - 3)
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                (name, policy)
+            })
+            .collect()
+    }
+
     /// The value of one line of `/metrics`, such as `bilingue_open_connections`.
     pub fn metric(&self, name: &str) -> f64 {
         super::metric_with(&self.client, &self.base, name)
