@@ -35,6 +35,8 @@ pub struct DocumentAssets {
     starter: String,
     /// The policy of every document of this build: it names the starter's hash.
     policy: HeaderValue,
+    /// The same for a streamed document, but for its nonce.
+    streamed_policy: security::NoncedPolicy,
     icon: String,
     styles: Vec<String>,
     /// By [`Language::index`]: the chunks the entry imports, then the language's own.
@@ -71,7 +73,8 @@ impl DocumentAssets {
             .collect();
         let starter = starter(&scripts);
         Self {
-            policy: security::page_policy(&[starter.as_str()], None),
+            policy: security::page_policy(&[starter.as_str()]),
+            streamed_policy: security::NoncedPolicy::new(&[starter.as_str()]),
             starter,
             icon: url(&manifest.icon),
             styles: manifest.css.iter().map(url).collect(),
@@ -87,7 +90,7 @@ impl DocumentAssets {
 
     /// The policy of a streamed document: React's inline scripts carry `nonce`.
     pub fn streamed_policy(&self, nonce: &str) -> HeaderValue {
-        security::page_policy(&[self.starter.as_str()], Some(nonce))
+        self.streamed_policy.with(nonce)
     }
 
     pub fn styles(&self) -> &[String] {

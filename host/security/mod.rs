@@ -44,9 +44,45 @@ fn policy(scripts: &str) -> String {
 
 static POLICY: LazyLock<String> = LazyLock::new(|| policy("'self'"));
 
-/// A page's policy: its inline scripts run by their hashes (and, for a streamed page,
-/// those carrying `nonce`), and what they load.
-pub fn page_policy(inline_scripts: &[&str], nonce: Option<&str>) -> HeaderValue {
+/// A page's policy: its inline scripts run by their hashes, and what they load.
+pub fn page_policy(inline_scripts: &[&str]) -> HeaderValue {
+    HeaderValue::try_from(policy(&script_sources(inline_scripts, None)))
+        .expect("hashes are header-safe")
+}
+
+/// A streamed page's policy but for its nonce: its inline scripts run by their hashes, or
+/// when they carry the page's nonce. Made once per build, so a page only adds its nonce.
+pub struct NoncedPolicy {
+    before: String,
+    after: String,
+}
+
+impl NoncedPolicy {
+    pub fn new(inline_scripts: &[&str]) -> Self {
+        // Neither a hash nor a directive holds a NUL: where the nonce goes is unambiguous.
+        const PLACE: &str = "\0";
+        let whole = policy(&script_sources(inline_scripts, Some(PLACE)));
+        let (before, after) = whole.split_once(PLACE).expect("the nonce's place is in it");
+        Self {
+            before: before.to_owned(),
+            after: after.to_owned(),
+        }
+    }
+
+    /// The policy of the page whose inline scripts carry `nonce` (the host's own,
+    /// header-safe).
+    pub fn with(&self, nonce: &str) -> HeaderValue {
+        let mut value = String::with_capacity(self.before.len() + nonce.len() + self.after.len());
+        value.push_str(&self.before);
+        value.push_str(nonce);
+        value.push_str(&self.after);
+        HeaderValue::try_from(value).expect("hashes and nonces are header-safe")
+    }
+}
+
+/// `script-src`'s sources: each script's hash, the nonce's when there is one, then
+/// 'strict-dynamic'.
+fn script_sources(inline_scripts: &[&str], nonce: Option<&str>) -> String {
     let mut sources: Vec<String> = inline_scripts
         .iter()
         .map(|script| {
@@ -61,7 +97,7 @@ pub fn page_policy(inline_scripts: &[&str], nonce: Option<&str>) -> HeaderValue 
         sources.push(format!("'nonce-{nonce}'"));
     }
     sources.push("'strict-dynamic'".into());
-    HeaderValue::try_from(policy(&sources.join(" "))).expect("hashes and nonces are header-safe")
+    sources.join(" ")
 }
 
 /// A header every answer of the host carries: its absence marks an answer the host did
@@ -116,10 +152,7 @@ mod tests {
 
     #[test]
     fn a_page_policy_differs_from_the_default_only_in_its_scripts() {
-        let page = page_policy(&["alert(1)"], None)
-            .to_str()
-            .unwrap()
-            .to_string();
+        let page = page_policy(&["alert(1)"]).to_str().unwrap().to_string();
         // sha256("alert(1)"), base64: what a browser computes over the script's text.
         let scripts = "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=' 'strict-dynamic'";
         assert_eq!(page.replace(scripts, "'self'"), *POLICY);
@@ -129,13 +162,9 @@ mod tests {
             !POLICY.contains("unsafe"),
             "no inline code or eval anywhere"
         );
-        let streamed = page_policy(&["x"], Some("0123abcd"))
-            .to_str()
-            .unwrap()
-            .to_string();
-        assert!(
-            streamed.contains("'nonce-0123abcd' 'strict-dynamic'"),
-            "{streamed}"
-        );
+        let streamed = NoncedPolicy::new(&["alert(1)"]).with("0123abcd");
+        let streamed = streamed.to_str().unwrap();
+        let scripts = "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=' 'nonce-0123abcd' 'strict-dynamic'";
+        assert_eq!(streamed.replace(scripts, "'self'"), *POLICY);
     }
 }
