@@ -20,6 +20,7 @@ mod content_type;
 mod crawlers;
 mod data_keys;
 mod dev;
+mod every_answer;
 mod health;
 mod lang;
 mod language_prefix;
@@ -130,34 +131,19 @@ fn app(parts: Parts) -> Router {
         Some(_) => dev::no_store(router),
         None => router,
     };
-    // Outermost last: every answer, refusals included, is counted and carries the headers.
-    let router = router
-        .layer(middleware::from_fn_with_state(
-            current_texts(parts.pages),
-            server::panics::catch,
-        ))
-        .layer(middleware::from_fn_with_state(
-            parts.purge_keys,
-            purge_keys::name,
-        ))
-        .layer(middleware::from_fn_with_state(
-            parts.lifecycle,
-            server::announce_drain,
-        ))
-        .layer(middleware::from_fn(server::limits::check_request))
-        .layer(middleware::from_fn_with_state(
-            parts.observe,
-            metrics::observe,
-        ))
-        .layer(middleware::from_fn_with_state(
-            parts.tracing,
-            trace::trace_request,
-        ))
-        .layer(middleware::from_fn(security::add_headers));
-    match parts.no_index {
-        true => router.layer(middleware::from_fn(crawlers::no_index)),
-        false => router,
-    }
+    // Every answer, refusals included, is counted and carries the headers.
+    let every = every_answer::EveryAnswer {
+        texts: current_texts(parts.pages),
+        purge_keys: parts.purge_keys,
+        lifecycle: parts.lifecycle,
+        observe: parts.observe,
+        tracing: parts.tracing,
+        no_index: parts.no_index,
+    };
+    router.layer(middleware::from_fn_with_state(
+        Arc::new(every),
+        every_answer::around,
+    ))
 }
 
 /// The host's own texts of the build the pages are served from, for the 500 page.

@@ -10,7 +10,6 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::header;
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use metrics::{Counter, Gauge, Histogram, Key, KeyName, Label, Metadata, Recorder, SharedString};
@@ -289,32 +288,45 @@ pub struct Observe {
     pub access_log: bool,
 }
 
-/// Counts (and, with `--access-log`, logs) every answer, by status and by the language a
-/// page answered in (a response extension the page handler sets).
-pub async fn observe(State(observe): State<Observe>, request: Request, next: Next) -> Response {
-    let started = std::time::Instant::now();
-    let logged = observe.access_log.then(|| {
-        let trace_id = request.extensions().get::<Trace>().map(Trace::id);
-        (
-            request.method().clone(),
-            request.uri().path().to_owned(),
-            trace_id,
-        )
-    });
-    let response = next.run(request).await;
-    let language = response.extensions().get::<Language>().copied();
-    let status = response.status().as_u16();
-    observe.metrics.count(status, language);
-    if let Some((method, path, trace_id)) = logged {
-        tracing::info!(
-            target: "bilingue::access",
-            %method,
-            path = %path.escape_debug(),
-            status,
-            language = language.map_or("none", Language::code),
-            micros = started.elapsed().as_micros() as u64,
-            trace_id = %trace_id.map(|id| id.to_string()).unwrap_or_default(),
-        );
+/// An answer being observed: when its request came, and what its access log line names.
+pub struct Observing {
+    started: std::time::Instant,
+    logged: Option<(axum::http::Method, String, Option<crate::trace::TraceId>)>,
+}
+
+impl Observe {
+    /// Starts observing `request` (its trace, if it has one, is in its extensions by now).
+    pub fn begin(&self, request: &Request) -> Observing {
+        let logged = self.access_log.then(|| {
+            let trace_id = request.extensions().get::<Trace>().map(Trace::id);
+            (
+                request.method().clone(),
+                request.uri().path().to_owned(),
+                trace_id,
+            )
+        });
+        Observing {
+            started: std::time::Instant::now(),
+            logged,
+        }
     }
-    response
+
+    /// Counts (and, with `--access-log`, logs) an answer, by status and by the language
+    /// a page answered in (a response extension the page handler sets).
+    pub fn end(&self, observing: Observing, response: &Response) {
+        let language = response.extensions().get::<Language>().copied();
+        let status = response.status().as_u16();
+        self.metrics.count(status, language);
+        if let Some((method, path, trace_id)) = observing.logged {
+            tracing::info!(
+                target: "bilingue::access",
+                %method,
+                path = %path.escape_debug(),
+                status,
+                language = language.map_or("none", Language::code),
+                micros = observing.started.elapsed().as_micros() as u64,
+                trace_id = %trace_id.map(|id| id.to_string()).unwrap_or_default(),
+            );
+        }
+    }
 }

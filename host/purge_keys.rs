@@ -24,9 +24,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderName, HeaderValue, header};
-use axum::middleware::Next;
 use axum::response::Response;
 use sha2::{Digest, Sha256};
 
@@ -242,31 +241,49 @@ impl PurgeKeys {
     }
 }
 
-/// Names the purge keys of every answer a shared cache may keep: its family's, then its
-/// data's. A page's family is what it says it is (its [`PageFamily`]).
-pub async fn name(State(keys): State<Arc<PurgeKeys>>, request: Request, next: Next) -> Response {
-    let path_keys = keys.for_path(request.uri().path()).clone();
-    let api_path = path_keys
-        .answer_names_its_data
-        .then(|| request.uri().path().to_owned());
-    let mut response = next.run(request).await;
-    let page_data = response.extensions_mut().remove::<DataKeys>();
-    let page = response.extensions_mut().remove::<PageFamily>();
-    let public = response
-        .headers()
-        .get(header::CACHE_CONTROL)
-        .is_some_and(|value| value.as_bytes().starts_with(b"public"));
-    if !public {
-        return response;
+/// What naming an answer's purge keys needs from its request (`every_answer`).
+pub struct Naming<'a> {
+    path_keys: &'a Keys,
+    /// The path of an API answer, which names its own data.
+    api_path: Option<String>,
+}
+
+impl PurgeKeys {
+    /// What naming the answer to `request` needs from it.
+    pub fn begin(&self, request: &Request) -> Naming<'_> {
+        let path_keys = self.for_path(request.uri().path());
+        let api_path = path_keys
+            .answer_names_its_data
+            .then(|| request.uri().path().to_owned());
+        Naming {
+            path_keys,
+            api_path,
+        }
     }
-    let family = page.as_ref().map_or(&path_keys, |page| keys.for_page(page));
-    let data =
-        page_data.or_else(|| api_path.map(|path| DataKeys::of_answer(response.headers(), &path)));
-    match data {
-        Some(data) => family.write_with(&mut response, &data),
-        None => family.write(&mut response),
+
+    /// Names the purge keys of an answer a shared cache may keep: its family's, then its
+    /// data's. A page's family is what it says it is (its [`PageFamily`]).
+    pub fn end(&self, naming: Naming<'_>, response: &mut Response) {
+        let page_data = response.extensions_mut().remove::<DataKeys>();
+        let page = response.extensions_mut().remove::<PageFamily>();
+        let public = response
+            .headers()
+            .get(header::CACHE_CONTROL)
+            .is_some_and(|value| value.as_bytes().starts_with(b"public"));
+        if !public {
+            return;
+        }
+        let family = page
+            .as_ref()
+            .map_or(naming.path_keys, |page| self.for_page(page));
+        let api_path = naming.api_path;
+        let data = page_data
+            .or_else(|| api_path.map(|path| DataKeys::of_answer(response.headers(), &path)));
+        match data {
+            Some(data) => family.write_with(response, &data),
+            None => family.write(response),
+        }
     }
-    response
 }
 
 #[cfg(test)]

@@ -13,9 +13,8 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{Request, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
@@ -99,11 +98,9 @@ async fn sitemap_xml(State(files): State<Arc<RobotsAndSitemap>>, headers: Header
 }
 
 /// `--no-index`: every answer tells search engines not to index it.
-pub async fn no_index(request: Request, next: Next) -> Response {
-    let mut response = next.run(request).await;
-    response.headers_mut().insert(
+pub fn mark_no_index(answer: &mut HeaderMap) {
+    answer.insert(
         header::HeaderName::from_static("x-robots-tag"),
         HeaderValue::from_static("noindex"),
     );
-    response
 }

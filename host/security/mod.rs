@@ -11,7 +11,7 @@ pub mod hyper_answers;
 use std::sync::LazyLock;
 
 use axum::extract::Request;
-use axum::http::{HeaderName, HeaderValue, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use base64::Engine as _;
@@ -117,9 +117,7 @@ pub fn headers() -> [(HeaderName, &'static str); 4] {
 /// Adds the security headers to every answer; a page's own policy is kept. An answer that
 /// sets a cookie is kept by no one but its client, whoever wrote it (a proxied API
 /// included) and whatever lifetime it named: a shared cache would give the cookie to everyone.
-pub async fn add_headers(request: Request, next: Next) -> Response {
-    let mut response = next.run(request).await;
-    let answer = response.headers_mut();
+pub fn secure(answer: &mut HeaderMap) {
     for (name, value) in headers() {
         answer
             .entry(name)
@@ -138,6 +136,12 @@ pub async fn add_headers(request: Request, next: Next) -> Response {
         );
         answer.remove(header::EXPIRES);
     }
+}
+
+/// [`secure`] as a layer, for the routes that are not the public ones (`/metrics`).
+pub async fn add_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    secure(response.headers_mut());
     response
 }
 

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use axum::extract::Request;
 use axum::http::{HeaderValue, Method, StatusCode, Version, header, uri::Authority};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 use hyper_util::server::conn::auto;
@@ -26,7 +25,7 @@ pub const MAX_URI_BYTES: usize = 4096;
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// HTTP/2's own decoder refuses a header list past this, with a bare 431 of its own; below
-/// it, `check_request` applies the limits above and answers with the host's headers. Close
+/// it, `refusal` applies the limits above and answers with the host's headers. Close
 /// to the limit, since a header block in the making is memory the connection holds.
 const HTTP2_HEADER_LIST_CAP: u32 = (MAX_HEAD_BYTES + 4 * 1024) as u32;
 /// Streams one HTTP/2 client may have open at once (hyper's default is 200; nginx's 128).
@@ -54,14 +53,7 @@ pub fn builder() -> auto::Builder<TokioExecutor> {
 }
 
 /// Refuses what the limits forbid, before any work.
-pub async fn check_request(request: Request, next: Next) -> Response {
-    match refusal(&request) {
-        Some(refusal) => refusal,
-        None => next.run(request).await,
-    }
-}
-
-fn refusal(request: &Request) -> Option<Response> {
+pub fn refusal(request: &Request) -> Option<Response> {
     let http1 = request.version() < Version::HTTP_2;
     let refuse = |status: StatusCode, why: &str| {
         let mut response = (status, format!("{why}\n")).into_response();

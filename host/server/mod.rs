@@ -18,10 +18,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Version, header};
-use axum::middleware::Next;
-use axum::response::Response;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use tokio::net::{TcpListener, TcpStream};
@@ -88,21 +84,6 @@ pub fn listen(address: SocketAddr, backlog: u32) -> io::Result<TcpListener> {
     socket.set_reuseaddr(true)?;
     socket.bind(address)?;
     socket.listen(backlog.max(1024))
-}
-
-pub async fn announce_drain(
-    State(lifecycle): State<Arc<Lifecycle>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let http1 = request.version() < Version::HTTP_2;
-    let mut response = next.run(request).await;
-    if http1 && lifecycle.draining() {
-        response
-            .headers_mut()
-            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-    }
-    response
 }
 
 pub struct ServeOptions {

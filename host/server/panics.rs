@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 
 use askama::Template;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -169,11 +169,14 @@ fn internal_error(content_type: &'static str, body: String) -> Response {
     response
 }
 
-/// Answers `500` for a handler that panics: JSON under `/api`, else the 500 page in the
-/// language of the path's prefix, or the default one.
-pub async fn catch(State(texts): State<CurrentTexts>, request: Request, next: Next) -> Response {
-    let path = request.uri().path().to_owned();
-    match Caught(Box::pin(next.run(request))).await {
+/// `answer`, the answer to a request for `path`; or `500` when its handler panics: JSON
+/// under `/api`, else the 500 page in the language of the path's prefix, or the default one.
+pub async fn or_500(
+    texts: &CurrentTexts,
+    path: String,
+    answer: impl Future<Output = Response>,
+) -> Response {
+    match Caught(std::pin::pin!(answer)).await {
         Ok(response) => response,
         Err(panicked) => {
             note(&panicked, "in a handler: answered 500", &path);

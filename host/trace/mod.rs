@@ -14,9 +14,9 @@ pub mod server_timing;
 mod span;
 mod upstream;
 
-pub use context::SpanId;
+pub use context::{SpanId, TraceId};
 pub use export::{EXPORT_TIMEOUT, Exporter, traces_url};
-pub use middleware::{Tracing, trace_request};
+pub use middleware::Tracing;
 pub use record::{Span, Trace};
 pub use span::{Kind, Value};
 pub use upstream::UpstreamCall;
