@@ -60,11 +60,12 @@ impl Dropped {
 
 static LOGGED: [AtomicBool; 4] = [const { AtomicBool::new(false) }; 4];
 
-fn dropped(reason: Dropped, key: &[u8], from: &str) {
+fn dropped(reason: Dropped, key: &[u8], from: &dyn std::fmt::Display) {
     if LOGGED[reason as usize].swap(true, Ordering::Relaxed) {
         return;
     }
     let key = String::from_utf8_lossy(&key[..key.len().min(LONGEST + 16)]);
+    let from = from.to_string();
     tracing::warn!(
         key = %key.escape_debug(),
         from = %from.escape_debug(),
@@ -110,10 +111,10 @@ impl DataKeys {
             .filter(|key| !key.is_empty());
         for key in named {
             match checked(key) {
-                Err(reason) => dropped(reason, key, from),
+                Err(reason) => dropped(reason, key, &from),
                 Ok(key) if keys.iter().any(|kept| &**kept == key) => {}
                 Ok(key) if keys.len() == PER_ANSWER => {
-                    dropped(Dropped::PastTheAnswersBound, key.as_bytes(), from)
+                    dropped(Dropped::PastTheAnswersBound, key.as_bytes(), &from)
                 }
                 Ok(key) => keys.push(key.into()),
             }
@@ -131,7 +132,7 @@ impl DataKeys {
 
     /// These keys and then `more`'s, each once, at most [`PER_PAGE`]; `from` names the page
     /// in the log.
-    pub fn and(&self, more: &DataKeys, from: &str) -> Self {
+    pub fn and(&self, more: &DataKeys, from: &dyn std::fmt::Display) -> Self {
         if more.is_empty() {
             return self.clone();
         }
@@ -245,10 +246,10 @@ mod tests {
         let other = answer(&[many[16..].join(" ").as_bytes()]);
         let third = answer(&[many[32..].join(" ").as_bytes()]);
         let page = DataKeys::default()
-            .and(&one, "/fr/x")
-            .and(&one, "/fr/x")
-            .and(&other, "/fr/x")
-            .and(&third, "/fr/x");
+            .and(&one, &"/fr/x")
+            .and(&one, &"/fr/x")
+            .and(&other, &"/fr/x")
+            .and(&third, &"/fr/x");
         assert_eq!(
             listed(&page),
             many[..PER_PAGE]

@@ -179,8 +179,18 @@ impl SpanId {
     }
 }
 
-fn write_hex(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
-    bytes.iter().try_for_each(|b| write!(f, "{b:02x}"))
+/// Lower-case hex, written at once: a trace id goes into every request's span, and a
+/// `write!` per byte cost as much as the span itself.
+fn write_hex<const N: usize>(f: &mut fmt::Formatter<'_>, bytes: &[u8; N]) -> fmt::Result {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    const { assert!(N <= 16, "a trace id is the longest") };
+    let mut hex = [0u8; 32];
+    for (pair, byte) in hex.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = DIGITS[usize::from(byte >> 4)];
+        pair[1] = DIGITS[usize::from(byte & 0x0f)];
+    }
+    let written = &hex[..2 * N];
+    f.write_str(std::str::from_utf8(written).expect("hex digits are ASCII"))
 }
 
 impl fmt::Display for TraceId {

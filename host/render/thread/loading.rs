@@ -171,7 +171,8 @@ impl LoadingPages {
         if let Some(page) = self.pages.get_mut(&job) {
             page.per_visitor |= per_visitor;
             if !data_keys.is_empty() {
-                let from = format!("the page of trace {}", page.visitor.trace.id());
+                // Written only if a key is dropped, once a process.
+                let from = format_args!("the page of trace {}", page.visitor.trace.id());
                 page.data_keys = page.data_keys.and(data_keys, &from);
             }
         }
