@@ -18,9 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 
 use askama::Template;
-use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::lang::{Direction, Language};
@@ -217,7 +215,10 @@ fn switched_on() -> bool {
 }
 
 #[cfg(debug_assertions)]
-async fn panic_on_demand(request: Request, next: Next) -> Response {
+async fn panic_on_demand(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
     match request
         .headers()
         .get("x-test-panic")
