@@ -70,7 +70,7 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_PRERENDER", default_value = "on", value_parser = on_or_off, action = clap::ArgAction::Set)]
     pub prerender: bool,
 
-    /// Run every thread under Linux's `SCHED_BATCH` policy: a thread woken (a request read, a page rendered) waits for a core instead of preempting the thread on it, so a page is not cut into pieces by other pages' hand-offs (`off`: the system's default policy).
+    /// Run every thread under Linux's `SCHED_BATCH` policy: a thread woken (a request read, a page rendered) waits for a core instead of preempting the thread on it, so a page is not cut into pieces by other pages' hand-offs (`off`, or a process started under another policy than the default: that policy is kept).
     #[arg(long, env = "BILINGUE_BATCH_SCHEDULING", default_value = "on", value_parser = on_or_off, action = clap::ArgAction::Set)]
     pub batch_scheduling: bool,
 

@@ -22,8 +22,15 @@ fn main() -> ExitCode {
     // Before any other thread exists: every thread takes the policy of the one starting it.
     let scheduling = bilingue::scheduling::apply(config.batch_scheduling);
     bilingue::logging::init(config.log_format);
-    if let Err(e) = scheduling {
-        tracing::warn!(error = %e, batch = config.batch_scheduling, "cannot set the CPU scheduling policy; running under the one inherited");
+    match scheduling {
+        Ok(bilingue::scheduling::Applied::Kept) if config.batch_scheduling => tracing::info!(
+            "--batch-scheduling: started under a CPU scheduling policy other than the default; it is kept"
+        ),
+        Ok(_) => {}
+        Err(e) => tracing::warn!(
+            error = %e,
+            "--batch-scheduling: cannot set the CPU scheduling policy; running under the one inherited"
+        ),
     }
     if let Some(dir) = &config.write_assets {
         return match bilingue::write_assets(dir) {
