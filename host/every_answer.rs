@@ -3,10 +3,11 @@
 //! purge keys, a panicking handler's 500, the security headers and `--no-index`.
 //!
 //! One layer rather than one per concern: each of axum's `from_fn` layers cloned the
-//! service inside it and boxed its future on every request. Seven of them cost about as
-//! much as an uncached page's own HTTP work; each concern keeps its code where it lives
-//! (`trace`, `metrics`, `limits`, `purge_keys`, `panics`, `security`, `crawlers`), and this
-//! is only their order.
+//! service inside it and boxed its future on every request. Merged, `/api/status` took
+//! 14.7 µs of CPU a request instead of 17.7, and the uncached home page's tokio workers
+//! 28-30 µs a page instead of 38-43 (docs/performance.md). Each concern keeps its code where
+//! it lives (`trace`, `metrics`, `limits`, `purge_keys`, `panics`, `security`, `crawlers`);
+//! this is only their order.
 
 use std::sync::Arc;
 
