@@ -70,8 +70,8 @@ async fn counted(every: &EveryAnswer, request: Request, next: Next) -> Response 
 async fn answered(every: &EveryAnswer, request: Request, next: Next) -> Response {
     let http1 = request.version() < Version::HTTP_2;
     let naming = every.purge_keys.begin(&request);
-    let path = request.uri().path().to_owned();
-    let mut response = panics::or_500(&every.texts, path, next.run(request)).await;
+    let uri = request.uri().clone();
+    let mut response = panics::or_500(&every.texts, uri, next.run(request)).await;
     every.purge_keys.end(naming, &mut response);
     if http1 && every.lifecycle.draining() {
         response

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 
 use askama::Template;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::lang::{Direction, Language};
@@ -167,22 +167,25 @@ fn internal_error(content_type: &'static str, body: String) -> Response {
     response
 }
 
-/// `answer`, the answer to a request for `path`; or `500` when its handler panics: JSON
+/// `answer`, the answer to a request for `uri`; or `500` when its handler panics: JSON
 /// under `/api`, else the 500 page in the language of the path's prefix, or the default one.
+/// The request's `Uri`, not its path copied: a clone shares the request's bytes, and only a
+/// panic reads it.
 pub async fn or_500(
     texts: &CurrentTexts,
-    path: String,
+    uri: Uri,
     answer: impl Future<Output = Response>,
 ) -> Response {
     match Caught(std::pin::pin!(answer)).await {
         Ok(response) => response,
         Err(panicked) => {
-            note(&panicked, "in a handler: answered 500", &path);
+            let path = uri.path();
+            note(&panicked, "in a handler: answered 500", path);
             if path == "/api" || path.starts_with("/api/") {
                 let json = "{\"error\":\"internal server error\"}";
                 return internal_error("application/json", json.into());
             }
-            let language = offered_prefix(&path)
+            let language = offered_prefix(path)
                 .map_or_else(Language::default_language, |(language, _)| language);
             let page = page(language, texts().of(language));
             internal_error("text/html; charset=utf-8", page)
