@@ -6,7 +6,7 @@
 // data as it comes; otherwise it is rendered whole once the data is there (a crawler's
 // page, a public page that caches may keep, a page whose status depends on its data).
 import "./server/polyfills";
-import { renderToString } from "react-dom/server";
+import { renderToString } from "bilingue:react-dom-strings";
 import { App } from "./App";
 import type { BootState, RenderResult } from "./boot";
 import { ENTRY_POINTS } from "./contract";

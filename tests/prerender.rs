@@ -125,16 +125,15 @@ fn a_kept_shell_comes_at_once_and_each_visitor_gets_their_own_data() {
     );
 }
 
-/// Pages streamed at once on one render thread share its buffers (React's strings are
-/// written side by side into one slab, `app/server/utf8-slab.ts`): each page still holds
-/// its own visitor's data and no one else's.
+/// Pages streamed at once on one render thread share its renderer and what it writes
+/// into: each page still holds its own visitor's data and no one else's.
 #[test]
 fn visitors_streamed_at_once_on_one_render_thread_each_get_only_their_own_data() {
     let upstream = visitors_upstream(Duration::from_millis(150));
     let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     status_page(&host, "warm-up");
     let visitors: Vec<String> = (0..24).map(|i| format!("visitor{i:02}")).collect();
-    // Rounds enough for the thread's slab to be filled and replaced more than once.
+    // Rounds enough for pages of every visitor to be under way on the thread together.
     let pages: Vec<(String, String)> = (0..8)
         .flat_map(|_| {
             std::thread::scope(|scope| {

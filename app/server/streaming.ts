@@ -7,74 +7,84 @@
 // before the bundle sees the request; the bundle then only resumes what waited for data
 // (React's `resume`), once the data is there.
 import type { ReactElement } from "react";
-import { renderToReadableStream, resume } from "react-dom/server";
-import { type PostponedState, prerender } from "react-dom/static";
+import type { PostponedState } from "react-dom/static";
+import { prerenderToNodeStream, renderToPipeableStream, resumeToPipeableStream, type StringDestination, type StringRendering } from "bilingue:react-dom-strings";
 import type { StreamHead } from "../contract";
 import type { LoadOutcome } from "../data/outcome";
 import { finishStream, onCancel, streamHead, streamHtml, streamShell } from "./exchange";
-
-/** deno_core's UTF-8 decoding, in Rust; Node's own elsewhere. */
-const core = (globalThis as { Deno?: { core?: { decode(bytes: Uint8Array): string } } }).Deno?.core;
-const decode = (bytes: Uint8Array): string => (core ? core.decode(bytes) : new TextDecoder().decode(bytes));
-
-/**
- * Bytes to text as they come: React cuts its output into buffers of a fixed size, so a
- * character may straddle two of them; what does not end a character waits for the rest.
- */
-export class Utf8Pieces {
-  #rest = new Uint8Array(0);
-
-  push(bytes: Uint8Array): string {
-    const all = this.#rest.length === 0 ? bytes : concat(this.#rest, bytes);
-    const whole = completeLength(all);
-    this.#rest = all.slice(whole);
-    return whole === 0 ? "" : decode(all.subarray(0, whole));
-  }
-
-  /** What is left (nothing, when the bytes were whole characters). */
-  end(): string {
-    const rest = this.#rest;
-    this.#rest = new Uint8Array(0);
-    return rest.length === 0 ? "" : decode(rest);
-  }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const both = new Uint8Array(a.length + b.length);
-  both.set(a);
-  both.set(b, a.length);
-  return both;
-}
-
-/** How many of `bytes` make whole UTF-8 characters. */
-function completeLength(bytes: Uint8Array): number {
-  let start = bytes.length - 1;
-  // Back over at most three continuation bytes (10xxxxxx) to the last character's lead.
-  while (start >= 0 && bytes.length - start <= 3 && (bytes[start] & 0xc0) === 0x80) start--;
-  if (start < 0) return bytes.length;
-  const lead = bytes[start];
-  const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-  return bytes.length - start >= length ? bytes.length : start;
-}
 
 /** What a failed part is, for the host's log and the development overlay. */
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
-/** Sends React's bytes for the page `job` on to the host as text, as they come. */
-async function pipeToHost(job: number, stream: ReadableStream<Uint8Array>): Promise<void> {
-  const reader = stream.getReader();
-  onCancel(job, () => void reader.cancel("the client went away"));
-  const pieces = new Utf8Pieces();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const html = pieces.push(value as Uint8Array);
-    if (html) streamHtml(job, html);
+/**
+ * Where React writes a page, as strings (its server build for Bun: app/bundling/string-fizz.mjs):
+ * what it writes between two flushes goes to the host as one part, `first` before all.
+ */
+class HostDestination implements StringDestination {
+  readonly #job: number;
+  readonly #parts: string[];
+  readonly #settle: { resolve(): void; reject(error: unknown): void };
+
+  constructor(job: number, first: string, settle: { resolve(): void; reject(error: unknown): void }) {
+    this.#job = job;
+    this.#parts = first ? [first] : [];
+    this.#settle = settle;
   }
-  const rest = pieces.end();
-  if (rest) streamHtml(job, rest);
+
+  #gone = false;
+
+  write(chunk: string): boolean {
+    if (!this.#gone) this.#parts.push(chunk);
+    return true;
+  }
+
+  flush(): void {
+    if (this.#gone || this.#parts.length === 0) return;
+    streamHtml(this.#job, this.#parts.join(""));
+    this.#parts.length = 0;
+  }
+
+  end(): void {
+    this.flush();
+    this.#settle.resolve();
+  }
+
+  /** The render failed as a whole (React calls it so; `fail` is for its onShellError). */
+  destroy(error: unknown): void {
+    this.#settle.reject(error);
+  }
+
+  readonly fail = (error: unknown): void => this.destroy(error);
+
+  /** The client went away: nothing more is written, and the page is over. */
+  close(): void {
+    this.#gone = true;
+    this.#parts.length = 0;
+    this.#settle.resolve();
+  }
+
+  /** React listens for a Node stream's drain, error and close: a host's part never backs up, errors or closes under it. */
+  on(): this {
+    return this;
+  }
+}
+
+/**
+ * Writes the page `job` as `start` renders it into a destination of the host's; ends when
+ * React ends it. Should the client go away, React stops (what is left is not written).
+ */
+function written(job: number, first: string, start: (destination: HostDestination) => StringRendering): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const destination = new HostDestination(job, first, { resolve, reject });
+    const stream = start(destination);
+    onCancel(job, () => {
+      destination.close();
+      stream.abort(new Error("the client went away"));
+    });
+    stream.pipe(destination);
+  });
 }
 
 /**
@@ -93,12 +103,14 @@ export function streamPage(
   const errors: string[] = [];
   const work = (async () => {
     await ready;
-    const stream = await renderToReadableStream(element, {
-      nonce,
-      // A part that fails is rendered by the browser instead; the page goes on.
-      onError: (error: unknown) => void errors.push(describe(error)),
-    });
-    await pipeToHost(job, stream);
+    await written(job, "", (destination) =>
+      renderToPipeableStream(element, {
+        nonce,
+        // A part that fails is rendered by the browser instead; the page goes on.
+        onError: (error: unknown) => void errors.push(describe(error)),
+        onShellError: destination.fail,
+      }),
+    );
     return { data: await data, errors };
   })();
   finishStream(job, work);
@@ -159,19 +171,11 @@ export function makeShellThenResume(
     await ready;
     const controller = new AbortController();
     halting.add(controller);
-    const { prelude, postponed } = await prerender(shellElement, {
+    const { prelude, postponed } = await prerenderToNodeStream(shellElement, {
       signal: controller.signal,
       onError: (error: unknown) => void (error === HALTED || errors.push(describe(error))),
     });
-    const pieces = new Utf8Pieces();
-    let html = "";
-    const reader = prelude.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      html += pieces.push(value as Uint8Array);
-    }
-    html += pieces.end();
+    const html = await prelude.text();
     const { shell, revealTimer } = sendable(html);
     const postponedJson = postponed === null ? null : JSON.stringify({ revealTimer, state: postponed } satisfies Resumable);
     streamShell(job, { prelude: shell, postponed: postponedJson });
@@ -201,12 +205,14 @@ async function filled(
   const errors: string[] = [];
   if (postponed !== null) {
     const { revealTimer, state } = JSON.parse(postponed) as Resumable;
-    if (revealTimer) streamHtml(job, `<script nonce="${nonce}">${REVEAL_TIMER}</script>`);
-    const stream = await resume(element, state, {
-      nonce,
-      onError: (error: unknown) => void errors.push(describe(error)),
-    });
-    await pipeToHost(job, stream);
+    const first = revealTimer ? `<script nonce="${nonce}">${REVEAL_TIMER}</script>` : "";
+    await written(job, first, (destination) =>
+      resumeToPipeableStream(element, state, {
+        nonce,
+        onError: (error: unknown) => void errors.push(describe(error)),
+        onShellError: destination.fail,
+      }),
+    );
   }
   return { data: outcome, errors };
 }
