@@ -52,7 +52,8 @@ module.exports = {
       b.onResolve({ filter: /^(?:util|crypto|stream)$/ }, (args) => (BUN_BUILD.test(args.importer) ? { path: builtins } : undefined));
       b.onLoad({ filter: BUN_BUILD }, async (args) => {
         const source = await readFile(args.path, "utf8");
-        const imported = `var __bilingueUtf8Length = require(${JSON.stringify(utf8)}).utf8Length;\n`;
+        // Its own "use strict" must stay first to be a directive: the lines given go after it.
+        const imported = `"use strict";\nvar __bilingueUtf8Length = require(${JSON.stringify(utf8)}).utf8Length;\n`;
         return { contents: imported + RUNTIME + source, loader: "js", resolveDir: path.dirname(args.path) };
       });
     },

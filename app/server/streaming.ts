@@ -51,22 +51,28 @@ class HostDestination implements StringDestination {
     this.#settle.resolve();
   }
 
-  /** The render failed as a whole (React calls it so; `fail` is for its onShellError). */
+  /** The render failed as a whole (React calls it so; `fail` is for its onShellError): what it wrote goes, then the failure. */
   destroy(error: unknown): void {
+    this.flush();
     this.#settle.reject(error);
   }
 
   readonly fail = (error: unknown): void => this.destroy(error);
 
-  /** The client went away: nothing more is written, and the page is over. */
+  /** React's own handler for a destination that closes: it stops writing to it, and aborts what is left. */
+  #onClose: (() => void) | null = null;
+
+  /** The client went away: React is told, as a Node stream that closes tells it; nothing more is written, and the page is over. */
   close(): void {
     this.#gone = true;
     this.#parts.length = 0;
+    this.#onClose?.();
     this.#settle.resolve();
   }
 
-  /** React listens for a Node stream's drain, error and close: a host's part never backs up, errors or closes under it. */
-  on(): this {
+  /** React listens for a Node stream's drain, error and close: a host's part never backs up or errors; it closes when its client goes. */
+  on(event: "drain" | "error" | "close", listener: () => void): this {
+    if (event === "close") this.#onClose = listener;
     return this;
   }
 }
@@ -81,6 +87,7 @@ function written(job: number, first: string, start: (destination: HostDestinatio
     const stream = start(destination);
     onCancel(job, () => {
       destination.close();
+      // Already done by React's close handler; should a React not have one, still done.
       stream.abort(new Error("the client went away"));
     });
     stream.pipe(destination);

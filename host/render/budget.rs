@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub const PAGE_BYTES: usize = 16 << 10;
 
 /// What a page streamed without a shell holds besides: React's render of it, started before
-/// its data (`renderToReadableStream`), and the frame it wrote.
+/// its data (`renderToPipeableStream`), and the frame it wrote.
 pub const STREAMED_RENDER_BYTES: usize = 96 << 10;
 
 #[derive(Debug)]
