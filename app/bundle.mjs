@@ -19,6 +19,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { catalogue, checkCatalogue } from "./bundling/catalogue.mjs";
 import { importAlone } from "./bundling/import-alone.mjs";
+import { reactBindings } from "./bundling/react-bindings.mjs";
 import { stringFizz } from "./bundling/string-fizz.mjs";
 import { pseudoLanguagesPlugin, withPseudoHostTexts, withPseudoLanguages } from "./bundling/pseudo-languages.mjs";
 
@@ -120,7 +121,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
     format: "iife",
     platform: "browser",
     loader: { ".css": "empty" },
-    plugins: [...pseudoLanguages, catalogue(root), serverSubstitutes(root), stringFizz(root, dev), formattingDateLocales()],
+    plugins: [...pseudoLanguages, catalogue(root), serverSubstitutes(root), stringFizz(root, dev), reactBindings(root), formattingDateLocales()],
   };
   const client = {
     ...shared,
