@@ -208,7 +208,20 @@ fn other_visitors_large_answers_fail_no_page_beside_them() {
             }),
         )
         .start();
-    let host = host_behind(&upstream, "1");
+    // What is tested is the heap they share, not time: a debug build under CI's load can
+    // take more than the default 3 s + 1 s to render sixteen pages of 3 MB on one thread.
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &upstream.url,
+        "--page-cache-entries",
+        "0",
+        "--load-timeout",
+        "30s",
+        "--render-timeout",
+        "30s",
+    ]);
     let pages: Vec<_> = (0..36)
         .map(|i| {
             let url = format!("{host}{}", crate::support::app_page("fr", "status", &[]));
