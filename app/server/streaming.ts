@@ -26,14 +26,16 @@ class HostDestination implements StringDestination {
   readonly #job: number;
   readonly #parts: string[];
   readonly #settle: { resolve(): void; reject(error: unknown): void };
+  /** The client went away: nothing more is kept or sent. */
+  #gone = false;
+  /** React's own handler for a destination that closes: it stops writing to it, and aborts what is left. */
+  #onClose: (() => void) | null = null;
 
   constructor(job: number, first: string, settle: { resolve(): void; reject(error: unknown): void }) {
     this.#job = job;
     this.#parts = first ? [first] : [];
     this.#settle = settle;
   }
-
-  #gone = false;
 
   write(chunk: string): boolean {
     if (!this.#gone) this.#parts.push(chunk);
@@ -58,9 +60,6 @@ class HostDestination implements StringDestination {
   }
 
   readonly fail = (error: unknown): void => this.destroy(error);
-
-  /** React's own handler for a destination that closes: it stops writing to it, and aborts what is left. */
-  #onClose: (() => void) | null = null;
 
   /** The client went away: React is told, as a Node stream that closes tells it; nothing more is written, and the page is over. */
   close(): void {
