@@ -76,6 +76,22 @@ class HostDestination implements StringDestination {
   }
 }
 
+/** Whether the client of a page has gone: the host's cancel says so, whenever it comes. */
+interface Client {
+  readonly left: boolean;
+}
+
+/**
+ * The client of the page `job`, watched from the page's start: a client that leaves while
+ * its page waits (for the screen's module, for its data) has nothing rendered for it once
+ * that comes. `written` takes the watch over once React writes.
+ */
+function watched(job: number): Client {
+  const client = { left: false };
+  onCancel(job, () => (client.left = true));
+  return client;
+}
+
 /**
  * Writes the page `job` as `start` renders it into a destination of the host's; ends when
  * React ends it. Should the client go away, React stops (what is left is not written).
@@ -106,17 +122,20 @@ export function streamPage(
   ready: Promise<unknown> = Promise.resolve(),
 ): void {
   streamHead(job, head);
+  const client = watched(job);
   const errors: string[] = [];
   const work = (async () => {
     await ready;
-    await written(job, "", (destination) =>
-      renderToPipeableStream(element, {
-        nonce,
-        // A part that fails is rendered by the browser instead; the page goes on.
-        onError: (error: unknown) => void errors.push(describe(error)),
-        onShellError: destination.fail,
-      }),
-    );
+    if (!client.left) {
+      await written(job, "", (destination) =>
+        renderToPipeableStream(element, {
+          nonce,
+          // A part that fails is rendered by the browser instead; the page goes on.
+          onError: (error: unknown) => void errors.push(describe(error)),
+          onShellError: destination.fail,
+        }),
+      );
+    }
     return { data: await data, errors };
   })();
   finishStream(job, work);
@@ -172,6 +191,8 @@ export function makeShellThenResume(
   ready: Promise<unknown>,
 ): void {
   streamHead(job, head);
+  // The shell is made even if the client leaves meanwhile: the host keeps it for the page's next visitors.
+  const client = watched(job);
   const errors: string[] = [];
   const work = (async () => {
     await ready;
@@ -185,7 +206,7 @@ export function makeShellThenResume(
     const { shell, revealTimer } = sendable(html);
     const postponedJson = postponed === null ? null : JSON.stringify({ revealTimer, state: postponed } satisfies Resumable);
     streamShell(job, { prelude: shell, postponed: postponedJson });
-    const end = await filled(job, element, postponedJson, nonce, data);
+    const end = await filled(job, element, postponedJson, nonce, data, client);
     return { ...end, errors: [...errors, ...end.errors] };
   })();
   finishStream(job, work);
@@ -194,10 +215,10 @@ export function makeShellThenResume(
 /**
  * Fills the holes of the page `job`, whose shell the host has sent already: once its data
  * is there (nothing of React is held while it waits), React resumes from `postponed` and
- * writes only what the shell lacks.
+ * writes only what the shell lacks; nothing, if its client has left by then.
  */
 export function resumeHoles(job: number, element: ReactElement, postponed: string, nonce: string, data: Promise<LoadOutcome<unknown>>): void {
-  finishStream(job, filled(job, element, postponed, nonce, data));
+  finishStream(job, filled(job, element, postponed, nonce, data, watched(job)));
 }
 
 async function filled(
@@ -206,10 +227,11 @@ async function filled(
   postponed: string | null,
   nonce: string,
   data: Promise<LoadOutcome<unknown>>,
+  client: Client,
 ): Promise<{ data: LoadOutcome<unknown>; errors: string[] }> {
   const outcome = await data;
   const errors: string[] = [];
-  if (postponed !== null) {
+  if (postponed !== null && !client.left) {
     const { revealTimer, state } = JSON.parse(postponed) as Resumable;
     const first = revealTimer ? `<script nonce="${nonce}">${REVEAL_TIMER}</script>` : "";
     await written(job, first, (destination) =>

@@ -4,6 +4,7 @@
 // (app/**/*.test.mjs, e.g. the catalogue's corpus) run as they are.
 import { build } from "esbuild";
 import { catalogue } from "../bundling/catalogue.mjs";
+import { stringFizz } from "../bundling/string-fizz.mjs";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,7 +34,9 @@ try {
     outExtension: { ".js": ".mjs" },
     define: { BILINGUE_VERSION: '"test"', BILINGUE_BUILD_TIME: "0", BILINGUE_TEST_ROOT: JSON.stringify(root) },
     logLevel: "warning",
-    plugins: [catalogue(root)],
+    // The server's React renderer, as the server bundle has it (app/server/streaming.ts imports
+    // it); its development build, as React itself is here (NODE_ENV is not "production").
+    plugins: [catalogue(root), stringFizz(root, true)],
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   });
   const files = readdirSync(outDir, { recursive: true }).filter((f) => f.endsWith(".test.mjs")).map((f) => path.join(outDir, f));

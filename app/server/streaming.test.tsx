@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Suspense, use } from "react";
+import type { LoadOutcome } from "../data/outcome";
+import { cancel, takeOutbox } from "./exchange";
+import { haltShells, makeShellThenResume, streamPage } from "./streaming";
+
+type Outcome = LoadOutcome<unknown>;
+type Part = { job: number; head?: unknown; shell?: { prelude: string; postponed: string | null }; html?: string; end?: unknown };
+
+const head = { status: 200, title: "t", description: "d", page: { route: "status", params: {} } } as never;
+/** A macrotask: every microtask React scheduled (its "timers" included) has run. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+/** A promise, and what settles it. */
+function later<T>(): { promise: Promise<T>; resolve(value: T): void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+/** The parts the outbox holds for `job`, by kind. */
+function partsOf(job: number): Part[] {
+  const outbox = JSON.parse(takeOutbox()) as { parts: Part[]; done: { job: number; failed?: string }[] };
+  assert.deepEqual(outbox.done.filter((d) => d.job === job), [], "the page did not fail");
+  return outbox.parts.filter((p) => p.job === job);
+}
+const kinds = (parts: Part[]) => parts.map((p) => Object.keys(p).find((k) => k !== "job"));
+
+function Text({ text }: { text: Promise<string> }) {
+  return <p>{use(text)}</p>;
+}
+function Page({ first, second }: { first: Promise<string>; second: Promise<string> }) {
+  return (
+    <main>
+      <Suspense fallback={<i>first…</i>}>
+        <Text text={first} />
+      </Suspense>
+      <Suspense fallback={<i>second…</i>}>
+        <Text text={second} />
+      </Suspense>
+    </main>
+  );
+}
+
+test("a client that leaves mid-stream has nothing more written for it", async () => {
+  const [first, second] = [later<string>(), later<string>()];
+  const data = later<Outcome>();
+  streamPage(1, head, <Page first={first.promise} second={second.promise} />, "n0nce", data.promise);
+  await settled();
+  first.resolve("un");
+  await settled();
+  const before = partsOf(1);
+  assert.deepEqual(kinds(before), ["head", "html", "html"]);
+  assert.match(before[2].html ?? "", /un/);
+  cancel(1);
+  second.resolve("deux");
+  data.resolve({ ok: true, data: null });
+  await settled();
+  assert.deepEqual(kinds(partsOf(1)), ["end"], "nothing of the second part, nor React's abort, was written");
+});
+
+test("a client that leaves while its page waits for its data has nothing resumed for it", async () => {
+  const never = new Promise<string>(() => {});
+  const data = later<Outcome>();
+  const text = data.promise.then(() => "les données");
+  makeShellThenResume(2, head, <Page first={never} second={never} />, <Page first={text} second={text} />, "n0nce", data.promise, Promise.resolve());
+  await settled();
+  haltShells();
+  await settled();
+  const shell = partsOf(2);
+  assert.deepEqual(kinds(shell), ["head", "shell"]);
+  assert.match(shell[1].shell?.prelude ?? "", /first…/);
+  cancel(2);
+  data.resolve({ ok: true, data: null });
+  await settled();
+  assert.deepEqual(kinds(partsOf(2)), ["end"], "no resumed markup");
+});
+
+test("a client that stays has its page resumed once its data comes", async () => {
+  const never = new Promise<string>(() => {});
+  const data = later<Outcome>();
+  const text = data.promise.then(() => "les données");
+  makeShellThenResume(3, head, <Page first={never} second={never} />, <Page first={text} second={text} />, "n0nce", data.promise, Promise.resolve());
+  await settled();
+  haltShells();
+  await settled();
+  assert.deepEqual(kinds(partsOf(3)), ["head", "shell"]);
+  data.resolve({ ok: true, data: null });
+  await settled();
+  const rest = partsOf(3);
+  assert.equal(kinds(rest).at(-1), "end");
+  const resumed = rest.slice(0, -1);
+  assert.ok(resumed.length > 0 && resumed.every((p) => typeof p.html === "string"), "the resumed markup, then the end");
+  const html = resumed.map((p) => p.html).join("");
+  assert.match(html, /les données/);
+  assert.match(html, /<script nonce="n0nce">/);
+});
+
+function Broken(): never {
+  throw new Error("the screen is broken");
+}
+
+test("a shell that cannot be prerendered fails its page alone, saying why", async () => {
+  const data = later<Outcome>();
+  makeShellThenResume(4, head, <Broken />, <Broken />, "n0nce", data.promise, Promise.resolve());
+  streamPage(5, head, <p>à côté</p>, "n0nce", Promise.resolve({ ok: true, data: null }));
+  await settled();
+  haltShells();
+  await settled();
+  const outbox = JSON.parse(takeOutbox()) as { parts: Part[]; done: { job: number; failed?: string }[] };
+  assert.deepEqual(
+    outbox.done.map((d) => d.job),
+    [4],
+  );
+  assert.match(outbox.done[0].failed ?? "", /the screen is broken/);
+  assert.deepEqual(kinds(outbox.parts.filter((p) => p.job === 4)), ["head"], "no shell is kept of it");
+  const beside = outbox.parts.filter((p) => p.job === 5);
+  assert.deepEqual(kinds(beside).at(-1), "end");
+  assert.match(beside.map((p) => p.html ?? "").join(""), /<p>à côté<\/p>/);
+});
