@@ -319,3 +319,73 @@ fn a_client_that_leaves_mid_stream_stops_the_render_and_is_counted() {
         abandoned
     );
 }
+
+/// When the request an upstream was answering was dropped before its answer (its
+/// connection closed), if it was.
+type Dropped = std::sync::Arc<std::sync::Mutex<Option<Instant>>>;
+
+/// An upstream whose /api/status answers after `delay`, noting a request dropped before.
+fn upstream_noting_drops(delay: Duration) -> (Upstream, Dropped) {
+    struct Noted(Dropped, bool);
+    impl Drop for Noted {
+        fn drop(&mut self) {
+            if !self.1 {
+                *self.0.lock().unwrap() = Some(Instant::now());
+            }
+        }
+    }
+    let dropped = Dropped::default();
+    let noting = dropped.clone();
+    let upstream = Upstream::builder()
+        .route(
+            "/api/status",
+            get(move || {
+                let noted = Noted(noting.clone(), false);
+                async move {
+                    // The guard itself, not a copy of its flag: it lives as long as the answer.
+                    let mut noted = noted;
+                    tokio::time::sleep(delay).await;
+                    noted.1 = true;
+                    upstream::json(upstream::status_json("9.9.9"))
+                }
+            }),
+        )
+        .start();
+    (upstream, dropped)
+}
+
+#[test]
+fn a_client_that_leaves_while_its_page_waits_has_its_api_call_cut() {
+    use std::io::Write as _;
+    let (upstream, dropped) = upstream_noting_drops(Duration::from_secs(4));
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
+    let mut stream = std::net::TcpStream::connect(host.trim_start_matches("http://")).unwrap();
+    let request = format!(
+        "GET {} HTTP/1.1\r\nhost: x\r\n\r\n",
+        support::app_page("fr", "status", &[])
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut first = [0u8; 1024];
+    let read = stream.read(&mut first).unwrap();
+    assert!(String::from_utf8_lossy(&first[..read]).starts_with("HTTP/1.1 200"));
+    let asked = Instant::now();
+    while upstream.seen().is_empty() {
+        assert!(
+            asked.elapsed() < Duration::from_secs(2),
+            "the page's call never reached the upstream"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    drop(stream);
+    let left = Instant::now();
+    while dropped.lock().unwrap().is_none() {
+        assert!(
+            left.elapsed() < Duration::from_secs(2),
+            "the call went on for no one after its client left"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // The thread serves on.
+    let html = support::text(format!("{host}/en/"));
+    assert!(html.contains("<h1>Welcome to Bilingue</h1>"));
+}

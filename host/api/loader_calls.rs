@@ -22,7 +22,7 @@ use tracing::Instrument as _;
 use super::path_problem;
 use super::proxy::Upstream;
 use crate::data_keys::DataKeys;
-use crate::render::{ApiAnswer, ApiCall, ApiCaller, CallOutcome, Visitor};
+use crate::render::{ApiAnswer, ApiCall, ApiCaller, CallOutcome, ClientLeft, Visitor};
 use crate::server::PeerAddr;
 use crate::trace::{Kind, Propagated, Span, SpanId, Value};
 
@@ -46,6 +46,7 @@ impl ApiCaller for LoaderCalls {
         call: ApiCall,
         visitor: Arc<Visitor>,
         deadline: Instant,
+        left: ClientLeft,
         answer: Box<dyn FnOnce(CallOutcome) + Send>,
     ) {
         let api = match &self.upstream {
@@ -59,20 +60,23 @@ impl ApiCaller for LoaderCalls {
                 let id = call.id;
                 let traced = TracedCall::start(&visitor, &call);
                 let answered =
-                    tokio::time::timeout_at(deadline.into(), make(api, call, &visitor, &traced))
-                        .await;
-                let outcome = answered.unwrap_or_else(|_| CallOutcome {
-                    answer: ApiAnswer {
+                    tokio::time::timeout_at(deadline.into(), make(api, call, &visitor, &traced));
+                // Whatever was sent may have reached the API: a cut call's page is not shared.
+                let cut = |answer| CallOutcome {
+                    answer,
+                    per_visitor: visitor.cookie.is_some() || visitor.authorization.is_some(),
+                    data_keys: DataKeys::default(),
+                };
+                let outcome = tokio::select! {
+                    answered = answered => answered.unwrap_or_else(|_| cut(ApiAnswer {
                         timed_out: true,
                         ..ApiAnswer::failed(
                             id,
                             format!("timeout of {}ms exceeded", load_timeout.as_millis()),
                         )
-                    },
-                    // Whatever was sent may have reached the API: the page is not shared.
-                    per_visitor: visitor.cookie.is_some() || visitor.authorization.is_some(),
-                    data_keys: DataKeys::default(),
-                });
+                    })),
+                    () = left.wait() => cut(ApiAnswer::failed(id, "the page's visitor went away")),
+                };
                 traced.end(&visitor, &outcome.answer);
                 answer(outcome);
             }

@@ -8,6 +8,7 @@
 //! (`app/server/exchange.ts` is the other side).
 
 mod budget;
+mod client_left;
 pub(crate) mod contract;
 mod exchange;
 mod handed;
@@ -23,6 +24,7 @@ mod v8_flags;
 mod warm_up;
 mod watchdog;
 
+pub use client_left::ClientLeft;
 pub use contract::{ApiAnswer, ApiCall, BootState, PageIdentity, PageSharing, Rendered};
 pub use identity::is_route_name;
 pub use pool::{PoolOptions, RenderPool};
@@ -109,13 +111,14 @@ pub struct CallOutcome {
 }
 
 /// Makes a page's API calls, off the render thread; `answer` is called once with the
-/// outcome, which must come by `deadline`.
+/// outcome, which must come by `deadline`, or as soon as the page's client has `left`.
 pub trait ApiCaller: Send + Sync + 'static {
     fn call(
         &self,
         call: ApiCall,
         visitor: Arc<Visitor>,
         deadline: Instant,
+        left: ClientLeft,
         answer: Box<dyn FnOnce(CallOutcome) + Send>,
     );
 }

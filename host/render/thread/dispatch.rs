@@ -44,8 +44,9 @@ impl Dispatch<'_> {
                 });
             };
             match self.loading.caller(job) {
-                Some((visitor, deadline)) => {
-                    self.api.call(call, visitor, deadline, Box::new(reply));
+                Some((visitor, deadline, left)) => {
+                    self.api
+                        .call(call, visitor, deadline, left, Box::new(reply));
                 }
                 None => reply(CallOutcome {
                     answer: ApiAnswer::failed(id, "this page is no longer being rendered"),
@@ -95,7 +96,7 @@ mod tests {
 
     use super::super::stand_ins::{loading, page};
     use super::*;
-    use crate::render::{ApiCall, Rendering, Visitor};
+    use crate::render::{ApiCall, ClientLeft, Rendering, Visitor};
 
     type Answer = Box<dyn FnOnce(CallOutcome) + Send>;
 
@@ -104,7 +105,14 @@ mod tests {
     struct Calls(Mutex<Vec<(ApiCall, Instant, Answer)>>);
 
     impl ApiCaller for Calls {
-        fn call(&self, call: ApiCall, _visitor: Arc<Visitor>, deadline: Instant, answer: Answer) {
+        fn call(
+            &self,
+            call: ApiCall,
+            _visitor: Arc<Visitor>,
+            deadline: Instant,
+            _left: ClientLeft,
+            answer: Answer,
+        ) {
             self.0.lock().unwrap().push((call, deadline, answer));
         }
     }
@@ -149,7 +157,7 @@ mod tests {
         let mut pages = loading();
         let api = Calls::default();
         let (job, _reply) = page(&mut pages, Duration::from_secs(5));
-        let (_, deadline) = pages.caller(job).unwrap();
+        let (_, deadline, _) = pages.caller(job).unwrap();
         let calls = format!("{},{}", fetch(1, job), fetch(2, job));
         let (outcome, answered) = dispatch(&mut pages, &api, &outbox("", "", &calls));
         assert!(outcome.is_ok());

@@ -14,6 +14,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::PoolStats;
 use crate::data_keys::DataKeys;
 use crate::render::budget::Reservation;
+use crate::render::client_left::{ClientLeft, Departure};
 use crate::render::exchange::{Finished, StreamPart, check_status};
 use crate::render::shells::{KeptShell, ShellKey, Shells};
 use crate::render::stream::{Abandoned, Stream, StreamEvent, StreamHead};
@@ -38,6 +39,8 @@ struct Loading {
     making_shell: Option<(ShellKey, Option<StreamHead>)>,
     /// Its part of the loading budget, given back when the page ends.
     _reserved: Option<Reservation>,
+    /// Tells its calls that its client left; made with its first call.
+    departure: Option<Departure>,
 }
 
 /// Where a page goes when the bundle has it.
@@ -137,6 +140,7 @@ impl LoadingPages {
             reply: reply.into(),
             making_shell: extras.making_shell.map(|key| (key, None)),
             _reserved: extras.reserved,
+            departure: None,
         };
         self.pages.insert(job, page);
         job
@@ -158,11 +162,13 @@ impl LoadingPages {
             .is_some_and(|page| matches!(page.reply, Reply::Waiting(_)))
     }
 
-    /// Who asked for page `job`, and when its data must come; `None` once it has ended.
-    pub(super) fn caller(&self, job: u64) -> Option<(Arc<Visitor>, Instant)> {
-        self.pages
-            .get(&job)
-            .map(|page| (page.visitor.clone(), page.deadline))
+    /// Who asked for page `job`, when its data must come, and word of its client leaving,
+    /// for a call it makes; `None` once it has ended.
+    pub(super) fn caller(&mut self, job: u64) -> Option<(Arc<Visitor>, Instant, ClientLeft)> {
+        self.pages.get_mut(&job).map(|page| {
+            let departure = page.departure.get_or_insert_with(Departure::new);
+            (page.visitor.clone(), page.deadline, departure.watch())
+        })
     }
 
     /// One of the page's calls was answered: whether it made the page its visitor's alone,
@@ -178,10 +184,16 @@ impl LoadingPages {
         }
     }
 
-    /// The page's stream is no longer read: it ends here, not as a failure. Whether it was
-    /// loading.
+    /// The page's stream is no longer read: it ends here, not as a failure, and its calls
+    /// still waiting are cut. Whether it was loading.
     pub(super) fn stop(&mut self, job: u64) -> bool {
-        self.pages.remove(&job).is_some()
+        let Some(page) = self.pages.remove(&job) else {
+            return false;
+        };
+        if let Some(departure) = page.departure {
+            departure.left();
+        }
+        true
     }
 
     /// The bundle finished a page: it goes whole to its handler, or ends its stream.
@@ -505,6 +517,35 @@ mod tests {
         assert!(!pages.stop(job), "once");
         pages.finish(finished(job, Err(RenderError::TimedOut)));
         assert_eq!(failures(&pages), 0);
+    }
+
+    /// Whether `left` settles within 50 ms.
+    fn heard(left: crate::render::ClientLeft) -> bool {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            tokio::time::timeout(Duration::from_millis(50), left.wait())
+                .await
+                .is_ok()
+        })
+    }
+
+    #[test]
+    fn the_calls_of_a_stopped_page_are_cut_and_a_finished_pages_are_not() {
+        let mut pages = loading();
+        let (stopped, _reply) = page(&mut pages, Duration::from_secs(5));
+        let (_, _, call) = pages.caller(stopped).unwrap();
+        assert!(pages.stop(stopped));
+        assert!(heard(call), "its client left");
+        let (done, _reply) = page(&mut pages, Duration::from_secs(5));
+        let (_, _, call) = pages.caller(done).unwrap();
+        pages.finish(finished(done, Err(RenderError::TimedOut)));
+        assert!(
+            !heard(call),
+            "a call of a page that ended otherwise runs to its end"
+        );
     }
 
     #[test]

@@ -1,0 +1,75 @@
+//! Word to a page's API calls that its client went away (a streamed page whose connection
+//! closed): a call still waiting for its answer is cut then, rather than holding the API
+//! and a connection to it until it answers for no one. A call of a page that ended any
+//! other way runs to its own end.
+
+use tokio::sync::watch;
+
+/// The side a page keeps: it says when its client left.
+#[derive(Debug)]
+pub struct Departure(watch::Sender<bool>);
+
+/// The side a call of the page waits on.
+#[derive(Debug)]
+pub struct ClientLeft(watch::Receiver<bool>);
+
+impl Departure {
+    pub fn new() -> Self {
+        Self(watch::Sender::new(false))
+    }
+
+    /// What a call of the page waits on.
+    pub fn watch(&self) -> ClientLeft {
+        ClientLeft(self.0.subscribe())
+    }
+
+    /// The client left: every call watching is cut.
+    pub fn left(self) {
+        self.0.send_replace(true);
+    }
+}
+
+impl ClientLeft {
+    /// Settles once the page's client has left; never, if the page ends otherwise.
+    pub async fn wait(mut self) {
+        if self.0.wait_for(|left| *left).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn settles(left: ClientLeft) -> bool {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            tokio::time::timeout(Duration::from_millis(50), left.wait())
+                .await
+                .is_ok()
+        })
+    }
+
+    #[test]
+    fn a_call_hears_that_its_client_left_even_after_the_page_is_gone() {
+        let departure = Departure::new();
+        let (before, after) = (departure.watch(), departure.watch());
+        departure.left();
+        assert!(settles(before));
+        assert!(settles(after));
+    }
+
+    #[test]
+    fn a_page_that_ends_otherwise_cuts_none_of_its_calls() {
+        let departure = Departure::new();
+        let call = departure.watch();
+        drop(departure);
+        assert!(!settles(call));
+    }
+}
