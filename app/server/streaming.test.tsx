@@ -58,6 +58,16 @@ test("a client that leaves mid-stream has nothing more written for it", async ()
   assert.deepEqual(kinds(partsOf(1)), ["end"], "nothing of the second part, nor React's abort, was written");
 });
 
+test("a client that leaves before the screen's module is there has nothing rendered for it", async () => {
+  const screen = later<unknown>();
+  streamPage(6, head, <Page first={Promise.resolve("un")} second={Promise.resolve("deux")} />, "n0nce", Promise.resolve({ ok: true, data: null }), screen.promise);
+  await settled();
+  cancel(6);
+  screen.resolve(undefined);
+  await settled();
+  assert.deepEqual(kinds(partsOf(6)), ["head", "end"]);
+});
+
 test("a client that leaves while its page waits for its data has nothing resumed for it", async () => {
   const never = new Promise<string>(() => {});
   const data = later<Outcome>();

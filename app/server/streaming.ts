@@ -84,7 +84,8 @@ interface Client {
 /**
  * The client of the page `job`, watched from the page's start: a client that leaves while
  * its page waits (for the screen's module, for its data) has nothing rendered for it once
- * that comes. `written` takes the watch over once React writes.
+ * that comes. Once React writes, `written` takes the watch over: `left` then stays false,
+ * and React's own stop is what a cancel does.
  */
 function watched(job: number): Client {
   const client = { left: false };
@@ -191,7 +192,9 @@ export function makeShellThenResume(
   ready: Promise<unknown>,
 ): void {
   streamHead(job, head);
-  // The shell is made even if the client leaves meanwhile: the host keeps it for the page's next visitors.
+  // The shell is made even if the client leaves meanwhile: it comes within the call that
+  // started the page (the host's halt ends it there), and the host keeps it for the
+  // page's next visitors.
   const client = watched(job);
   const errors: string[] = [];
   const work = (async () => {

@@ -61,7 +61,8 @@ impl ApiCaller for LoaderCalls {
                 let traced = TracedCall::start(&visitor, &call);
                 let answered =
                     tokio::time::timeout_at(deadline.into(), make(api, call, &visitor, &traced));
-                // Whatever was sent may have reached the API: a cut call's page is not shared.
+                // Whatever was sent may have reached the API: a page whose call timed out is
+                // not shared. (The page of a client that left is gone: nothing reads it.)
                 let cut = |answer| CallOutcome {
                     answer,
                     per_visitor: visitor.cookie.is_some() || visitor.authorization.is_some(),

@@ -38,23 +38,23 @@ impl ClientLeft {
     }
 }
 
+/// Whether `left` settles within 50 ms (for the tests of whoever cuts calls).
+#[cfg(test)]
+pub fn settles(left: ClientLeft) -> bool {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        tokio::time::timeout(std::time::Duration::from_millis(50), left.wait())
+            .await
+            .is_ok()
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
-
-    fn settles(left: ClientLeft) -> bool {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
-            tokio::time::timeout(Duration::from_millis(50), left.wait())
-                .await
-                .is_ok()
-        })
-    }
 
     #[test]
     fn a_call_hears_that_its_client_left_even_after_the_page_is_gone() {

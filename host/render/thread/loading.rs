@@ -519,31 +519,19 @@ mod tests {
         assert_eq!(failures(&pages), 0);
     }
 
-    /// Whether `left` settles within 50 ms.
-    fn heard(left: crate::render::ClientLeft) -> bool {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
-            tokio::time::timeout(Duration::from_millis(50), left.wait())
-                .await
-                .is_ok()
-        })
-    }
-
     #[test]
     fn the_calls_of_a_stopped_page_are_cut_and_a_finished_pages_are_not() {
+        use crate::render::client_left::settles;
         let mut pages = loading();
         let (stopped, _reply) = page(&mut pages, Duration::from_secs(5));
         let (_, _, call) = pages.caller(stopped).unwrap();
         assert!(pages.stop(stopped));
-        assert!(heard(call), "its client left");
+        assert!(settles(call), "its client left");
         let (done, _reply) = page(&mut pages, Duration::from_secs(5));
         let (_, _, call) = pages.caller(done).unwrap();
         pages.finish(finished(done, Err(RenderError::TimedOut)));
         assert!(
-            !heard(call),
+            !settles(call),
             "a call of a page that ended otherwise runs to its end"
         );
     }
