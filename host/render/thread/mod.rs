@@ -1,8 +1,7 @@
 //! One render thread: it owns one [`Renderer`] (a V8 runtime and the tokio runtime its
 //! tasks run on) and takes jobs from the pool's queue. It never sits idle while a page
-//! waits for its data: it starts the page, has the page's API calls made by the
-//! [`ApiCaller`] (elsewhere), and takes other jobs until the answers come back; then the
-//! bundle finishes the page. A page whose data is not there by its deadline renders with
+//! waits for its data: it starts the page, has its API calls made by the [`ApiCaller`],
+//! and takes other jobs until the answers come back; then the bundle finishes the page. A page whose data is not there by its deadline renders with
 //! the time-out error (the calls are answered so); one the bundle still has not finished a
 //! render time-out later fails, and gets the client-rendered page.
 //!
@@ -11,9 +10,9 @@
 //! entry points, an outbox that cannot be read).
 //!
 //! This file is the thread's loop: what it waits for, and each call into the bundle. The
-//! rest, by concern: `loading.rs` (the pages started and not finished, where they fail),
-//! `dispatch.rs` (what an outbox asks for), `call_answers.rs` (the API calls' answers,
-//! handed over within a budget of the heap), `replacement.rs` (a fresh runtime, a reload).
+//! rest: `loading.rs` (the pages started and not finished, where they fail), `dispatch.rs`
+//! (what an outbox asks for), `call_answers.rs` (the calls' answers, handed over within a
+//! budget of the heap), `replacement.rs` (a fresh runtime, a reload).
 
 mod call_answers;
 mod dispatch;
@@ -21,6 +20,8 @@ mod loading;
 mod replacement;
 #[cfg(test)]
 mod stand_ins;
+#[cfg(test)]
+mod tests;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -218,7 +219,11 @@ impl RenderThread {
     /// Waits for a job (when there is room for one), an answer, or the next deadline.
     fn next_event(&mut self) -> Event {
         if !self.held.is_empty() {
-            // Answers held and pages asked for take turns: a visitor who just came waits
+            if let Ok(abandoned) = self.abandoned.try_recv() {
+                return Event::Abandoned(abandoned);
+            }
+            // A client that left is heard first (its page is not resumed for no one); then
+            // answers held and pages asked for take turns: a visitor who just came waits
             // for one batch of others' data at most, and the data never starves.
             self.jobs_first = !self.jobs_first;
             if self.jobs_first

@@ -1,0 +1,89 @@
+//! What the thread's loop takes next, with no V8 behind it.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::unbounded;
+
+use super::call_answers::CallAnswer;
+use super::{Event, Queues, RenderThread, ThreadContext};
+use crate::data_keys::DataKeys;
+use crate::render::readiness::Readiness;
+use crate::render::stream::Abandoned;
+use crate::render::warm_up::WarmUp;
+use crate::render::{
+    ApiAnswer, ApiCall, ApiCaller, Bundle, CallOutcome, ClientLeft, Limits, Visitor,
+};
+
+/// An [`ApiCaller`] no test here calls.
+struct NoCalls;
+
+impl ApiCaller for NoCalls {
+    fn call(
+        &self,
+        _: ApiCall,
+        _: Arc<Visitor>,
+        _: Instant,
+        _: ClientLeft,
+        _: Box<dyn FnOnce(CallOutcome) + Send>,
+    ) {
+        unreachable!("no page here makes a call");
+    }
+}
+
+/// A thread of runtime 0 that has never started a runtime.
+fn thread() -> RenderThread {
+    let limits = Limits {
+        timeout: Duration::from_secs(1),
+        heap_bytes: 64 << 20,
+    };
+    let context = Arc::new(ThreadContext {
+        bundle: Bundle::Script("".into()),
+        warm_up: WarmUp {
+            requests: Vec::new(),
+            timeout: Duration::from_secs(1),
+            limits,
+        },
+        render_seconds: metrics::Histogram::noop(),
+        api: Arc::new(NoCalls),
+        stats: Arc::default(),
+        readiness: Arc::new(Readiness::new(1)),
+        warm_up_pages: Arc::default(),
+        shells: Arc::default(),
+    });
+    let (whole, resumed, reloads) = (unbounded().1, unbounded().1, unbounded().1);
+    RenderThread::new(context, Queues { whole, resumed }, reloads)
+}
+
+fn answer(job: u64) -> CallAnswer {
+    CallAnswer {
+        runtime: 0,
+        job,
+        outcome: CallOutcome {
+            answer: ApiAnswer::failed(job, "an answer"),
+            per_visitor: false,
+            data_keys: DataKeys::default(),
+        },
+    }
+}
+
+#[test]
+fn a_client_that_left_is_heard_before_the_answers_held_go_in() {
+    let mut thread = thread();
+    thread.held.hold([answer(1), answer(2)], |_| false);
+    assert!(!thread.held.is_empty());
+    let left = Abandoned {
+        runtime: 0,
+        job: 2,
+        counted: true,
+    };
+    thread.abandoned_tx.send(left).unwrap();
+    assert!(
+        matches!(
+            thread.next_event(),
+            Event::Abandoned(Abandoned { job: 2, .. })
+        ),
+        "the page whose client left is stopped before its data reaches the bundle"
+    );
+    assert!(matches!(thread.next_event(), Event::Answers(batch) if batch.len() == 2));
+}
