@@ -331,8 +331,11 @@ fn a_collector_that_refuses_or_hangs_changes_nothing_for_visitors() {
             assert!(page.bytes().unwrap().len() > 100);
             slowest = slowest.max(asked.elapsed());
         }
+        // A page that waited on the collector would wait for the export's time-out (5 s)
+        // or a full queue; a page on a loaded 2-core CI, beside three browsers, has taken
+        // 0.7 s without any wait of the kind: the bound tells the two apart.
         assert!(
-            slowest < Duration::from_millis(500),
+            slowest < Duration::from_secs(2),
             "{kind}: a page took {slowest:?}"
         );
         if kind == "refusing" {
