@@ -42,7 +42,34 @@ pub(super) struct Abandoned {
 
 /// Where to say a stream's client went away: known once a render thread has its job (a
 /// stream that starts from a kept shell is sent before any thread has it).
-pub(super) type AbandonAt = Arc<Mutex<Option<(Sender<Abandoned>, Abandoned)>>>;
+pub(super) type AbandonAt = Arc<Mutex<AbandonSlot>>;
+
+#[derive(Default)]
+pub(super) enum AbandonSlot {
+    /// No thread has the job yet.
+    #[default]
+    Unknown,
+    /// Who to tell, and what.
+    Known(Sender<Abandoned>, Abandoned),
+    /// The stream went before a thread had its job (counted unless it answered a HEAD):
+    /// the thread is told as it takes the job.
+    Gone { counted: bool },
+}
+
+/// A thread took the job of a stream that started before it: it is told when the client
+/// goes away, or at once if the client went while the job was on its way.
+pub(super) fn tell_when_abandoned(at: &AbandonAt, to: Sender<Abandoned>, abandoned: Abandoned) {
+    let mut slot = at.lock().expect("abandon lock");
+    match *slot {
+        AbandonSlot::Gone { counted } => {
+            let _ = to.send(Abandoned {
+                counted,
+                ..abandoned
+            });
+        }
+        _ => *slot = AbandonSlot::Known(to, abandoned),
+    }
+}
 
 /// A page being streamed, from its render thread.
 pub struct Stream {
@@ -68,7 +95,7 @@ impl Stream {
         Self {
             head,
             events,
-            abandon: Some(Arc::new(Mutex::new(Some((abandon, at))))),
+            abandon: Some(Arc::new(Mutex::new(AbandonSlot::Known(abandon, at)))),
         }
     }
 
@@ -98,10 +125,11 @@ impl Stream {
 
     /// Stops the render: the answer has its head and needs no body (HEAD).
     pub fn discard(self) {
-        if let Some(at) = &self.abandon
-            && let Some((_, abandoned)) = at.lock().expect("abandon lock").as_mut()
-        {
-            abandoned.counted = false;
+        if let Some(at) = &self.abandon {
+            match &mut *at.lock().expect("abandon lock") {
+                AbandonSlot::Known(_, abandoned) => abandoned.counted = false,
+                slot => *slot = AbandonSlot::Gone { counted: false },
+            }
         }
     }
 
@@ -140,9 +168,71 @@ impl std::fmt::Debug for Stream {
 
 impl Drop for Stream {
     fn drop(&mut self) {
-        let told = self.abandon.take();
-        if let Some((to, abandoned)) = told.and_then(|at| at.lock().expect("abandon lock").take()) {
-            let _ = to.send(abandoned);
+        let Some(at) = self.abandon.take() else {
+            return;
+        };
+        let mut slot = at.lock().expect("abandon lock");
+        match std::mem::take(&mut *slot) {
+            AbandonSlot::Known(to, abandoned) => {
+                let _ = to.send(abandoned);
+            }
+            AbandonSlot::Unknown => *slot = AbandonSlot::Gone { counted: true },
+            gone @ AbandonSlot::Gone { .. } => *slot = gone,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn head() -> StreamHead {
+        StreamHead {
+            status: 200,
+            title: "t".into(),
+            description: "d".into(),
+            page: crate::render::PageIdentity::everywhere(None, "/"),
+        }
+    }
+
+    /// What a thread that took job 3 of runtime 0 hears, once it has the job.
+    fn heard_by_the_thread(at: &AbandonAt) -> Option<(u64, bool)> {
+        let (to, told) = crossbeam_channel::unbounded();
+        let abandoned = Abandoned {
+            runtime: 0,
+            job: 3,
+            counted: true,
+        };
+        tell_when_abandoned(at, to, abandoned);
+        told.try_recv().ok().map(|a| (a.job, a.counted))
+    }
+
+    #[test]
+    fn a_client_gone_before_a_thread_had_its_job_is_heard_as_the_thread_takes_it() {
+        let (stream, at) = Stream::before_its_thread(head(), mpsc::unbounded_channel().1);
+        drop(stream);
+        assert_eq!(heard_by_the_thread(&at), Some((3, true)));
+    }
+
+    #[test]
+    fn a_head_answered_before_a_thread_had_its_job_is_not_counted_as_a_client_gone() {
+        let (stream, at) = Stream::before_its_thread(head(), mpsc::unbounded_channel().1);
+        stream.discard();
+        assert_eq!(heard_by_the_thread(&at), Some((3, false)));
+    }
+
+    #[test]
+    fn a_client_still_there_is_not_heard_until_it_goes() {
+        let (stream, at) = Stream::before_its_thread(head(), mpsc::unbounded_channel().1);
+        let (to, told) = crossbeam_channel::unbounded();
+        let abandoned = Abandoned {
+            runtime: 0,
+            job: 3,
+            counted: true,
+        };
+        tell_when_abandoned(&at, to, abandoned);
+        assert!(told.try_recv().is_err());
+        drop(stream);
+        assert_eq!(told.try_recv().map(|a| a.job).ok(), Some(3));
     }
 }

@@ -39,7 +39,7 @@ use super::exchange::Outbox;
 use super::readiness::{Readiness, ThreadReadiness};
 use super::runtime::{Renderer, ShellAsk};
 use super::shells::{ShellKey, Shells};
-use super::stream::{AbandonAt, Abandoned};
+use super::stream::{AbandonAt, Abandoned, tell_when_abandoned};
 use super::warm_up::WarmUp;
 use super::{ApiCaller, Bundle, RenderError, Rendered, Visitor};
 
@@ -292,7 +292,7 @@ impl RenderThread {
                 job: id,
                 counted: true,
             };
-            *at.lock().expect("abandon lock") = Some((self.abandoned_tx.clone(), abandoned));
+            tell_when_abandoned(&at, self.abandoned_tx.clone(), abandoned);
         }
         let started = Instant::now();
         let outbox = renderer.start(
