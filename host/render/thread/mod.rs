@@ -218,12 +218,12 @@ impl RenderThread {
 
     /// Waits for a job (when there is room for one), an answer, or the next deadline.
     fn next_event(&mut self) -> Event {
+        // A client that left is heard first: its page is not resumed for no one.
+        if let Ok(abandoned) = self.abandoned.try_recv() {
+            return Event::Abandoned(abandoned);
+        }
         if !self.held.is_empty() {
-            if let Ok(abandoned) = self.abandoned.try_recv() {
-                return Event::Abandoned(abandoned);
-            }
-            // A client that left is heard first (its page is not resumed for no one); then
-            // answers held and pages asked for take turns: a visitor who just came waits
+            // Answers held and pages asked for take turns: a visitor who just came waits
             // for one batch of others' data at most, and the data never starves.
             self.jobs_first = !self.jobs_first;
             if self.jobs_first

@@ -3,10 +3,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::unbounded;
+use crossbeam_channel::{Sender, unbounded};
 
 use super::call_answers::CallAnswer;
-use super::{Event, Queues, RenderThread, ThreadContext};
+use super::stand_ins::page;
+use super::{Event, Job, Queues, Reload, RenderThread, ThreadContext};
 use crate::data_keys::DataKeys;
 use crate::render::readiness::Readiness;
 use crate::render::stream::Abandoned;
@@ -31,8 +32,11 @@ impl ApiCaller for NoCalls {
     }
 }
 
+/// What keeps a test thread's queues open: no job comes, and none is closed.
+type Open = (Sender<Job>, Sender<Job>, Sender<Reload>);
+
 /// A thread of runtime 0 that has never started a runtime.
-fn thread() -> RenderThread {
+fn thread() -> (RenderThread, Open) {
     let limits = Limits {
         timeout: Duration::from_secs(1),
         heap_bytes: 64 << 20,
@@ -51,8 +55,10 @@ fn thread() -> RenderThread {
         warm_up_pages: Arc::default(),
         shells: Arc::default(),
     });
-    let (whole, resumed, reloads) = (unbounded().1, unbounded().1, unbounded().1);
-    RenderThread::new(context, Queues { whole, resumed }, reloads)
+    let ((to_whole, whole), (to_resumed, resumed)) = (unbounded(), unbounded());
+    let (to_reload, reloads) = unbounded();
+    let thread = RenderThread::new(context, Queues { whole, resumed }, reloads);
+    (thread, (to_whole, to_resumed, to_reload))
 }
 
 fn answer(job: u64) -> CallAnswer {
@@ -69,7 +75,7 @@ fn answer(job: u64) -> CallAnswer {
 
 #[test]
 fn a_client_that_left_is_heard_before_the_answers_held_go_in() {
-    let mut thread = thread();
+    let (mut thread, _open) = thread();
     thread.held.hold([answer(1), answer(2)], |_| false);
     assert!(!thread.held.is_empty());
     let left = Abandoned {
@@ -86,4 +92,22 @@ fn a_client_that_left_is_heard_before_the_answers_held_go_in() {
         "the page whose client left is stopped before its data reaches the bundle"
     );
     assert!(matches!(thread.next_event(), Event::Answers(batch) if batch.len() == 2));
+}
+
+#[test]
+fn a_client_that_left_is_heard_before_answers_that_came_with_its_cancel() {
+    let (mut thread, _open) = thread();
+    let (job, _reply) = page(&mut thread.loading, Duration::from_secs(5));
+    // Both ready at once, many times: a choice left to chance would lose some.
+    for _ in 0..32 {
+        thread.answers_tx.send(answer(job)).unwrap();
+        let left = Abandoned {
+            runtime: 0,
+            job,
+            counted: true,
+        };
+        thread.abandoned_tx.send(left).unwrap();
+        assert!(matches!(thread.next_event(), Event::Abandoned(_)));
+        assert!(matches!(thread.next_event(), Event::Answers(batch) if batch.len() == 1));
+    }
 }
