@@ -270,35 +270,42 @@ fn a_crawler_gets_the_whole_page_in_one_piece_with_its_data() {
     }
 }
 
-#[test]
-fn a_client_that_leaves_mid_stream_stops_the_render_and_is_counted() {
+/// The status page asked over a connection of its own, once its answer's first bytes
+/// (a 200) have come: the client can then leave mid-stream by dropping it.
+fn status_page_begun(host: &str) -> std::net::TcpStream {
     use std::io::Write as _;
-    let upstream = slow_upstream(Duration::from_secs(2), StatusCode::OK);
-    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
-    let address = host.trim_start_matches("http://");
-    let before = support::metric(&host, "bilingue_streams_abandoned_total");
-    let mut stream = std::net::TcpStream::connect(address).unwrap();
-    stream
-        .write_all(
-            format!(
-                "GET {} HTTP/1.1\r\nhost: x\r\n\r\n",
-                support::app_page("fr", "status", &[])
-            )
-            .as_bytes(),
-        )
-        .unwrap();
+    let mut stream = std::net::TcpStream::connect(host.trim_start_matches("http://")).unwrap();
+    let request = format!(
+        "GET {} HTTP/1.1\r\nhost: x\r\n\r\n",
+        support::app_page("fr", "status", &[])
+    );
+    stream.write_all(request.as_bytes()).unwrap();
     let mut first = [0u8; 1024];
     let read = stream.read(&mut first).unwrap();
     assert!(String::from_utf8_lossy(&first[..read]).starts_with("HTTP/1.1 200"));
-    drop(stream);
+    stream
+}
+
+/// Waits until `done`, asking every 10 ms; fails with `what` past `limit`.
+fn within(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
     let started = Instant::now();
-    while support::metric(&host, "bilingue_streams_abandoned_total") < before + 1.0 {
-        assert!(
-            started.elapsed() < Duration::from_secs(2),
-            "the stream's end was not noticed"
-        );
-        std::thread::sleep(Duration::from_millis(20));
+    while !done() {
+        assert!(started.elapsed() < limit, "{what}");
+        std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+#[test]
+fn a_client_that_leaves_mid_stream_stops_the_render_and_is_counted() {
+    let upstream = slow_upstream(Duration::from_secs(2), StatusCode::OK);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
+    let before = support::metric(&host, "bilingue_streams_abandoned_total");
+    drop(status_page_begun(&host));
+    within(
+        Duration::from_secs(2),
+        "the stream's end was not noticed",
+        || support::metric(&host, "bilingue_streams_abandoned_total") >= before + 1.0,
+    );
     // The thread serves on.
     let html = support::text(format!("{host}/en/"));
     assert!(html.contains("<h1>Welcome to Bilingue</h1>"));
@@ -356,36 +363,39 @@ fn upstream_noting_drops(delay: Duration) -> (Upstream, Dropped) {
 
 #[test]
 fn a_client_that_leaves_while_its_page_waits_has_its_api_call_cut() {
-    use std::io::Write as _;
     let (upstream, dropped) = upstream_noting_drops(Duration::from_secs(4));
     let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
-    let mut stream = std::net::TcpStream::connect(host.trim_start_matches("http://")).unwrap();
-    let request = format!(
-        "GET {} HTTP/1.1\r\nhost: x\r\n\r\n",
-        support::app_page("fr", "status", &[])
+    let stream = status_page_begun(&host);
+    within(
+        Duration::from_secs(2),
+        "the page's call never reached the upstream",
+        || !upstream.seen().is_empty(),
     );
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut first = [0u8; 1024];
-    let read = stream.read(&mut first).unwrap();
-    assert!(String::from_utf8_lossy(&first[..read]).starts_with("HTTP/1.1 200"));
-    let asked = Instant::now();
-    while upstream.seen().is_empty() {
-        assert!(
-            asked.elapsed() < Duration::from_secs(2),
-            "the page's call never reached the upstream"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
     drop(stream);
-    let left = Instant::now();
-    while dropped.lock().unwrap().is_none() {
-        assert!(
-            left.elapsed() < Duration::from_secs(2),
-            "the call went on for no one after its client left"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    within(
+        Duration::from_secs(2),
+        "the call went on for no one after its client left",
+        || dropped.lock().unwrap().is_some(),
+    );
     // The thread serves on.
     let html = support::text(format!("{host}/en/"));
     assert!(html.contains("<h1>Welcome to Bilingue</h1>"));
+}
+
+#[test]
+fn a_head_has_its_pages_api_call_cut_once_its_head_is_sent() {
+    let (upstream, dropped) = upstream_noting_drops(Duration::from_secs(4));
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
+    let head = client()
+        .head(format!("{host}{}", support::app_page("fr", "status", &[])))
+        .send()
+        .unwrap();
+    assert_eq!(head.status(), 200);
+    // Cut before the upstream saw it, or as it held it: not held on for the 4 s.
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(
+        upstream.seen().is_empty() || dropped.lock().unwrap().is_some(),
+        "a HEAD's call went on for no one ({} seen)",
+        upstream.seen().len()
+    );
 }

@@ -68,15 +68,20 @@ test("a client that leaves before the screen's module is there has nothing rende
   assert.deepEqual(kinds(partsOf(6)), ["head", "end"]);
 });
 
-test("a client that leaves while its page waits for its data has nothing resumed for it", async () => {
+/** Makes the shell of the page `job`, whose holes wait for `data`, as the host has it made: the parts it sent. */
+async function madeShell(job: number, data: Promise<Outcome>): Promise<Part[]> {
   const never = new Promise<string>(() => {});
-  const data = later<Outcome>();
-  const text = data.promise.then(() => "les données");
-  makeShellThenResume(2, head, <Page first={never} second={never} />, <Page first={text} second={text} />, "n0nce", data.promise, Promise.resolve());
+  const text = data.then(() => "les données");
+  makeShellThenResume(job, head, <Page first={never} second={never} />, <Page first={text} second={text} />, "n0nce", data, Promise.resolve());
   await settled();
   haltShells();
   await settled();
-  const shell = partsOf(2);
+  return partsOf(job);
+}
+
+test("a client that leaves while its page waits for its data has nothing resumed for it", async () => {
+  const data = later<Outcome>();
+  const shell = await madeShell(2, data.promise);
   assert.deepEqual(kinds(shell), ["head", "shell"]);
   assert.match(shell[1].shell?.prelude ?? "", /first…/);
   cancel(2);
@@ -86,14 +91,8 @@ test("a client that leaves while its page waits for its data has nothing resumed
 });
 
 test("a client that stays has its page resumed once its data comes", async () => {
-  const never = new Promise<string>(() => {});
   const data = later<Outcome>();
-  const text = data.promise.then(() => "les données");
-  makeShellThenResume(3, head, <Page first={never} second={never} />, <Page first={text} second={text} />, "n0nce", data.promise, Promise.resolve());
-  await settled();
-  haltShells();
-  await settled();
-  assert.deepEqual(kinds(partsOf(3)), ["head", "shell"]);
+  assert.deepEqual(kinds(await madeShell(3, data.promise)), ["head", "shell"]);
   data.resolve({ ok: true, data: null });
   await settled();
   const rest = partsOf(3);

@@ -1,9 +1,9 @@
 //! One render thread: it owns one [`Renderer`] (a V8 runtime and the tokio runtime its
 //! tasks run on) and takes jobs from the pool's queue. It never sits idle while a page
 //! waits for its data: it starts the page, has its API calls made by the [`ApiCaller`],
-//! and takes other jobs until the answers come back; then the bundle finishes the page. A page whose data is not there by its deadline renders with
-//! the time-out error (the calls are answered so); one the bundle still has not finished a
-//! render time-out later fails, and gets the client-rendered page.
+//! and takes other jobs until the answers come back; then the bundle finishes the page.
+//! A page without its data by its deadline renders with the time-out error (the calls
+//! are answered so); one still unfinished a render time-out later fails (client-rendered).
 //!
 //! A runtime whose state cannot be trusted is replaced, and counted: one stopped by its
 //! heap limit or its time-out, or whose exchange broke (an exception out of the bundle's
