@@ -85,12 +85,16 @@ export async function openPage(/** @type {Engine} */ engine, /** @type {Proxy} *
     /** The first driver command that did not answer in time (the engine hung), or null. */
     engineHung: () => driver.hung?.() ?? null,
     /**
-     * Waits until React has hydrated the app (its root element carries React's props): an
-     * interaction before that would meet a page that does not answer yet.
+     * Waits until React has hydrated the app (its root element carries React's props) and
+     * run the effects of that first commit: an interaction before that would meet a page
+     * that does not answer yet. Props come at the commit, effects after it (a task later,
+     * for a hydration): a history move between the two found no `popstate` listener.
+     * The navigation's effects, which attach it, also take the scroll position from the
+     * browser (`history.scrollRestoration`, "auto" until then), and run together.
      */
     hydrated: () =>
       until(
-        `(() => { const root = document.querySelector("#app > *"); return !!root && Object.keys(root).some((key) => key.startsWith("__reactProps$")); })()`,
+        `(() => { const root = document.querySelector("#app > *"); return !!root && Object.keys(root).some((key) => key.startsWith("__reactProps$")) && history.scrollRestoration === "manual"; })()`,
         "React did not hydrate #app",
       ),
     /** Waits until `fn(arg)` is truthy in the page; its value. */
