@@ -407,3 +407,44 @@ fn a_head_has_its_pages_api_call_cut_once_its_head_is_sent() {
         upstream.seen().len()
     );
 }
+
+/// Over HTTP/2 a client leaves one page by resetting its stream (`RST_STREAM`), not by
+/// closing the connection: that page's call is cut, and the connection serves on.
+#[test]
+fn over_http2_a_stream_reset_while_its_page_waits_cuts_its_call_and_nothing_else() {
+    let (upstream, held) = upstream_noting_drops(Duration::from_secs(4));
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
+    let address = host.trim_start_matches("http://").to_string();
+    let status = support::app_page("fr", "status", &[]);
+    let waiting = held.clone();
+    let home = support::block_on(async move {
+        let mut client = support::h2_connect(&address).await;
+        let request = axum::http::Request::get(format!("http://{address}{status}"))
+            .body(())
+            .unwrap();
+        let mut ready = client.clone().ready().await.unwrap();
+        let (answer, _) = ready.send_request(request, true).unwrap();
+        let (parts, mut body) = answer.await.unwrap().into_parts();
+        assert_eq!(parts.status, 200);
+        let first = body.data().await.unwrap().unwrap();
+        assert!(!first.is_empty());
+        let started = Instant::now();
+        while !waiting.lock().unwrap().began {
+            assert!(
+                started.elapsed() < Duration::from_secs(2),
+                "the page's call never reached the upstream"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        // The last handle on the stream: h2 resets it (CANCEL).
+        drop(body);
+        support::h2_get(&mut client, &format!("http://{address}/en/"), &[]).await
+    });
+    assert_eq!(home.0.status, 200);
+    assert!(String::from_utf8_lossy(&home.1).contains("<h1>Welcome to Bilingue</h1>"));
+    within(
+        Duration::from_secs(2),
+        "the call went on for no one after its stream was reset",
+        || held.lock().unwrap().dropped.is_some(),
+    );
+}
