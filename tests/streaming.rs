@@ -448,3 +448,45 @@ fn over_http2_a_stream_reset_while_its_page_waits_cuts_its_call_and_nothing_else
         || held.lock().unwrap().dropped.is_some(),
     );
 }
+
+/// A page that fails while its call waits (here: its runtime is replaced, after another
+/// page on the same thread ran out of heap) has its call cut: the answer would reach no one.
+#[test]
+fn a_page_failed_by_its_runtimes_replacement_has_its_api_call_cut() {
+    let (upstream, held) = upstream_noting_drops(Duration::from_secs(4));
+    // A time-out long enough that the heap limit, not the clock, stops the hoarder.
+    let host = support::binary::Host::started(&[
+        "--server-bundle",
+        support::LOADER_BUNDLE,
+        "--render-threads",
+        "1",
+        "--render-timeout",
+        "20s",
+        "--load-timeout",
+        "10s",
+        "--api-upstream",
+        &upstream.url,
+    ]);
+    let waiting = host.url("/fr/call/%2Fapi%2Fstatus");
+    let page = std::thread::spawn(move || client().get(waiting).send().unwrap().status());
+    within(
+        Duration::from_secs(2),
+        "the page's call never reached the upstream",
+        || held.lock().unwrap().began,
+    );
+    assert_eq!(
+        client().get(host.url("/fr/alloc")).send().unwrap().status(),
+        200
+    );
+    assert_eq!(page.join().unwrap(), 200, "sent client-rendered");
+    within(
+        Duration::from_secs(2),
+        "the failed page's call went on for no one",
+        || held.lock().unwrap().dropped.is_some(),
+    );
+    within(
+        Duration::from_secs(5),
+        "the runtime was not replaced",
+        || host.metric("bilingue_runtime_restarts_total") == 1.0,
+    );
+}

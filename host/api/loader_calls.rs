@@ -76,7 +76,7 @@ impl ApiCaller for LoaderCalls {
                             format!("timeout of {}ms exceeded", load_timeout.as_millis()),
                         )
                     })),
-                    () = left.wait() => cut(ApiAnswer::failed(id, "the page's visitor went away")),
+                    () = left.wait() => cut(ApiAnswer::failed(id, "the page ended before its answer (its visitor left, or it failed)")),
                 };
                 traced.end(&visitor, &outcome.answer);
                 answer(outcome);

@@ -1,7 +1,8 @@
-//! Word to a page's API calls that its client went away (a streamed page whose connection
-//! closed): a call still waiting for its answer is cut then, rather than holding the API
-//! and a connection to it until it answers for no one. A call of a page that ended any
-//! other way runs to its own end.
+//! Word to a page's API calls that the page is gone before its end: its client went away
+//! (a streamed page whose connection closed), or it failed (its runtime broke or was
+//! replaced, it ran past its time). A call still waiting for its answer is cut then,
+//! rather than holding the API and a connection to it until it answers for no one. A call
+//! of a page that finished runs to its own end.
 
 use tokio::sync::watch;
 
@@ -23,7 +24,7 @@ impl Departure {
         ClientLeft(self.0.subscribe())
     }
 
-    /// The client left: every call watching is cut.
+    /// The page is gone (its client left, or it failed): every call watching is cut.
     pub fn left(self) {
         self.0.send_replace(true);
     }

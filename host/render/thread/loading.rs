@@ -39,7 +39,7 @@ struct Loading {
     making_shell: Option<(ShellKey, Option<StreamHead>)>,
     /// Its part of the loading budget, given back when the page ends.
     _reserved: Option<Reservation>,
-    /// Tells its calls that its client left; made with its first call.
+    /// Tells its calls that the page is gone (its client left, or it failed); made with its first call.
     departure: Option<Departure>,
 }
 
@@ -319,9 +319,13 @@ impl LoadingPages {
         }
     }
 
-    /// The one way a page fails: counted, then told to its handler or to its stream.
+    /// The one way a page fails: counted, then told to its handler or to its stream. Its
+    /// calls still waiting are cut: their answers would reach no one.
     fn failed(&self, page: Loading, error: RenderError) {
         self.stats.render_failures.fetch_add(1, Ordering::Relaxed);
+        if let Some(departure) = page.departure {
+            departure.left();
+        }
         match page.reply {
             Reply::Waiting(reply) => {
                 let _ = reply.send(Err(error));
@@ -520,19 +524,27 @@ mod tests {
     }
 
     #[test]
-    fn the_calls_of_a_stopped_page_are_cut_and_a_finished_pages_are_not() {
+    fn the_calls_of_a_stopped_or_failed_page_are_cut_and_a_finished_pages_are_not() {
         use crate::render::client_left::settles;
         let mut pages = loading();
         let (stopped, _reply) = page(&mut pages, Duration::from_secs(5));
         let (_, _, call) = pages.caller(stopped).unwrap();
         assert!(pages.stop(stopped));
         assert!(settles(call), "its client left");
+        let (failed, _reply) = page(&mut pages, Duration::from_secs(5));
+        let (_, _, call) = pages.caller(failed).unwrap();
+        pages.finish(finished(failed, Err(RenderError::TimedOut)));
+        assert!(settles(call), "it failed in the bundle");
+        let (broken, _reply) = page(&mut pages, Duration::from_secs(5));
+        let (_, _, call) = pages.caller(broken).unwrap();
+        pages.fail_all(&RenderError::HeapExhausted);
+        assert!(settles(call), "its runtime broke");
         let (done, _reply) = page(&mut pages, Duration::from_secs(5));
         let (_, _, call) = pages.caller(done).unwrap();
-        pages.finish(finished(done, Err(RenderError::TimedOut)));
+        pages.finish(finished(done, Ok(rendered(200))));
         assert!(
             !settles(call),
-            "a call of a page that ended otherwise runs to its end"
+            "a call of a page that finished runs to its end"
         );
     }
 
