@@ -194,9 +194,9 @@ impl RenderThread {
                     Ok(())
                 }
             };
-            // An error here is the exchange's own (an exception out of the bundle's entry,
-            // an outbox that cannot be read): the bundle's state cannot be trusted, so the
-            // pages it holds fail and its runtime is replaced.
+            // The exchange's own error (an exception out of the bundle's entry, an outbox that
+            // cannot be read), or a heap that neared its limit in a step that ended well: the
+            // runtime cannot be trusted, so the pages it holds fail and it is replaced.
             let broken = outcome.is_err();
             if let Err(error) = outcome {
                 tracing::error!(%error, "the exchange with the server bundle broke; replacing its runtime");
@@ -205,6 +205,7 @@ impl RenderThread {
             if (broken || renderer.as_ref().is_ok_and(Renderer::needs_replacing))
                 && let Ok(stopped) = std::mem::replace(&mut renderer, Err(RenderError::PoolClosed))
             {
+                self.loading.fail_all(&RenderError::HeapExhausted);
                 self.runtime += 1;
                 renderer = Ok(replacement::replace(
                     &context,
@@ -316,9 +317,8 @@ impl RenderThread {
         Ok(())
     }
 
-    /// Hands the bundle the answers that came; what each call brought its page besides
-    /// (whether it made the page the visitor's alone, the keys its answer named) is noted
-    /// first.
+    /// Hands the bundle the answers that came, once what each call brought its page besides
+    /// (whether it made the page the visitor's alone, the keys its answer named) is noted.
     fn deliver(
         &mut self,
         renderer: &mut Renderer,
