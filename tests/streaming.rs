@@ -371,7 +371,15 @@ fn upstream_noting_drops(delay: Duration) -> (Upstream, Noting) {
 #[test]
 fn a_client_that_leaves_while_its_page_waits_has_its_api_call_cut() {
     let (upstream, held) = upstream_noting_drops(Duration::from_secs(4));
-    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
+    // The load time-out past the upstream's answer: only the client's leaving cuts the call.
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--load-timeout",
+        "10s",
+        "--api-upstream",
+        &upstream.url,
+    ]);
     let stream = status_page_begun(&host);
     within(
         Duration::from_secs(2),
@@ -413,7 +421,15 @@ fn a_head_has_its_pages_api_call_cut_once_its_head_is_sent() {
 #[test]
 fn over_http2_a_stream_reset_while_its_page_waits_cuts_its_call_and_nothing_else() {
     let (upstream, held) = upstream_noting_drops(Duration::from_secs(4));
-    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
+    // The load time-out past the upstream's answer: only the reset cuts the call.
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--load-timeout",
+        "10s",
+        "--api-upstream",
+        &upstream.url,
+    ]);
     let address = host.trim_start_matches("http://").to_string();
     let status = support::app_page("fr", "status", &[]);
     let waiting = held.clone();
@@ -453,13 +469,16 @@ fn over_http2_a_stream_reset_while_its_page_waits_cuts_its_call_and_nothing_else
 /// page on the same thread ran out of heap) has its call cut: the answer would reach no one.
 #[test]
 fn a_page_failed_by_its_runtimes_replacement_has_its_api_call_cut() {
-    let (upstream, held) = upstream_noting_drops(Duration::from_secs(4));
+    // The upstream holds the call long past the hoarder's end, the small heap filled soon.
+    let (upstream, held) = upstream_noting_drops(Duration::from_secs(8));
     // A time-out long enough that the heap limit, not the clock, stops the hoarder.
     let host = support::binary::Host::started(&[
         "--server-bundle",
         support::LOADER_BUNDLE,
         "--render-threads",
         "1",
+        "--render-heap-mb",
+        "64",
         "--render-timeout",
         "20s",
         "--load-timeout",

@@ -87,8 +87,8 @@ export async function openPage(/** @type {Engine} */ engine, /** @type {Proxy} *
     /**
      * Waits until React has hydrated the app (its root element carries React's props) and
      * run the effects of that first commit: an interaction before that would meet a page
-     * that does not answer yet. Props come at the commit, effects after it (a task later,
-     * for a hydration): a history move between the two found no `popstate` listener.
+     * that does not answer yet. A hydration's effects run a task after its commit: a history
+     * move between the two found no `popstate` listener.
      * The navigation's effects, which attach it, also take the scroll position from the
      * browser (`history.scrollRestoration`, "auto" until then), and run together.
      */

@@ -6,7 +6,7 @@
 
 use tokio::sync::watch;
 
-/// The side a page keeps: it says when its client left.
+/// The side a page keeps: it says when the page is gone (its client left, or it failed).
 #[derive(Debug)]
 pub struct Departure(watch::Sender<bool>);
 
@@ -31,7 +31,7 @@ impl Departure {
 }
 
 impl ClientLeft {
-    /// Settles once the page's client has left; never, if the page ends otherwise.
+    /// Settles once the page is gone before its end; never, if it finishes.
     pub async fn wait(mut self) {
         if self.0.wait_for(|left| *left).await.is_err() {
             std::future::pending::<()>().await;

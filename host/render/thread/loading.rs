@@ -162,8 +162,8 @@ impl LoadingPages {
             .is_some_and(|page| matches!(page.reply, Reply::Waiting(_)))
     }
 
-    /// Who asked for page `job`, when its data must come, and word of its client leaving,
-    /// for a call it makes; `None` once it has ended.
+    /// Who asked for page `job`, when its data must come, and word of its going before its
+    /// end (its client left, or it failed), for a call it makes; `None` once it has ended.
     pub(super) fn caller(&mut self, job: u64) -> Option<(Arc<Visitor>, Instant, ClientLeft)> {
         self.pages.get_mut(&job).map(|page| {
             let departure = page.departure.get_or_insert_with(Departure::new);
