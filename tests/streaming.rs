@@ -368,18 +368,23 @@ fn upstream_noting_drops(delay: Duration) -> (Upstream, Noting) {
     (upstream, held)
 }
 
-#[test]
-fn a_client_that_leaves_while_its_page_waits_has_its_api_call_cut() {
-    let (upstream, held) = upstream_noting_drops(Duration::from_secs(4));
-    // The load time-out past the upstream's answer: only the client's leaving cuts the call.
-    let host = support::start(&[
+/// A host on one thread whose pages wait 10 s for their data, past the upstream's answer:
+/// a call cut sooner was cut by the page's end, not by the load time-out.
+fn host_whose_calls_outlast(upstream: &Upstream) -> String {
+    support::start(&[
         "--render-threads",
         "1",
         "--load-timeout",
         "10s",
         "--api-upstream",
         &upstream.url,
-    ]);
+    ])
+}
+
+#[test]
+fn a_client_that_leaves_while_its_page_waits_has_its_api_call_cut() {
+    let (upstream, held) = upstream_noting_drops(Duration::from_secs(4));
+    let host = host_whose_calls_outlast(&upstream);
     let stream = status_page_begun(&host);
     within(
         Duration::from_secs(2),
@@ -421,15 +426,7 @@ fn a_head_has_its_pages_api_call_cut_once_its_head_is_sent() {
 #[test]
 fn over_http2_a_stream_reset_while_its_page_waits_cuts_its_call_and_nothing_else() {
     let (upstream, held) = upstream_noting_drops(Duration::from_secs(4));
-    // The load time-out past the upstream's answer: only the reset cuts the call.
-    let host = support::start(&[
-        "--render-threads",
-        "1",
-        "--load-timeout",
-        "10s",
-        "--api-upstream",
-        &upstream.url,
-    ]);
+    let host = host_whose_calls_outlast(&upstream);
     let address = host.trim_start_matches("http://").to_string();
     let status = support::app_page("fr", "status", &[]);
     let waiting = held.clone();
