@@ -605,7 +605,7 @@ const lines = [
   "",
   `The host meanwhile: peak RSS ${megabytes(crowdHost.rss)}; connections open at once, at most, ${crowdHost.connections}; the loading budget held, at most, ${(crowdHost.loadingBytes / 2 ** 20).toFixed(1)} MiB;`,
   `shells kept: ${crowdHost.shellsKept}; pages sent client-rendered (render queue or loading budget full): ${crowdHost.sentClientRendered}; connections the kernel dropped from a full`,
-  `accept queue (on this machine; each tried again a second later): ${crowdHost.acceptQueueDrops}. The crowd's client (one Node process) lagged up to ${ms(crowded.loopDelayMs.max)} (p99 ${ms(crowded.loopDelayMs.p99)}): what it may have added to a time.`,
+  `accept queue (on this machine; each tried again a second later): ${crowdHost.acceptQueueDrops}. The crowd's client (one Node process) started its visitors ${crowded.perTurn} per turn of its event loop, all within ${ms(crowded.sentWithinMs)}, and lagged up to ${ms(crowded.loopDelayMs.max)} (p99 ${ms(crowded.loopDelayMs.p99)}): what it may have added to a time.`,
   "",
   ...tables(targets),
   "",

@@ -2,7 +2,8 @@
 // session of its own (`Cookie: session=crowd-N`), as a person's browser asks. Prints
 // "sent" once every request has started, then one JSON line: the first bytes and whole
 // answers (ttfb.mjs's summary), how many came with their own visitor's data, the first
-// few failures, and this process's event-loop delay (what it may have added to a time).
+// few failures, this process's event-loop delay (what it may have added to a time), and
+// its pace: visitors started per turn, and how long it took to start them all.
 // Usage: node bench/crowd/visitors.mjs URL COUNT
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { PERSON } from "../peers/host-page.mjs";
@@ -22,7 +23,7 @@ if (!url || !Number.isInteger(count) || count < 1) {
  * from its connection's start, so what this process has left undone counts against the
  * host: at 100 a turn, a connection the kernel had made at once waited a median 12 ms
  * (p99 40 ms) for its request to be written; at 25, 1.3 ms (p99 23 ms). The crowd comes
- * as fast either way (all 3,000 sent within 585 and 639 ms).
+ * as fast either way (all 3,000 sent within 585 and 639 ms): each run reports its own.
  */
 const BATCH = 25;
 
@@ -30,10 +31,12 @@ const cookieOf = (i) => `session=crowd-${i}`;
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 loopDelay.enable();
 const visits = [];
+const sending = performance.now();
 for (let i = 0; i < count; i++) {
   visits.push(visit(url, { "Accept-Encoding": "gzip, deflate, br", "User-Agent": PERSON, Cookie: cookieOf(i) }));
   if ((i + 1) % BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
 }
+const sentWithinMs = performance.now() - sending;
 console.log("sent");
 const settled = await Promise.allSettled(visits);
 loopDelay.disable();
@@ -42,4 +45,4 @@ const ok = answers.map((a, i) => ({ a, i })).filter(({ a }) => !a.error && a.sta
 const withData = ok.filter(({ a, i }) => carriesData(a, cookieOf(i))).length;
 const failures = answers.filter((a) => a.error || a.status !== 200).map((a) => a.error ?? `status ${a.status}`);
 const loopDelayMs = { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
-console.log(JSON.stringify({ ...summarise(answers), withData, failures: [...new Set(failures)].slice(0, 5), loopDelayMs }));
+console.log(JSON.stringify({ ...summarise(answers), withData, failures: [...new Set(failures)].slice(0, 5), loopDelayMs, perTurn: BATCH, sentWithinMs }));
