@@ -107,7 +107,7 @@ async fn asset(
         }
     };
     if let Some(keys) = keys {
-        keys.write(&mut response);
+        response.extensions_mut().insert(keys);
     }
     response
 }

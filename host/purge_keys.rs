@@ -20,6 +20,11 @@
 //! After its family's keys, an answer names the data it holds (`data_keys`): a page, the
 //! keys its loader's answers gave (a response extension); an `/api` answer, those its own
 //! `Surrogate-Key` gives (the built-in API's, or the upstream's), read as strictly.
+//!
+//! Every key header an answer leaves with is the host's: whatever an upstream or a handler
+//! wrote in `Surrogate-Key`, `Cache-Tag` or `xkey` is taken off, then an answer a shared
+//! cache may keep gets both of the host's headers, the same keys in each, and any other
+//! answer none (`xkey` is the VCL's to set, from `Surrogate-Key`: `deploy/varnish.vcl`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -35,9 +40,12 @@ use crate::render::is_route_name;
 
 pub const SURROGATE_KEY: HeaderName = HeaderName::from_static("surrogate-key");
 pub const CACHE_TAG: HeaderName = HeaderName::from_static("cache-tag");
+/// Varnish's xkey module's own header: a cache's, never an answer's.
+const XKEY: HeaderName = HeaderName::from_static("xkey");
 
-/// The two headers of one family.
-#[derive(Clone)]
+/// The two headers of one family. A handler whose answer is of another family than its
+/// path's leaves its `Keys` on the response (an earlier build's asset).
+#[derive(Clone, Debug)]
 pub struct Keys {
     surrogate_key: HeaderValue,
     cache_tag: HeaderValue,
@@ -67,16 +75,7 @@ impl Keys {
         Self::of(&keys)
     }
 
-    /// Sets both headers, unless the answer named its own.
-    pub fn write(&self, response: &mut Response) {
-        let headers = response.headers_mut();
-        if !headers.contains_key(SURROGATE_KEY) {
-            headers.insert(SURROGATE_KEY, self.surrogate_key.clone());
-            headers.insert(CACHE_TAG, self.cache_tag.clone());
-        }
-    }
-
-    /// Sets both headers to these keys then `data`'s, whatever the answer named.
+    /// Sets both headers to these keys then `data`'s.
     fn write_with(&self, response: &mut Response, data: &DataKeys) {
         let headers = response.headers_mut();
         if data.is_empty() {
@@ -101,6 +100,23 @@ impl Keys {
             .split(|b| *b == b' ')
             .any(|named| named == key.as_bytes())
     }
+}
+
+/// Whether `Cache-Control` lets a shared cache keep the answer: `public` among its
+/// directives, and none that forbids it (`private`, `no-store`).
+fn is_public(cache_control: Option<&HeaderValue>) -> bool {
+    let Some(value) = cache_control.and_then(|value| value.to_str().ok()) else {
+        return false;
+    };
+    let directives = || {
+        value
+            .split(',')
+            .map(|directive| directive.split('=').next().unwrap_or_default().trim())
+    };
+    directives().any(|name| name.eq_ignore_ascii_case("public"))
+        && !directives().any(|name| {
+            name.eq_ignore_ascii_case("private") || name.eq_ignore_ascii_case("no-store")
+        })
 }
 
 /// A short digest naming one build: its manifest and its server bundle.
@@ -262,27 +278,34 @@ impl PurgeKeys {
     }
 
     /// Names the purge keys of an answer a shared cache may keep: its family's, then its
-    /// data's. A page's family is what it says it is (its [`PageFamily`]).
+    /// data's; any other answer names none. A page's family is what it says it is (its
+    /// [`PageFamily`]); an answer that left its own [`Keys`] is of theirs.
     pub fn end(&self, naming: Naming<'_>, response: &mut Response) {
         let page_data = response.extensions_mut().remove::<DataKeys>();
         let page = response.extensions_mut().remove::<PageFamily>();
-        let public = response
-            .headers()
-            .get(header::CACHE_CONTROL)
-            .is_some_and(|value| value.as_bytes().starts_with(b"public"));
+        let own = response.extensions_mut().remove::<Keys>();
+        let public = is_public(response.headers().get(header::CACHE_CONTROL));
+        let data = match public {
+            true => page_data.or_else(|| {
+                naming
+                    .api_path
+                    .map(|path| DataKeys::of_answer(response.headers(), &path))
+            }),
+            false => None,
+        };
+        let headers = response.headers_mut();
+        for name in [SURROGATE_KEY, CACHE_TAG, XKEY] {
+            headers.remove(name);
+        }
         if !public {
             return;
         }
-        let family = page
-            .as_ref()
-            .map_or(naming.path_keys, |page| self.for_page(page));
-        let api_path = naming.api_path;
-        let data = page_data
-            .or_else(|| api_path.map(|path| DataKeys::of_answer(response.headers(), &path)));
-        match data {
-            Some(data) => family.write_with(response, &data),
-            None => family.write(response),
-        }
+        let family = match (&own, &page) {
+            (Some(own), _) => own,
+            (None, Some(page)) => self.for_page(page),
+            (None, None) => naming.path_keys,
+        };
+        family.write_with(response, &data.unwrap_or_default());
     }
 }
 
@@ -374,6 +397,103 @@ mod tests {
         };
         assert!(!purge.for_page(&french).names("lang-en"));
         assert!(!purge.for_page(&french).names("lang"));
+    }
+
+    /// An answer as a handler left it, then named by `end` for a request to `path`.
+    fn named(
+        path: &str,
+        cache_control: &str,
+        headers: &[(&str, &str)],
+        own: Option<Keys>,
+    ) -> Response {
+        let purge = purge_keys();
+        let request = Request::builder()
+            .uri(path)
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let naming = purge.begin(&request);
+        let mut response = Response::new(axum::body::Body::empty());
+        response.headers_mut().insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_str(cache_control).unwrap(),
+        );
+        for (name, value) in headers {
+            response.headers_mut().append(
+                HeaderName::from_bytes(name.as_bytes()).unwrap(),
+                HeaderValue::from_str(value).unwrap(),
+            );
+        }
+        if let Some(own) = own {
+            response.extensions_mut().insert(own);
+        }
+        purge.end(naming, &mut response);
+        response
+    }
+
+    fn all(response: &Response, name: &str) -> Vec<String> {
+        response
+            .headers()
+            .get_all(name)
+            .iter()
+            .map(|value| value.to_str().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn every_key_header_an_answer_leaves_with_is_the_hosts() {
+        let upstream = [
+            ("surrogate-key", "user-7 build-evil"),
+            ("cache-tag", "lang-en,pages"),
+            ("xkey", "build-evil lang-en pages"),
+        ];
+        let public = named("/api/users/7", "public, max-age=60", &upstream, None);
+        assert_eq!(all(&public, "surrogate-key"), ["api user-7"]);
+        assert_eq!(all(&public, "cache-tag"), ["api,user-7"]);
+        assert!(all(&public, "xkey").is_empty(), "the cache's header");
+        for cache_control in [
+            "private",
+            "no-store",
+            "public, no-store",
+            "max-age=60",
+            "private, public",
+        ] {
+            let kept = named("/api/users/7", cache_control, &upstream, None);
+            for name in ["surrogate-key", "cache-tag", "xkey"] {
+                assert!(all(&kept, name).is_empty(), "{cache_control}: {name}");
+            }
+        }
+        let status = named(
+            "/api/status",
+            "no-store",
+            &[("surrogate-key", "status")],
+            None,
+        );
+        assert!(all(&status, "surrogate-key").is_empty());
+        let page = named(
+            "/fr/",
+            "public, max-age=60",
+            &[("xkey", "x"), ("cache-tag", "y")],
+            None,
+        );
+        assert_eq!(
+            all(&page, "surrogate-key"),
+            ["build-ab12 pages pages-build-ab12 route-other"]
+        );
+        assert_eq!(
+            all(&page, "cache-tag"),
+            ["build-ab12,pages,pages-build-ab12,route-other"]
+        );
+        assert!(all(&page, "xkey").is_empty());
+        let earlier = named(
+            "/assets/x.js",
+            "public, max-age=31536000, immutable",
+            &[("surrogate-key", "forged")],
+            Some(Keys::of_earlier_asset(&["aa11".into()])),
+        );
+        assert_eq!(
+            all(&earlier, "surrogate-key"),
+            ["build-aa11 assets assets-build-aa11 assets-previous"]
+        );
     }
 
     #[test]

@@ -559,3 +559,57 @@ fn api_with_a_trailing_slash_is_the_apis_too() {
     assert_eq!(built_in.status(), 404);
     assert_eq!(header(&built_in, "content-type"), "application/json");
 }
+
+/// Every key header a proxied answer leaves with is the host's: an upstream's
+/// `Surrogate-Key`, `Cache-Tag` and `xkey` are read strictly (its data keys) and written
+/// again by the host, the same in both of its headers, on an answer a shared cache may
+/// keep; an answer no shared cache may keep carries none, nor does the built-in
+/// `/api/status` (`no-store`).
+#[test]
+fn every_key_header_a_proxied_answer_leaves_with_is_the_hosts() {
+    use axum::http::HeaderValue;
+
+    let many = vec!["pages build-evil lang-en route-home"; 100].join(" ");
+    let keyed = move |cache_control: &'static str| {
+        let many = many.clone();
+        get(move || async move {
+            let mut answer = axum::Json(json!({ "ok": true })).into_response();
+            let headers = answer.headers_mut();
+            headers.insert("cache-control", HeaderValue::from_static(cache_control));
+            headers.insert(
+                "surrogate-key",
+                HeaderValue::from_static("user-7 build-evil"),
+            );
+            headers.insert("cache-tag", HeaderValue::from_static("lang-en,pages"));
+            headers.insert("xkey", HeaderValue::from_str(&many).unwrap());
+            answer
+        })
+    };
+    let upstream = Upstream::builder()
+        .route("/api/public", keyed("public, max-age=60"))
+        .route("/api/private", keyed("private, max-age=60"))
+        .route("/api/unstated", keyed("max-age=60"))
+        .start();
+    let host = Host::started(&["--api-upstream", &upstream.url]);
+    let public = client().get(host.url("/api/public")).send().unwrap();
+    assert_eq!(header(&public, "surrogate-key"), "api user-7");
+    assert_eq!(header(&public, "cache-tag"), "api,user-7");
+    assert_eq!(
+        header(&public, "xkey"),
+        "",
+        "Varnish's own header is the VCL's to set"
+    );
+    for path in ["/api/private", "/api/unstated"] {
+        let kept_by_none = client().get(host.url(path)).send().unwrap();
+        for name in ["surrogate-key", "cache-tag", "xkey"] {
+            assert_eq!(header(&kept_by_none, name), "", "{path}: {name}");
+        }
+    }
+    let status = client()
+        .get(format!("{}/api/status", support::base_url()))
+        .send()
+        .unwrap();
+    assert_eq!(header(&status, "cache-control"), "no-store");
+    assert_eq!(header(&status, "surrogate-key"), "");
+    assert_eq!(header(&status, "cache-tag"), "");
+}
