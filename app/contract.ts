@@ -13,6 +13,8 @@ export const BOOT_STATE_ID = "bilingue-boot";
 
 export const DEV_PROBLEM_ID = "bilingue-dev-error";
 
+export const PAGE_PATH_AT_MOST = 2048;
+
 export type BootState = { language: Language, 
 /**
  * The path without its language prefix: it picks the screen.
@@ -54,7 +56,8 @@ export type PageSharing = { "kind": "public", maxSeconds?: number, } | { "kind":
 
 export type PageIdentity = { 
 /**
- * Its route's name in `app/routes.ts` (`languages`); `null` for the not-found route.
+ * Its route's name in `app/routes.ts` (`languages`); `null` for the not-found route (and
+ * a page of a bundle that declares none).
  */
 route: string | null, 
 /**
@@ -63,7 +66,7 @@ route: string | null,
 params: Record<string, string>, 
 /**
  * Its path in each language, by language code, without the prefix and as a URL writes
- * it (`{ "fr": "/langues/en", "en": "/languages/en" }`).
+ * it (`{ "fr": "/langues/en", "en": "/languages/en" }`); none for the not-found page.
  */
 paths: Record<string, string>, };
 

@@ -31,7 +31,6 @@ mod metrics;
 mod origin;
 mod page_purge;
 mod pages;
-mod path_segment;
 mod purge_keys;
 pub mod render;
 pub mod scheduling;
@@ -42,6 +41,7 @@ mod startup;
 mod test_support;
 mod texts;
 mod trace;
+mod url_path;
 
 use std::sync::Arc;
 
@@ -238,6 +238,7 @@ mod tests {
             _: Visitor,
             _: Instant,
             _: Option<String>,
+            _: bool,
         ) -> Pin<Box<dyn Future<Output = Result<Rendering, RenderError>> + Send + 'a>> {
             let rendered = Rendered {
                 status: 200,

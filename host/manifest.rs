@@ -11,8 +11,8 @@ use std::sync::{Arc, LazyLock};
 use serde::Deserialize;
 
 use crate::lang::Language;
-use crate::path_segment::segment_problem;
 use crate::texts::HostTexts;
+use crate::url_path::{decodes, segment_problem};
 
 /// What the build says the host needs (written by `app/bundle.mjs`, `writeManifest`).
 #[derive(Debug, Clone, Deserialize)]
@@ -65,13 +65,15 @@ pub struct LookaroundPattern {
     pub relaxed: String,
 }
 
-/// A route as the build declares it: its name (`app/routes.ts`) and its pattern in every
-/// language (`/langues/:code` in French, `/languages/:code` in English).
+/// A route as the build declares it: its name (`app/routes.ts`), its pattern in every
+/// language (`/langues/:code` in French, `/languages/:code` in English), and whether its
+/// page waits for data (a loader).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeclaredRoute {
     pub name: String,
     pub paths: BTreeMap<String, String>,
+    pub loads: bool,
 }
 
 /// The routes the app declares, each with its pattern per language, in the order the app's
@@ -93,6 +95,7 @@ struct AppRoute {
     name: Arc<str>,
     /// By [`Language::index`].
     patterns: Vec<String>,
+    loads: bool,
 }
 
 /// A page of one of the app's routes, as a path names it: its route, and its parameters'
@@ -137,6 +140,7 @@ impl AppRoutes {
                 Ok(AppRoute {
                     name: route.name.as_str().into(),
                     patterns,
+                    loads: route.loads,
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -170,7 +174,7 @@ impl AppRoutes {
     /// a page in another language's words (the first route, then the first language, that
     /// takes it), or none. Its patterns are matched as the app's router matches them:
     /// segment by segment, a parameter taking any non-empty segment that can name something
-    /// (`path_segment`; the route's own form of it is the app's to check).
+    /// (`url_path`; the route's own form of it is the app's to check).
     pub fn find<'p>(&self, language: Language, path: &'p str) -> Found<'_, 'p> {
         let Some(routes) = &self.routes else {
             return Found::Unknown;
@@ -229,6 +233,18 @@ impl AppRoute {
     }
 }
 
+impl Found<'_, '_> {
+    /// Whether the page may wait for data: a page of a route with a loader, or any page of
+    /// another bundle; not the not-found page.
+    pub fn may_load(&self) -> bool {
+        match self {
+            Found::Here(page) | Found::Elsewhere(page) => page.route.loads,
+            Found::Nowhere => false,
+            Found::Unknown => true,
+        }
+    }
+}
+
 impl RoutedPage<'_, '_> {
     /// Its route's name.
     pub fn route(&self) -> &Arc<str> {
@@ -262,30 +278,6 @@ pub fn filled<'v>(pattern: &str, mut value: impl FnMut(&str) -> &'v str) -> Stri
     path
 }
 
-/// Whether a path segment's percent-encoding decodes to UTF-8, as `decodeURIComponent`
-/// requires.
-fn decodes(segment: &str) -> bool {
-    let bytes = segment.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes
-                .get(i + 1..i + 3)
-                .and_then(|h| std::str::from_utf8(h).ok());
-            match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                Some(byte) => decoded.push(byte),
-                None => return false,
-            }
-            i += 3;
-        } else {
-            decoded.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(decoded).is_ok()
-}
-
 include!(concat!(env!("OUT_DIR"), "/manifest.rs"));
 
 /// The manifest of the build this binary embeds.
@@ -314,6 +306,7 @@ pub fn declared_everywhere(patterns: &[&str]) -> Vec<DeclaredRoute> {
             paths: Language::all()
                 .map(|language| (language.code().to_owned(), pattern.to_string()))
                 .collect(),
+            loads: true,
         })
         .collect()
 }
@@ -358,6 +351,7 @@ mod tests {
         let route = |name: &str, fr: &str, en: &str| DeclaredRoute {
             name: name.into(),
             paths: [("fr".to_string(), fr.to_string()), ("en".into(), en.into())].into(),
+            loads: name != "home",
         };
         AppRoutes::new(&[
             route("home", "/", "/"),
@@ -393,6 +387,7 @@ mod tests {
         let lacking = DeclaredRoute {
             name: "status".into(),
             paths: [("fr".to_string(), "/etat".to_string())].into(),
+            loads: true,
         };
         let error = AppRoutes::new(&[lacking]).unwrap_err();
         assert!(error.contains("\"status\" has no path in en"), "{error}");

@@ -100,6 +100,7 @@ mod tests {
             _: Visitor,
             _: Instant,
             _: Option<String>,
+            _: bool,
         ) -> Pin<Box<dyn Future<Output = Result<Rendering, RenderError>> + Send + 'a>> {
             let shown = boot.path.strip_prefix("/languages/");
             let data_keys = shown

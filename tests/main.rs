@@ -6,11 +6,13 @@
 //! - `caching`: what browsers and shared caches may keep, validators, 304, HEAD.
 //! - `encoding`: what pages are sent in, asked as browsers ask and as other clients do.
 //! - `loaders`: screens whose data is in the first paint, from the built-in API or an upstream.
+//! - `loading_budget`: one client's share of the loading budget; pages that wait for nothing.
 //! - `api`: the built-in /api; `proxy`: --api-upstream against a real upstream.
 //! - `screens`: the languages screen, its data from the built-in API, as pages and caches see it.
 //! - `crawlers`: canonical, alternates, Open Graph, sitemap, robots.txt, --no-index.
 //! - `faults`: a misbehaving server bundle (loops, throws, eats the heap, fills the queue).
 //! - `hostile_data`: data built to break rendering (deep nesting, lone surrogates, wrong shapes).
+//! - `odd_paths`: every shape of path against every route: a page or the not-found page, never a failed render.
 //! - `wire`: what a client may send and how long it may hold a connection, HTTP/1 and HTTP/2.
 //! - `streaming`: pages sent as they are rendered, HTTP/1.1 and HTTP/2, time-outs, leaving.
 //! - `tracing`: trace context to the API, spans to an OTLP collector, `Server-Timing`.
@@ -45,8 +47,10 @@ mod hostile_data;
 mod house;
 mod http;
 mod loaders;
+mod loading_budget;
 mod logs;
 mod neighbours;
+mod odd_paths;
 mod panics;
 mod prerender;
 mod proxy;

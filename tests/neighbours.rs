@@ -7,6 +7,7 @@
 use axum::http::Method;
 
 use crate::support;
+use crate::support::asking::{self, Answer, header};
 
 const BROWSER: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
 
@@ -49,148 +50,18 @@ const HOST_WORDS: &[&str] = &[
     "RenderError",
 ];
 
-/// One answer: its status, its headers (name, value) but the ones that vary per answer,
-/// and its body.
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
+fn asked_as_a_browser(etag: Option<&str>) -> Vec<(&str, &str)> {
+    let mut headers = vec![("user-agent", BROWSER), ("accept-encoding", "identity")];
+    headers.extend(etag.map(|etag| ("if-none-match", etag)));
+    headers
 }
 
-/// Headers whose value is the answer's own (a date, a nonce, a trace), or that HTTP/1.1
-/// and HTTP/2 frame differently.
-fn comparable(name: &str, value: &str) -> Option<(String, String)> {
-    match name {
-        "date" | "server-timing" | "traceparent" | "transfer-encoding" | "connection"
-        | "keep-alive" => None,
-        "content-security-policy" => Some((
-            name.into(),
-            value
-                .split("'nonce-")
-                .next()
-                .unwrap_or_default()
-                .to_string(),
-        )),
-        _ => Some((name.into(), value.into())),
-    }
-}
-
-/// Over HTTP/1.1, on a connection of its own, the path sent as it is (an HTTP client
-/// library would resolve its dot segments first).
 fn h1(base: &str, method: &Method, path: &str, etag: Option<&str>) -> Answer {
-    let address = base.trim_start_matches("http://");
-    let condition = etag.map_or(String::new(), |etag| format!("If-None-Match: {etag}\r\n"));
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nUser-Agent: {BROWSER}\r\n\
-         Accept-Encoding: identity\r\n{condition}Connection: close\r\n\r\n"
-    );
-    let raw = raw_bytes(address, request.as_bytes());
-    let end = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a whole head");
-    let head = String::from_utf8_lossy(&raw[..end]).into_owned();
-    let mut lines = head.split("\r\n");
-    let status = lines.next().unwrap()[9..12].parse().unwrap();
-    let mut headers: Vec<_> = lines
-        .filter_map(|line| line.split_once(':'))
-        .filter_map(|(n, v)| comparable(&n.to_ascii_lowercase(), v.trim()))
-        .collect();
-    headers.sort();
-    let chunked = headers
-        .iter()
-        .any(|(n, v)| n == "transfer-encoding" && v == "chunked")
-        || head
-            .to_ascii_lowercase()
-            .contains("transfer-encoding: chunked");
-    let rest = &raw[end + 4..];
-    let body = if chunked {
-        dechunked(rest)
-    } else {
-        rest.to_vec()
-    };
-    Answer {
-        status,
-        headers,
-        body,
-    }
-}
-
-fn raw_bytes(address: &str, request: &[u8]) -> Vec<u8> {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(address).unwrap();
-    stream
-        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
-        .unwrap();
-    stream.write_all(request).unwrap();
-    let mut answer = Vec::new();
-    let _ = stream.read_to_end(&mut answer);
-    answer
-}
-
-/// A chunked body's bytes.
-fn dechunked(mut rest: &[u8]) -> Vec<u8> {
-    let mut body = Vec::new();
-    loop {
-        let line_end = rest
-            .windows(2)
-            .position(|w| w == b"\r\n")
-            .expect("a chunk size");
-        let size_text = String::from_utf8_lossy(&rest[..line_end]).into_owned();
-        let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16).unwrap();
-        rest = &rest[line_end + 2..];
-        if size == 0 {
-            return body;
-        }
-        body.extend_from_slice(&rest[..size]);
-        rest = &rest[size + 2..];
-    }
+    asking::h1(base, method, path.as_bytes(), &asked_as_a_browser(etag))
 }
 
 fn h2(base: &str, method: &Method, path: &str, etag: Option<&str>) -> Answer {
-    let address = base.trim_start_matches("http://").to_string();
-    let url = format!("{base}{path}");
-    support::block_on(async move {
-        let mut client = support::h2_connect(&address).await.ready().await.unwrap();
-        let mut request = axum::http::Request::builder()
-            .method(method)
-            .uri(url)
-            .header("user-agent", BROWSER)
-            .header("accept-encoding", "identity");
-        if let Some(etag) = etag {
-            request = request.header("if-none-match", etag);
-        }
-        let (answer, _) = client
-            .send_request(request.body(()).unwrap(), true)
-            .unwrap();
-        let (parts, mut body) = answer.await.unwrap().into_parts();
-        let mut bytes = Vec::new();
-        while let Some(chunk) = body.data().await {
-            let chunk = chunk.unwrap();
-            let _ = body.flow_control().release_capacity(chunk.len());
-            bytes.extend_from_slice(&chunk);
-        }
-        let mut headers: Vec<_> = parts
-            .headers
-            .iter()
-            .filter_map(|(n, v)| comparable(n.as_str(), v.to_str().unwrap_or("(not text)")))
-            .collect();
-        headers.sort();
-        Answer {
-            status: parts.status.as_u16(),
-            headers,
-            body: bytes,
-        }
-    })
-}
-
-fn header<'a>(answer: &'a Answer, name: &str) -> Option<&'a str> {
-    answer
-        .headers
-        .iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, v)| v.as_str())
+    asking::h2(base, method, path, &asked_as_a_browser(etag))
 }
 
 /// The headers a HEAD must share with its GET: all but the body's own length (a streamed

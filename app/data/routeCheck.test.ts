@@ -37,7 +37,7 @@ test("a route translated into some languages takes the default language's path i
   const translated = route({ path: { fr: "/langues/:code", en: "/languages/:code" }, indexable: () => [{ code: "en" }] });
   const three = { default: "fr", languages: [{ code: "fr" }, { code: "en" }, { code: "es" }] };
   const { routes, sitemap } = check({ translated }, three);
-  assert.deepEqual(routes, [{ name: "translated", paths: { fr: "/langues/:code", en: "/languages/:code", es: "/langues/:code" } }]);
+  assert.deepEqual(routes, [{ name: "translated", paths: { fr: "/langues/:code", en: "/languages/:code", es: "/langues/:code" }, loads: false }]);
   assert.deepEqual(sitemap, [{ fr: "/langues/en", en: "/languages/en", es: "/langues/en" }]);
 });
 
@@ -97,6 +97,10 @@ test("two routes whose paths collide in any language are refused, naming both", 
   check({ one: route({ path: "/a/:id", params: { id: /^\d+$/ }, indexable: false }), two: route({ path: "/a/new" }) });
 });
 
-test("a route with data shared for a while, or private, passes", () => {
-  check({ x: route({ loader, sharing: { kind: "public", maxSeconds: 60 } }), y: route({ path: "/y", loader, sharing: { kind: "private" } }) });
+test("a route with data shared for a while, or private, passes, and the host knows its page waits for data", () => {
+  const { routes } = check({ x: route({ loader, sharing: { kind: "public", maxSeconds: 60 } }), y: route({ path: "/y", loader, sharing: { kind: "private" } }), z: route({ path: "/z" }) });
+  assert.deepEqual(
+    routes.map(({ name, loads }) => [name, loads]),
+    [["x", true], ["y", true], ["z", false]],
+  );
 });

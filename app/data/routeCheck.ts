@@ -17,6 +17,8 @@ export interface BuiltLanguages {
 export interface DeclaredRoute {
   name: string;
   paths: Record<string, string>;
+  /** Whether its page waits for data (it has a loader): the host's loading budget is for those. */
+  loads: boolean;
 }
 
 /** A route's name becomes its purge key, `route-<name>`: a word of letters and digits. */
@@ -39,7 +41,7 @@ export function checkRoutes(
     const paths = checkPaths(name, route, languages);
     checkSharing(name, route);
     checkParams(name, route, paths[languages.default]);
-    declared.push({ name, paths });
+    declared.push({ name, paths, loads: route.loader !== undefined });
   }
   checkCollisions(routes, declared, codes);
   for (const [name, route] of Object.entries(routes)) sitemap.push(...pagesOf(name, route, routes, notFound, codes));

@@ -5,6 +5,7 @@
 // never a path (`PageRef`): its URL in any language is written here.
 import type { PageIdentity } from "../contract";
 import { DEFAULT_LANGUAGE, type Language, LANGUAGES, localizedPath } from "../i18n/languages";
+import { canonicalPath, isPagePath } from "./pagePath";
 import { paramValue } from "./params";
 import type { Route, Routes } from "./route";
 
@@ -97,15 +98,19 @@ export function matchPattern(route: Route, pattern: string, pathWithoutPrefix: s
 
 /**
  * The page `pathWithoutPrefix` names in `language` (the route whose path in that language
- * takes it, the first in order); the not-found route when none does. A path in another
- * language's words is none of this language's: the host redirects it before any render.
+ * takes it, the first in order); the not-found route when none does, or when no page can
+ * be at that path (./pagePath.ts: the host's rule). A path in another language's words is
+ * none of this language's: the host redirects it before any render.
  */
 export function matchRoute(routes: Routes, notFound: Route, language: string, pathWithoutPrefix: string): Match {
-  for (const [name, route] of Object.entries(routes)) {
-    const params = matchPattern(route, patternIn(route, language), pathWithoutPrefix);
-    if (params) return { name, route, params };
+  const path = canonicalPath(pathWithoutPrefix);
+  if (isPagePath(path)) {
+    for (const [name, route] of Object.entries(routes)) {
+      const params = matchPattern(route, patternIn(route, language), path);
+      if (params) return { name, route, params };
+    }
   }
-  return { name: null, route: notFound, params: {}, asked: pathWithoutPrefix };
+  return { name: null, route: notFound, params: {}, asked: path };
 }
 
 /**
@@ -134,8 +139,12 @@ export function hrefIn(match: Match, language: Language): string {
   return localizedPath(language, pathIn(match, language));
 }
 
-/** What the page is, for the host: its route, its parameters, its path in every language. */
+/**
+ * What the page is, for the host: its route, its parameters, its path in every language;
+ * the not-found page is at no path (the host knows what was asked).
+ */
 export function identityOf(match: Match, languages: readonly { code: string }[] = LANGUAGES): PageIdentity {
+  if (match.name === null) return { route: null, params: {}, paths: {} };
   return {
     route: match.name,
     params: match.params,

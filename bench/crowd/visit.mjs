@@ -44,18 +44,19 @@ function chunked() {
 }
 
 /**
- * GETs `url` with `headers` (an object) on a new connection. Resolves with its status,
+ * GETs `url` with `headers` (an object) on a new connection, from `from` (a local address:
+ * a visitor of its own, `127.0.x.y` on loopback) when given. Resolves with its status,
  * headers (lower-case names), body (as sent: not decoded) and the times in ms from the
  * start of the connection: `firstByte` (of the body) and `whole`; rejects on a failure.
  */
-export function visit(url, headers) {
+export function visit(url, headers, from) {
   const { hostname, port, pathname, search } = new URL(url);
   const lines = [`GET ${pathname}${search} HTTP/1.1`, `Host: ${hostname}:${port}`, "Connection: keep-alive"];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   const request = `${lines.join("\r\n")}\r\n\r\n`;
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const socket = net.connect({ host: hostname, port: Number(port) });
+    const socket = net.connect({ host: hostname, port: Number(port), ...(from ? { localAddress: from } : {}) });
     socket.setNoDelay(true);
     const timer = setTimeout(() => fail(new Error(`no whole answer in ${GIVE_UP_MS} ms`)), GIVE_UP_MS);
     let head = Buffer.alloc(0);

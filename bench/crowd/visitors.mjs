@@ -1,5 +1,6 @@
-// A crowd: COUNT visitors ask URL at once, each on a connection of its own, each with a
-// session of its own (`Cookie: session=crowd-N`), as a person's browser asks. Prints
+// A crowd: COUNT visitors ask URL at once, each on a connection of its own from an address
+// of its own, each with a session of its own (`Cookie: session=crowd-N`), as a person's
+// browser asks. Prints
 // "sent" once every request has started, then one JSON line: the first bytes and whole
 // answers (ttfb.mjs's summary), how many came with their own visitor's data, the first
 // few failures, this process's event-loop delay (what it may have added to a time), and
@@ -28,12 +29,19 @@ if (!url || !Number.isInteger(count) || count < 1) {
 const BATCH = 25;
 
 const cookieOf = (i) => `session=crowd-${i}`;
+/**
+ * Each visitor comes from an address of its own, as a crowd of people does (the host lets
+ * one address hold a quarter of its loading budget): 127.0.x.y, which loopback takes, for
+ * a host on 127.0.0.1; none for another host.
+ */
+const loopback = new URL(url).hostname === "127.0.0.1";
+const addressOf = (i) => (loopback ? `127.${1 + Math.floor(i / 65025)}.${1 + Math.floor(i / 255) % 255}.${1 + (i % 255)}` : undefined);
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 loopDelay.enable();
 const visits = [];
 const sending = performance.now();
 for (let i = 0; i < count; i++) {
-  visits.push(visit(url, { "Accept-Encoding": "gzip, deflate, br", "User-Agent": PERSON, Cookie: cookieOf(i) }));
+  visits.push(visit(url, { "Accept-Encoding": "gzip, deflate, br", "User-Agent": PERSON, Cookie: cookieOf(i) }, addressOf(i)));
   if ((i + 1) % BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
 }
 const sentWithinMs = performance.now() - sending;

@@ -21,10 +21,8 @@ use serde_json::json;
 
 use crate::data_keys::DataKeys;
 use crate::lang::Language;
-#[cfg(test)]
-use crate::path_segment::percent_decoded;
-use crate::path_segment::segment_problem;
 use crate::purge_keys::SURROGATE_KEY;
+use crate::url_path::segment_problem;
 
 /// A JSON error the shared client reads into its `detail`: `{"error": "…"}`.
 pub fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
@@ -172,12 +170,6 @@ mod tests {
             let path = format!("/api/languages/{segment}");
             assert!(super::path_problem(&path).is_some(), "{path}");
         }
-    }
-
-    #[test]
-    fn percent_escapes_are_decoded_and_malformed_ones_kept() {
-        assert_eq!(super::percent_decoded("%2e%2E"), b"..");
-        assert_eq!(super::percent_decoded("a%zz%4"), b"a%zz%4");
     }
 
     #[test]

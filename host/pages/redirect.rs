@@ -10,8 +10,6 @@
 //!
 //! Each says what page it leads to, for its purge keys (`PageFamily`).
 
-use std::fmt::Write as _;
-
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
@@ -19,6 +17,7 @@ use super::sharing::{Freshness, Sharing};
 use crate::lang::Language;
 use crate::manifest::RoutedPage;
 use crate::purge_keys::PageFamily;
+use crate::url_path::push_encoded;
 
 /// Who may keep the way: anyone, unless the visitor sent a cookie (it may hold a choice).
 pub fn cache_control(has_cookie: bool, freshness: &Freshness) -> HeaderValue {
@@ -74,27 +73,6 @@ pub fn to_its_own_path(
     way(status, language, &path, query, cache_control, family)
 }
 
-/// Pushes `text` as a URL may hold it: a byte that is neither an RFC 3986 `pchar` nor in
-/// `also` is percent-encoded, so a Location never carries what the request target was let
-/// through with (a backslash, which browsers read as a slash; quotes, braces). A `%` that
-/// starts an encoded byte stays (the target's own encoding is kept as it came); any other
-/// is encoded itself.
-fn push_encoded(location: &mut String, text: &str, also: &[u8]) {
-    let bytes = text.as_bytes();
-    for (at, &byte) in bytes.iter().enumerate() {
-        let encodes = |offset: usize| bytes.get(at + offset).is_some_and(u8::is_ascii_hexdigit);
-        let raw = byte.is_ascii_alphanumeric()
-            || b"-._~!$&'()*+,;=:@".contains(&byte)
-            || (byte == b'%' && encodes(1) && encodes(2))
-            || also.contains(&byte);
-        if raw {
-            location.push(char::from(byte));
-        } else {
-            let _ = write!(location, "%{byte:02X}");
-        }
-    }
-}
-
 fn way(
     status: StatusCode,
     language: Language,
@@ -120,37 +98,4 @@ fn way(
     response.extensions_mut().insert(language);
     response.extensions_mut().insert(family);
     response
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn encoded(text: &str, also: &[u8]) -> String {
-        let mut location = String::new();
-        push_encoded(&mut location, text, also);
-        location
-    }
-
-    #[test]
-    fn a_location_holds_only_what_a_url_may() {
-        assert_eq!(encoded("/fr\\..\\etat", b"/"), "/fr%5C..%5Cetat");
-        assert_eq!(
-            encoded("/a b\"<>{}|^`", b"/"),
-            "/a%20b%22%3C%3E%7B%7D%7C%5E%60"
-        );
-        assert_eq!(encoded("/é", b"/"), "/%C3%A9");
-        assert_eq!(
-            encoded("/langues/en;x=1/a%2Fb@c:d~e!$&'()*+,", b"/"),
-            "/langues/en;x=1/a%2Fb@c:d~e!$&'()*+,",
-            "kept as it came"
-        );
-        assert_eq!(encoded("a=1&b=/?c#", b"/?"), "a=1&b=/?c%23");
-        assert_eq!(
-            encoded("/%zz/%4/%", b"/"),
-            "/%25zz/%254/%25",
-            "not an encoded byte"
-        );
-        assert_eq!(encoded("?", b"/"), "%3F", "a path holds no query");
-    }
 }

@@ -28,7 +28,13 @@ pub async fn page(pages: &Pages, asked: &Asked) -> (BootState, Outcome, RenderTi
     let deadline = started + pages.site.load_timeout;
     let rendering = pages
         .renderer
-        .render(&boot, asked.visitor(), deadline, nonce.clone())
+        .render(
+            &boot,
+            asked.visitor(),
+            deadline,
+            nonce.clone(),
+            asked.may_wait,
+        )
         .await;
     let times = RenderTimes {
         asked: started,

@@ -1,10 +1,14 @@
 //! Step 1 of a page request: what it asks for. Its language (the path's prefix, else the
-//! visitor's saved choice, else the default) and its path without the prefix; a path
+//! visitor's saved choice, else the default) and its path without the prefix, canonical
+//! (`url_path::page_path`: what a browser leaves raw, `|` or `é`, encoded; a path no page
+//! can have, `//x` or one too long, marked as such, for the not-found page); a path
 //! without a prefix is answered at once with the way to its prefixed page, a path in
 //! another language's words with the way to its own (`redirect`, from the manifest's
 //! routes), and a method other than GET or HEAD is refused, so only a prefixed page in its
 //! language's words goes on to the cache and the render. Synchronous, and it trusts
 //! nothing it reads.
+
+use std::borrow::Cow;
 
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, Version, header};
@@ -21,6 +25,7 @@ use crate::origin::Origin;
 use crate::render::Visitor;
 use crate::server::PeerAddr;
 use crate::trace::Trace;
+use crate::url_path::{PagePath, canonical, page_path};
 
 /// What a request is, once read.
 pub enum Read {
@@ -43,14 +48,24 @@ pub struct Asked {
     pub trace: Trace,
     /// The client takes trailers: HTTP/2, or HTTP/1.1 with `TE: trailers`.
     pub trailers: bool,
+    /// No page can be at its path (`url_path::page_path`): a 404 whatever the app renders.
+    no_page: bool,
+    /// The page may wait for data (`Found::may_load`): never a page no route takes, nor a
+    /// path no page can have; it takes its part of the loading budget.
+    pub may_wait: bool,
     uri: Uri,
     /// Where the path without its prefix starts in `uri`'s path.
     unprefixed_from: usize,
+    /// The path without its prefix, canonical, when it is not so as it came.
+    canonical: Option<Box<str>>,
 }
 
 impl Asked {
-    /// The path without its language prefix (`/en` → `/`).
+    /// The path without its language prefix (`/en` → `/`), canonical.
     pub fn path(&self) -> &str {
+        if let Some(canonical) = &self.canonical {
+            return canonical;
+        }
         match &self.uri.path()[self.unprefixed_from..] {
             "" => "/",
             path => path,
@@ -59,7 +74,7 @@ impl Asked {
 
     /// The answer's status, from the one the app rendered.
     pub fn status(&self, rendered: StatusCode) -> StatusCode {
-        match self.offered {
+        match self.offered && !self.no_page {
             true => rendered,
             false => StatusCode::NOT_FOUND,
         }
@@ -133,17 +148,7 @@ pub fn read(request: Request, routes: &AppRoutes, freshness: &Freshness) -> Read
     }
     let full = parts.uri.path();
     let (language, offered, unprefixed_from) = match split_path(full, routes) {
-        PathLanguage::Prefixed { language, path } => {
-            if let Found::Elsewhere(page) = routes.find(language, path) {
-                return Read::Answer(redirect::to_its_own_path(
-                    language,
-                    &page,
-                    parts.uri.query(),
-                    freshness,
-                ));
-            }
-            (language, true, 1 + language.code().len())
-        }
+        PathLanguage::Prefixed { language, .. } => (language, true, 1 + language.code().len()),
         PathLanguage::Unsupported => (Language::default_language(), false, 0),
         PathLanguage::Unprefixed { path } => {
             let saved = cookies::saved_language(
@@ -155,18 +160,43 @@ pub fn read(request: Request, routes: &AppRoutes, freshness: &Freshness) -> Read
             );
             let language = saved.unwrap_or_else(Language::default_language);
             let has_cookie = parts.headers.contains_key(header::COOKIE);
+            let path = canonical(path);
             return Read::Answer(redirect::to_the_prefixed_page(
                 language,
-                path,
-                routes.find_in_any(language, path).as_ref(),
+                &path,
+                routes.find_in_any(language, &path).as_ref(),
                 parts.uri.query(),
                 redirect::cache_control(has_cookie, freshness),
             ));
         }
     };
+    let (no_page, path) = match page_path(match &full[unprefixed_from..] {
+        "" => "/",
+        path => path,
+    }) {
+        PagePath::Page(path) => (false, path),
+        PagePath::NoPage(path) => (true, path),
+    };
+    let found = (offered && !no_page).then(|| routes.find(language, &path));
+    if let Some(Found::Elsewhere(page)) = &found {
+        return Read::Answer(redirect::to_its_own_path(
+            language,
+            page,
+            parts.uri.query(),
+            freshness,
+        ));
+    }
+    let may_wait = found.is_some_and(|found| found.may_load());
+    let canonical = match path {
+        Cow::Borrowed(_) => None,
+        Cow::Owned(path) => Some(path.into_boxed_str()),
+    };
     Read::Page(Asked {
         language,
         offered,
+        no_page,
+        may_wait,
+        canonical,
         head_only: parts.method == Method::HEAD,
         peer: parts.extensions.get::<PeerAddr>().copied(),
         trace: parts

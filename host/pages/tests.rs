@@ -64,6 +64,7 @@ impl PageRenderer for Scripted {
         _: Visitor,
         _: Instant,
         stream_nonce: Option<String>,
+        _: bool,
     ) -> Pin<Box<dyn Future<Output = Result<Rendering, RenderError>> + Send + 'a>> {
         Box::pin(async move {
             self.renders.fetch_add(1, Ordering::SeqCst);

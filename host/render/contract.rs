@@ -306,6 +306,10 @@ mod tests {
                 "DEV_PROBLEM_ID",
                 serde_json::to_string(DEV_PROBLEM_ID).unwrap(),
             ),
+            (
+                "PAGE_PATH_AT_MOST",
+                crate::url_path::PAGE_PATH_AT_MOST.to_string(),
+            ),
         ];
         let mut text = String::from(
             "// The contract between the host and the app's bundles: every JSON value that \

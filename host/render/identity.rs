@@ -1,14 +1,17 @@
 //! A page's identity as the bundle hands it over with the page (a value of the contract,
 //! `contract.rs`, kept here with its checks, a leaf), read strictly: a route name that can
 //! be a purge key's, and a path in every language the host serves, each one a URL path the
-//! host may write into a link as it is. An identity that is not one fails its render, as
-//! any unreadable result does.
+//! host may write into a link as it is (`url_path`); the not-found page names no route and
+//! no path (a page of a bundle that declares no routes names no route, and every path). An identity that is not one fails its render, as any unreadable result does.
+//! Paths no page can have never reach the render (`url_path::page_path`), so a visitor's
+//! odd path makes the not-found page, not a failed render.
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
 use crate::lang::Language;
+use crate::url_path::is_url_path;
 
 /// What a page is, as the app's router found it (`identityOf`, app/data/router.ts): its
 /// route, its parameters and its path in each language. The host writes the page's links (canonical, alternates, the `Link` header) and names its
@@ -19,19 +22,18 @@ use crate::lang::Language;
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct PageIdentity {
-    /// Its route's name in `app/routes.ts` (`languages`); `null` for the not-found route.
+    /// Its route's name in `app/routes.ts` (`languages`); `null` for the not-found route (and
+    /// a page of a bundle that declares none).
     pub route: Option<String>,
     /// Its route's parameters, decoded (`{ "code": "en" }`).
     #[cfg_attr(test, ts(type = "Record<string, string>"))]
     pub params: BTreeMap<String, String>,
     /// Its path in each language, by language code, without the prefix and as a URL writes
-    /// it (`{ "fr": "/langues/en", "en": "/languages/en" }`).
+    /// it (`{ "fr": "/langues/en", "en": "/languages/en" }`); none for the not-found page.
     #[cfg_attr(test, ts(type = "Record<string, string>"))]
     pub paths: BTreeMap<String, String>,
 }
 
-/// The longest path a page may name.
-const PATH_AT_MOST: usize = 2048;
 /// The longest route name (a purge key is at most 64 bytes, `route-` included).
 const NAME_AT_MOST: usize = 58;
 
@@ -54,10 +56,15 @@ impl PageIdentity {
     }
 
     fn problem(&self) -> Option<String> {
-        if let Some(name) = &self.route
-            && !is_route_name(name)
-        {
-            return Some(format!("{name:.80?} is no route name"));
+        match &self.route {
+            // The not-found page: at no path.
+            None if self.paths.is_empty() => return None,
+            // Or a page of a bundle that declares no routes (`--server-bundle`): at its paths.
+            None => {}
+            Some(name) if !is_route_name(name) => {
+                return Some(format!("{name:.80?} is no route name"));
+            }
+            Some(_) => {}
         }
         if let Some(extra) = self
             .paths
@@ -92,38 +99,10 @@ pub fn is_route_name(name: &str) -> bool {
         && name.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
-/// An absolute URL path with nothing to escape (RFC 3986 `path-absolute`, its escapes
-/// well-formed): written into a document, a header or a `Location` as it is, it stays on
-/// this site.
-fn is_url_path(path: &str) -> bool {
-    let bytes = path.as_bytes();
-    if path.len() > PATH_AT_MOST || bytes.first() != Some(&b'/') || bytes.get(1) == Some(&b'/') {
-        return false;
-    }
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' => {
-                if !bytes
-                    .get(i + 1..i + 3)
-                    .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
-                {
-                    return false;
-                }
-                i += 3;
-                continue;
-            }
-            b if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b) => {}
-            _ => return false,
-        }
-        i += 1;
-    }
-    true
-}
-
 #[cfg(test)]
 impl PageIdentity {
-    /// A page whose path is `path` in every language (tests' stand-in renderers).
+    /// A page whose path is `path` in every language (tests' stand-in renderers, which
+    /// the bundle's checks do not read).
     pub fn everywhere(route: Option<&str>, path: &str) -> Self {
         Self {
             route: route.map(str::to_owned),
@@ -165,8 +144,7 @@ mod tests {
             identity.path_in(Language::from_code("en").unwrap()),
             "/languages/en"
         );
-        let not_found =
-            read(r#"{"route":null,"params":{},"paths":{"fr":"/x/%C3%A9","en":"/x/%C3%A9"}}"#);
+        let not_found = read(r#"{"route":null,"params":{},"paths":{}}"#);
         assert!(not_found.is_ok(), "{not_found:?}");
     }
 
@@ -220,6 +198,10 @@ mod tests {
             (
                 r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/"},"more":1}"#,
                 "unknown field",
+            ),
+            (
+                r#"{"route":null,"params":{},"paths":{"fr":"/x"}}"#,
+                "no path in en",
             ),
         ] {
             let error = read(json).unwrap_err();

@@ -128,13 +128,15 @@ pub trait ApiCaller: Send + Sync + 'static {
 pub trait PageRenderer: Send + Sync {
     /// Renders `boot` for `visitor`; its data must come by `deadline`. With
     /// `stream_nonce`, a page that waits for data may come as a stream, its inline scripts
-    /// carrying that nonce.
+    /// carrying that nonce. `may_wait`: the page may wait for data (its route has a
+    /// loader), and takes its part of the loading budget.
     fn render<'a>(
         &'a self,
         boot: &'a BootState,
         visitor: Visitor,
         deadline: Instant,
         stream_nonce: Option<String>,
+        may_wait: bool,
     ) -> Pin<Box<dyn Future<Output = Result<Rendering, RenderError>> + Send + 'a>>;
 
     /// The title and description a client-rendered page carries in `language`.
@@ -148,6 +150,7 @@ impl PageRenderer for RenderPool {
         visitor: Visitor,
         deadline: Instant,
         stream_nonce: Option<String>,
+        may_wait: bool,
     ) -> Pin<Box<dyn Future<Output = Result<Rendering, RenderError>> + Send + 'a>> {
         Box::pin(RenderPool::render(
             self,
@@ -155,6 +158,7 @@ impl PageRenderer for RenderPool {
             visitor,
             deadline,
             stream_nonce,
+            may_wait,
         ))
     }
 

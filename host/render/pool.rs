@@ -13,7 +13,7 @@ use tokio::sync::oneshot;
 
 use tokio::sync::mpsc;
 
-use super::budget::{LoadingBudget, PAGE_BYTES, STREAMED_RENDER_BYTES};
+use super::budget::{LoadingBudget, PAGE_BYTES, Reservation, STREAMED_RENDER_BYTES};
 use super::readiness::Readiness;
 use super::runtime::{Limits, ShellAsk};
 use super::shells::{ShellKey, Shells};
@@ -162,14 +162,16 @@ impl RenderPool {
     /// Renders `boot` for `visitor`; its data must come by `deadline`; with
     /// `stream_nonce`, the page may come as a stream. A page whose shell is kept comes at
     /// once as a stream that starts with it, whatever the threads are doing; the rest
-    /// comes when its data has. Answers `Busy` at once when the page's part of the loading
-    /// budget does not fit, or the queue is full.
+    /// comes when its data has. Answers `Busy` at once when the page may wait for data
+    /// (`may_wait`) and its part of the loading budget does not fit (in the whole, or in
+    /// its client's share), or when the queue is full.
     pub async fn render(
         &self,
         boot: &BootState,
         visitor: Visitor,
         deadline: Instant,
         stream_nonce: Option<String>,
+        may_wait: bool,
     ) -> Result<Rendering, RenderError> {
         let boot_json = serde_json::to_string(boot).expect("serialisable boot state");
         let key = (self.prerender && stream_nonce.is_some()).then(|| ShellKey::of(boot));
@@ -182,7 +184,13 @@ impl RenderPool {
             } else {
                 0
             };
-        let reserved = self.budget.reserve(cost).ok_or(RenderError::Busy)?;
+        let reserved = match may_wait {
+            true => self
+                .budget
+                .reserve(cost, visitor.peer)
+                .ok_or(RenderError::Busy)?,
+            false => Reservation::none(),
+        };
         let job = |shell, shell_key, reply, abandon_at| Job {
             boot_json,
             visitor: Arc::new(visitor),

@@ -1,6 +1,7 @@
 //! One real server per test binary: the router of `bilingue::app` on 127.0.0.1:0, with
 //! its render threads, spoken to over HTTP.
 
+pub mod asking;
 pub mod binary;
 pub mod upstream;
 
