@@ -3,15 +3,18 @@
 //! part that waits showing its fallback), the same for every visitor of that page, so the
 //! host sends it the moment a visitor asks, before any render thread has looked at the
 //! request; the thread then only fills the holes (`resume`). Kept per page (language and
-//! path, parameters included), a bounded number, the oldest dropped first; a new bundle
-//! (development) starts with none.
+//! path, parameters included: a screen may show its parameters in its frame, so the shell
+//! of `/fr/langues/en` is not `/fr/langues/fr`'s), a bounded number, the one asked for
+//! least recently dropped first: a crawl through a route's many values keeps memory flat
+//! and leaves the busy pages' shells kept. A new bundle (development) starts with none.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use super::contract::{BootState, StreamHead};
 
-/// Shells kept at most: a page with parameters has one per value asked for.
+/// Shells kept at most: a page with parameters has one per value asked for, the least
+/// recently asked for going first.
 pub const SHELLS_KEPT: usize = 512;
 
 /// Which page a shell is of.
@@ -46,30 +49,44 @@ pub struct Shells {
 
 #[derive(Debug, Default)]
 struct Table {
-    by_key: HashMap<ShellKey, Arc<KeptShell>>,
-    /// Keys in the order they were kept, for the oldest to go first.
-    order: VecDeque<ShellKey>,
+    /// Each shell, and when it was last asked for (or kept).
+    by_key: HashMap<ShellKey, (Arc<KeptShell>, u64)>,
+    /// The keys by when they were last asked for, for the least recent to go first.
+    by_use: BTreeMap<u64, ShellKey>,
+    /// A count of uses: each get or keep takes the next.
+    uses: u64,
+}
+
+impl Table {
+    /// `key` used now: its shell's place among the most recently used.
+    fn used(&mut self, key: &ShellKey, before: Option<u64>) -> u64 {
+        self.uses += 1;
+        if let Some(before) = before {
+            self.by_use.remove(&before);
+        }
+        self.by_use.insert(self.uses, key.clone());
+        self.uses
+    }
 }
 
 impl Shells {
     pub fn get(&self, key: &ShellKey) -> Option<Arc<KeptShell>> {
-        self.table
-            .lock()
-            .expect("shells lock")
-            .by_key
-            .get(key)
-            .cloned()
+        let mut table = self.table.lock().expect("shells lock");
+        let (shell, before) = table.by_key.get(key).map(|(s, u)| (s.clone(), *u))?;
+        let now = table.used(key, Some(before));
+        table.by_key.get_mut(key).expect("just read").1 = now;
+        Some(shell)
     }
 
-    /// Keeps `shell`; past [`SHELLS_KEPT`], the oldest goes.
+    /// Keeps `shell`; past [`SHELLS_KEPT`], the least recently asked for goes.
     pub fn keep(&self, key: ShellKey, shell: KeptShell) {
         let mut table = self.table.lock().expect("shells lock");
-        if table.by_key.insert(key.clone(), Arc::new(shell)).is_none() {
-            table.order.push_back(key);
-        }
-        while table.order.len() > SHELLS_KEPT {
-            let oldest = table.order.pop_front().expect("longer than the bound");
-            table.by_key.remove(&oldest);
+        let before = table.by_key.get(&key).map(|(_, used)| *used);
+        let now = table.used(&key, before);
+        table.by_key.insert(key, (Arc::new(shell), now));
+        while table.by_key.len() > SHELLS_KEPT {
+            let (_, least) = table.by_use.pop_first().expect("longer than the bound");
+            table.by_key.remove(&least);
         }
     }
 
@@ -107,6 +124,22 @@ mod tests {
             prelude: prelude.into(),
             postponed: "{}".into(),
         }
+    }
+
+    #[test]
+    fn a_crawl_through_many_values_keeps_the_bound_and_the_busy_pages_shells() {
+        let shells = Shells::default();
+        shells.keep(key("/etat"), shell("busy"));
+        for i in 0..100_000 {
+            shells.keep(key(&format!("/produits/{i}")), shell("one of many"));
+            // A busy page is asked for now and then, as visitors do.
+            if i % 100 == 0 {
+                assert_eq!(&*shells.get(&key("/etat")).unwrap().prelude, "busy", "{i}");
+            }
+            assert!(shells.kept() <= SHELLS_KEPT);
+        }
+        let table = shells.table.lock().unwrap();
+        assert_eq!(table.by_use.len(), SHELLS_KEPT, "one use a shell kept");
     }
 
     #[test]
