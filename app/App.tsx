@@ -2,14 +2,14 @@
 // screen's data (app/navigation.tsx moves between screens). While a new language's
 // resources load, a spinner stands instead of the screen; if they fail, an error with a
 // retry does.
-import { useEffect, useState } from "react";
+import { useEffect, useReducer, useState } from "react";
 import type { BootState } from "./boot";
 import type { LoadOutcome } from "./data/outcome";
 import type { ScreenProps } from "./data/route";
 import { hrefIn, type Match, type PageRef, pageOf } from "./data/router";
 import { LanguageProvider, useLanguage } from "./i18n/LanguageProvider";
 import type { LoadResources, Resources } from "./i18n/resources";
-import { entryUrlIn, NavigationPending, NavigationProvider, type Shown, useNavigation } from "./navigation";
+import { entryRoute, entryUrlIn, NavigationPending, NavigationProvider, type Shown, useNavigation } from "./navigation";
 import { resolveRoute, ROUTES } from "./routes";
 import { Notifications } from "./ui/notifications";
 import { ScreenFailed } from "./ui/ScreenFailed";
@@ -33,7 +33,7 @@ export function App({ boot, pendingData, initialResources, load }: Props) {
     language: boot.language,
   }));
   return (
-    <LanguageProvider initialLanguage={boot.language} initialResources={initialResources} load={load} urlIn={entryUrlIn}>
+    <LanguageProvider initialLanguage={boot.language} initialResources={initialResources} load={load} urlIn={entryUrlIn} routeOnShow={entryRoute}>
       <NavigationProvider resolve={resolveRoute} pageOf={pageOfRoutes} initial={initial}>
         <Screen timeZone={boot.timeZone} />
         <Pending />
@@ -51,14 +51,22 @@ function Pending() {
 }
 
 function Screen({ timeZone }: { timeZone: string }) {
-  const { t, language, pending, retryLanguage } = useLanguage();
+  const { t, language, pending, retryLanguage, routeMessages: messagesOf } = useLanguage();
   const { shown, data } = useNavigation();
   const { route, params } = shown.match;
   const title = t(route.titleKey);
+  // A page shown in a language whose messages for it are still coming (it landed while a
+  // change of language was under way) waits for them: never a screen of empty texts. If
+  // they will not load, the page itself, from the host, will (as for a screen's module).
+  const coming = messagesOf(shown.match.name);
+  const [, arrived] = useReducer((n: number) => n + 1, 0);
   useEffect(() => {
-    document.title = title;
-  }, [title]);
-  if (pending?.status === "loading") return <Spinner />;
+    coming?.then(arrived, () => window.location.reload());
+  }, [coming]);
+  useEffect(() => {
+    if (!coming) document.title = title;
+  }, [title, coming]);
+  if (pending?.status === "loading" || coming) return <Spinner />;
   if (pending?.status === "failed") return <LanguageLoadFailed onRetry={() => retryLanguage(pending.language)} />;
   return (
     // A new page or language is a new chance for the screen.

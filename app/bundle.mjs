@@ -21,7 +21,9 @@ import { catalogue, checkCatalogue } from "./bundling/catalogue.mjs";
 import { importAlone } from "./bundling/import-alone.mjs";
 import { reactBindings } from "./bundling/react-bindings.mjs";
 import { stringFizz } from "./bundling/string-fizz.mjs";
-import { pseudoLanguagesPlugin, withPseudoHostTexts, withPseudoLanguages } from "./bundling/pseudo-languages.mjs";
+import { clientGraph, groupsJson, messageGroups, routeScreens } from "./bundling/message-groups.mjs";
+import { routeMessagesModule } from "./bundling/message-modules.mjs";
+import { pseudoLanguagesPlugin, pseudoMessages, withPseudoHostTexts, withPseudoLanguages } from "./bundling/pseudo-languages.mjs";
 
 /**
  * In the server bundle, the modules it takes in place of those the browser gets, by who
@@ -112,8 +114,17 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
       BILINGUE_BUILD_TIME: String(buildTime),
     },
   };
-  // Before the catalogue's: it gives the default table's module with the pseudo tables.
-  const pseudoLanguages = dev && pseudo ? [pseudoLanguagesPlugin(root, languages ?? (await readLanguages(root)))] : [];
+  const listed = languages ?? (await readLanguages(root));
+  const pseudoLanguages = dev && pseudo ? [pseudoLanguagesPlugin(root, listed)] : [];
+  // Which page needs which messages: set by the caller before each build (`messageGroupsOf`).
+  const split = { groups: null, pseudo: dev && pseudo ? pseudoMessages(root, listed) : null };
+  const side = (name) => ({
+    side: name,
+    pseudo: split.pseudo,
+    get groups() {
+      return split.groups;
+    },
+  });
   const server = {
     ...shared,
     entryPoints: ["app/server.tsx"],
@@ -121,7 +132,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
     format: "iife",
     platform: "browser",
     loader: { ".css": "empty" },
-    plugins: [...pseudoLanguages, catalogue(root), serverSubstitutes(root), stringFizz(root, dev), reactBindings(root), formattingDateLocales()],
+    plugins: [...pseudoLanguages, catalogue(root, side("server")), serverSubstitutes(root), stringFizz(root, dev), reactBindings(root), formattingDateLocales()],
   };
   const client = {
     ...shared,
@@ -136,9 +147,35 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
     chunkNames: "[name]-[hash]",
     assetNames: "[name]-[hash]",
     metafile: true,
-    plugins: [...pseudoLanguages, catalogue(root), formattingDateLocales()],
+    plugins: [...pseudoLanguages, catalogue(root, side("client")), formattingDateLocales()],
   };
-  return { server, client };
+  return { server, client, split };
+}
+
+/**
+ * Which page needs which messages (bundling/message-groups.mjs), for the builds of
+ * `options` (bundleOptions'), which it sets them for: from the client's module graph
+ * (`inputs`, esbuild's metafile's, when a client build has made it; else from a build of
+ * the graph alone), the routes' screens and the catalogue's keys. Whether they changed.
+ */
+export async function messageGroupsOf(root, options, inputs = null) {
+  const [graph, { routes, notFound }, checked] = await Promise.all([inputs ?? clientGraph(options.client), screensOf(root), checkCatalogue(root)]);
+  const before = options.split.groups && JSON.stringify(groupsJson(options.split.groups));
+  // A catalogue that fails its check: the builds report it, each error with its file and line.
+  const [first] = checked.errors.length > 0 ? [] : checked.messages.values();
+  options.split.groups = first ? await messageGroups({ root, inputs: graph, routes, notFound, keys: new Set(first.keys()) }) : null;
+  return (options.split.groups && JSON.stringify(groupsJson(options.split.groups))) !== before;
+}
+
+/** The routes' screens, read again only when app/routes.ts changes. */
+const screens = { source: null, read: null };
+async function screensOf(root) {
+  const source = `${root}\n${await readFile(path.join(root, "app/routes.ts"), "utf8")}`;
+  if (source !== screens.source) {
+    screens.read = await routeScreens(root);
+    screens.source = source;
+  }
+  return screens.read;
 }
 
 /**
@@ -161,8 +198,9 @@ async function routesOf(root, languages) {
 /** Writes OUT/manifest.json from the client build's metafile; returns it. */
 export async function writeManifest({ root, outDir, metafile, languages, buildTime, dev }) {
   const icon = await copyHashed(root, outDir, "app/ui/icon.svg");
+  const { routes } = await screensOf(root);
   const manifest = {
-    ...documentFiles(root, outDir, metafile, languages),
+    ...documentFiles(root, outDir, metafile, languages, routes),
     icon,
     declared: languages,
     builtAt: new Date(buildTime).toISOString(),
@@ -204,7 +242,7 @@ function outputName(root, outDir, metafile, entryPoint) {
 }
 
 /** Reads esbuild's metafile into what the document needs, file names relative to assets/. */
-function documentFiles(root, outDir, metafile, languages) {
+function documentFiles(root, outDir, metafile, languages, screens) {
   const assetsDir = path.relative(root, path.join(outDir, "assets"));
   const name = (output) => path.relative(assetsDir, output).split(path.sep).join("/");
   const outputs = Object.entries(metafile.outputs);
@@ -224,15 +262,29 @@ function documentFiles(root, outDir, metafile, languages) {
   };
   const [entryFile, entry] = outputOf("app/client.tsx");
   const entryClosure = closure(entryFile);
+  /** What `entryPoint`'s chunk needs fetched beyond the first load, or none without one. */
+  const beyondFirstLoad = (entryPoint) => {
+    const found = outputs.find(([, o]) => o.entryPoint === entryPoint);
+    return found ? [...closure(found[0])].filter((f) => !entryClosure.has(f)).map(name) : [];
+  };
   const languageChunks = {};
+  const messageChunks = {};
   for (const { code, pseudoOf } of languages.languages) {
-    const files = [...closure(outputOf(`app/i18n/tables/${pseudoOf ?? code}.ts`)[0])].filter((f) => !entryClosure.has(f));
-    languageChunks[code] = files.map(name);
+    languageChunks[code] = beyondFirstLoad(`app/i18n/tables/${pseudoOf ?? code}.ts`);
+    messageChunks[code] = {};
+    for (const { name: route } of screens) {
+      const files = beyondFirstLoad(routeMessagesModule(pseudoOf ?? code, route));
+      if (files.length > 0) messageChunks[code][route] = files;
+    }
   }
+  const routeChunks = {};
+  for (const { name: route, screenFile } of screens) routeChunks[route] = screenFile ? beyondFirstLoad(screenFile) : [];
   return {
     entry: name(entryFile),
     css: entry.cssBundle ? [name(entry.cssBundle)] : [],
     preload: [...entryClosure].filter((f) => f !== entryFile).map(name),
     languageChunks,
+    routeChunks,
+    messageChunks,
   };
 }

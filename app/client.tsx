@@ -1,10 +1,11 @@
-// The browser entry: load the active language's resources (already preloaded) and the
-// screen's module (in the first load, or its own chunk), then hydrate.
+// The browser entry: load the active language's resources with the page's messages
+// (already preloaded) and the screen's module (in the first load, or its own chunk), then
+// hydrate.
 import "./ui/styles.css";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./App";
 import { BOOT_STATE_ID, type BootState, ROOT_ID } from "./boot";
-import { loadResources } from "./i18n/resources";
+import { loadResources, pageResources } from "./i18n/resources";
 import { resolveRoute } from "./routes";
 
 // No top-level await: the chunks loaded later (a language's, a screen's) import from this
@@ -17,8 +18,10 @@ async function start() {
     await new Promise((parsed) => document.addEventListener("DOMContentLoaded", parsed, { once: true }));
   }
   const boot = JSON.parse(document.getElementById(BOOT_STATE_ID)!.textContent!) as BootState;
-  // A screen whose module will not load shows the screen's failure message instead.
-  const [initialResources] = await Promise.all([loadResources(boot.language), resolveRoute(boot.language, boot.path).route.screen().catch(() => {})]);
+  // A screen whose module will not load shows the screen's failure message instead. The
+  // page's messages (the shell's and its route's) come with it, preloaded by the host.
+  const match = resolveRoute(boot.language, boot.path);
+  const [initialResources] = await Promise.all([pageResources(boot.language, match.name), match.route.screen().catch(() => {})]);
   const root = document.getElementById(ROOT_ID)!;
   const app = <App boot={boot} initialResources={initialResources} load={loadResources} />;
   // An empty root is the host's client-rendered shell (its server render failed): render here.

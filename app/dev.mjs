@@ -13,7 +13,7 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { context } from "esbuild";
-import { builtLanguages, bundleOptions, checkLanguages, readLanguages, writeManifest } from "./bundle.mjs";
+import { builtLanguages, bundleOptions, checkLanguages, messageGroupsOf, readLanguages, writeManifest } from "./bundle.mjs";
 import { builtReport, failedReport } from "./bundling/build-report.mjs";
 import { writeDeclarations } from "./bundling/catalogue.mjs";
 
@@ -37,6 +37,7 @@ if (!binary) {
 }
 
 let contexts = null;
+let options = null;
 let languages = null;
 let builds = 0;
 let lastServer = null;
@@ -49,7 +50,7 @@ async function prepare() {
   const listed = await readLanguages(root);
   await checkLanguages(root, listed);
   languages = await builtLanguages(root, listed, pseudo);
-  const options = await bundleOptions({ root, outDir, dev: true, buildTime: Date.now(), languages: listed, pseudo });
+  options = await bundleOptions({ root, outDir, dev: true, buildTime: Date.now(), languages: listed, pseudo });
   contexts = { server: await context(options.server), client: await context(options.client) };
 }
 
@@ -78,13 +79,20 @@ async function rebuild() {
   try {
     if (!contexts) await prepare();
     // Both builds end before the next may start, failed or not.
-    const [server, client] = await Promise.allSettled([contexts.server.rebuild(), contexts.client.rebuild()]);
+    let [server, client] = await Promise.allSettled([contexts.server.rebuild(), contexts.client.rebuild()]);
     for (const built of [server, client]) if (built.status === "rejected") throw built.reason;
+    // Which page needs which messages, as a production build has them, from the graph this
+    // build found: a save that changed them (a key used by another screen, a new route)
+    // builds once more with them.
+    if (await messageGroupsOf(root, options, client.value.metafile.inputs)) {
+      [server, client] = await Promise.allSettled([contexts.server.rebuild(), contexts.client.rebuild()]);
+      for (const built of [server, client]) if (built.status === "rejected") throw built.reason;
+    }
     // What `node app/bundling/catalogue.mjs` does: the editor's types follow the tables.
     await writeDeclarations(root);
     const manifest = await writeManifest({ root, outDir, metafile: client.value.metafile, languages, buildTime: Date.now(), dev: true });
     const serverHash = createHash("sha256").update(await readFile(path.join(outDir, "server.js"))).digest("hex");
-    const scripts = JSON.stringify([manifest.entry, manifest.preload, manifest.languageChunks]);
+    const scripts = JSON.stringify([manifest.entry, manifest.preload, manifest.languageChunks, manifest.routeChunks, manifest.messageChunks]);
     // Only a stylesheet changed: the page keeps its state and swaps it.
     const kind = serverHash === lastServer && scripts === lastScripts ? "styles" : "reload";
     lastServer = serverHash;

@@ -16,6 +16,7 @@ import type { ScreenData } from "./data/route";
 import { hrefIn, type Match, type PageRef } from "./data/router";
 import { useLanguage } from "./i18n/LanguageProvider";
 import { type Language, LANGUAGES, prefixLanguage, stripLanguagePrefix } from "./i18n/languages";
+import { pageResources } from "./i18n/resources";
 
 /** The screen on show: its page (route and parameters), its data. */
 export interface Shown {
@@ -57,12 +58,14 @@ type Position = [number, number];
 const newEntryKey = () => Math.random().toString(36).slice(2, 10);
 
 /**
- * What a history entry keeps: its key (for its scroll position), and its page's URL in
- * every language, which a change of language goes to (`entryUrlIn`).
+ * What a history entry keeps: its key (for its scroll position), its page's URL in every
+ * language, which a change of language goes to (`entryUrlIn`), and its route, whose
+ * messages a change of language brings (`entryRoute`).
  */
 interface EntryState {
   key?: string;
   urls?: Record<string, string>;
+  route?: string | null;
 }
 const entryState = (): EntryState => (window.history.state as EntryState | null) ?? {};
 const entryKey = (): string | undefined => entryState().key;
@@ -75,6 +78,9 @@ const urlsOf = (match: Match): Record<string, string> => Object.fromEntries(LANG
 export function entryUrlIn(language: Language): string | null {
   return entryState().urls?.[language] ?? null;
 }
+
+/** The route of the current history entry's page (null for the not-found page, or before the app wrote it). */
+export const entryRoute = (): string | null => entryState().route ?? null;
 
 /** Where the screen being shown scrolls to once it is painted: an entry's saved position, or the top. */
 type ScrollTo = Position | null;
@@ -134,7 +140,7 @@ export function NavigationProvider({ resolve, pageOf, initial, children }: Props
             // In the language on show now, not the one the navigation began in: data loaded
             // in another is loaded again (`stale`, below).
             const urls = urlsOf(match);
-            window.history.pushState({ key: currentKey.current, urls } satisfies EntryState, "", urls[shownLanguage.current]);
+            window.history.pushState({ key: currentKey.current, urls, route: match.name } satisfies EntryState, "", urls[shownLanguage.current]);
             scrollTo.current = [0, 0];
           } else {
             currentKey.current = entry.key;
@@ -207,7 +213,7 @@ export function NavigationProvider({ resolve, pageOf, initial, children }: Props
       if (saved) window.scrollTo(...saved);
     }
     // The first page's URLs, from this build's routes (a reload may bring another build).
-    const first: EntryState = { key: currentKey.current, urls: urlsOf(shownRef.current.match) };
+    const first: EntryState = { key: currentKey.current, urls: urlsOf(shownRef.current.match), route: shownRef.current.match.name };
     window.history.replaceState({ ...(window.history.state as object | null), ...first }, "");
     const keep = () => {
       remember(positions.current, currentKey.current);
@@ -238,8 +244,11 @@ export function NavigationProvider({ resolve, pageOf, initial, children }: Props
 
   const navigate = useCallback((page: PageRef) => go(pageOf(page), { push: true }, wantedLanguage.current), [go, pageOf]);
   const prefetch = useCallback(
-    (page: PageRef) => void Promise.all([pageOf(page).route.screen(), arriving()]).catch(() => {}),
-    [pageOf],
+    (page: PageRef) => {
+      const match = pageOf(page);
+      void Promise.all([match.route.screen(), pageResources(language, match.name), arriving()]).catch(() => {});
+    },
+    [pageOf, language],
   );
   const href = useCallback((page: PageRef) => hrefIn(pageOf(page), language), [pageOf, language]);
   const value = useMemo<Navigation>(

@@ -9,6 +9,7 @@ import "./server/polyfills";
 import { renderToString } from "bilingue:react-dom-strings";
 import { App } from "./App";
 import type { BootState, RenderResult } from "./boot";
+import messageGroups from "bilingue:message-groups";
 import { ENTRY_POINTS } from "./contract";
 import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
 import type { PageSharing, Route } from "./data/route";
@@ -22,16 +23,35 @@ import { type Answer, cancel, deliver, fail, finishLater, finishNow, routeConsol
 import { haltShells, makeShellThenResume, resumeHoles, streamPage } from "./server/streaming";
 import { JOB } from "./server/transport";
 
-// Every listed language's resources are in the server bundle, found by name as the
+// Every listed language's resources are in the server bundle, whole, found by name as the
 // client's chunks are: a render never waits for one.
-const resources = new Map<Language, Resources>(
+const whole = new Map<Language, Resources>(
   LANGUAGES.map(({ code }) => [
     code,
     resourcesOf(require(`./i18n/tables/${tableModuleOf(code)}.ts`) as LanguageModule, code),
   ]),
 );
-const resourcesFor = (language: Language): Resources => resources.get(language)!;
-const loadResources: LoadResources = async (language) => resourcesFor(language);
+const pages = new Map<string, Resources>();
+
+/**
+ * A page's resources: the messages a page of `route` ships to the browser (the shell's
+ * and its route's, as the build grouped them), so that the server renders the text the
+ * browser hydrates with; a key the groups lack (one built at run time and not declared by
+ * its route) is "" on both sides. A bundle built without the groups has every message.
+ */
+function resourcesFor(language: Language, route: string | null): Resources {
+  const all = whole.get(language)!;
+  if (messageGroups === null) return all;
+  const key = `${language} ${route}`;
+  let page = pages.get(key);
+  if (!page) {
+    const keys = [...messageGroups.shell, ...((route !== null && messageGroups.routes[route]) || [])];
+    const table = Object.fromEntries(keys.filter((k) => Object.hasOwn(all.table, k)).map((k) => [k, all.table[k]]));
+    pages.set(key, (page = { ...all, table, routes: null }));
+  }
+  return page;
+}
+const loadResources: LoadResources = async (language) => resourcesFor(language, null);
 
 const validTimeZones = new Set<string>();
 
@@ -49,8 +69,8 @@ function checkTimeZone(timeZone: string): void {
 /** The page for `boot`, with its loader's outcome when the screen has a loader. */
 function renderPage(boot: BootState, match: Match, data?: LoadOutcome<unknown>): RenderResult {
   const { route } = match;
-  const html = renderToString(<App boot={{ ...boot, data }} initialResources={resourcesFor(boot.language)} load={loadResources} />);
-  const { title, description } = textOf(boot, route);
+  const html = renderToString(<App boot={{ ...boot, data }} initialResources={resourcesFor(boot.language, match.name)} load={loadResources} />);
+  const { title, description } = textOf(boot, match);
   const status = data ? statusFor(route, data) : route.status;
   return { status, title, description, html, sharing: sharingOf(route, status, data), page: identityOf(match), data };
 }
@@ -64,9 +84,9 @@ function sharingOf(route: Route, status: 200 | 404, data?: LoadOutcome<unknown>)
   return route.sharing;
 }
 
-/** A page's title and description, in its language. */
-function textOf(boot: BootState, route: Route): { title: string; description: string } {
-  const t = createTranslator(resourcesFor(boot.language).table, localeOf(boot.language));
+/** A page's title and description, in its language (the description is the head's alone: no browser has it). */
+function textOf(boot: BootState, { route }: Match): { title: string; description: string } {
+  const t = createTranslator(whole.get(boot.language)!.table, localeOf(boot.language));
   return { title: t(route.titleKey), description: t(route.descriptionKey) };
 }
 
@@ -120,9 +140,9 @@ function start(boot: BootState, job: number, streamNonce: string | null, shell: 
   const context = { language: page.language, params: match.params, http: clientFor(job) };
   if (streamNonce !== null && mayStream(route)) {
     const data = runLoader(route, context);
-    const head = { status: route.status, ...textOf(page, route), page: identityOf(match) };
+    const head = { status: route.status, ...textOf(page, match), page: identityOf(match) };
     const app = (pending: Promise<LoadOutcome<unknown>>) => (
-      <App boot={page} pendingData={pending} initialResources={resourcesFor(page.language)} load={loadResources} />
+      <App boot={page} pendingData={pending} initialResources={resourcesFor(page.language, match.name)} load={loadResources} />
     );
     if (shell === null) streamPage(job, head, app(data), streamNonce, data, route.screen());
     else if (shell === "make") makeShellThenResume(job, head, app(NEVER), app(data), streamNonce, data, route.screen());

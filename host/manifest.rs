@@ -23,8 +23,12 @@ pub struct Manifest {
     pub css: Vec<String>,
     /// Chunks the entry imports statically.
     pub preload: Vec<String>,
-    /// Per language code: the chunks of its translation table and date locale.
+    /// Per language code: the chunks of its module (its date locale and the shell's messages).
     pub language_chunks: HashMap<String, Vec<String>>,
+    /// Per route name: the chunks of its screen beyond the first load (none for an eager one).
+    pub route_chunks: HashMap<String, Vec<String>>,
+    /// Per language code, then route name: the chunks of the route's own messages.
+    pub message_chunks: HashMap<String, HashMap<String, Vec<String>>>,
     pub icon: String,
     /// When the app was built (RFC 3339): the sitemap's `lastmod`.
     pub built_at: String,

@@ -12,9 +12,11 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { importAlone } from "./import-alone.mjs";
+import { groupsJson } from "./message-groups.mjs";
+import { DATE_LOCALE, GROUPS_MODULE, languageModule, pseudoOf, ROUTE_MESSAGES, routeMessagesOf, routeModule } from "./message-modules.mjs";
 
 export const DECLARATIONS = "app/i18n/messages.generated.ts";
-const TABLE = /[\\/]app[\\/]i18n[\\/]tables[\\/]\w+\.ts$/;
+const TABLE = /[\\/]app[\\/]i18n[\\/]tables[\\/][\w-]+\.ts$/;
 
 /** The keys `file` writes twice in an object, as esbuild warns of them (its module keeps the last). */
 function duplicateKeys(file, warnings) {
@@ -85,7 +87,7 @@ async function check(root, options) {
     }
   } catch (error) {
     const errors = error.problems ?? error.errors?.map((e) => ({ file: e.location?.file ?? "", line: e.location?.line ?? 0, text: e.text }));
-    if (errors) return { errors, warnings: [], compiled: new Map(), declarations: null, hostTexts: {}, fresh: true };
+    if (errors) return { errors, warnings: [], compiled: new Map(), messages: new Map(), declarations: null, hostTexts: {}, fresh: true };
     throw error;
   }
   const sources = options.sources ?? (await appSources(root));
@@ -133,8 +135,16 @@ const messageOf = async (root, { file, line, text }) => {
   return { text, location: { file, line, column: 0, lineText } };
 };
 
-/** The esbuild plugin: checks before each build, and gives the tables compiled. */
-export function catalogue(root) {
+/**
+ * The esbuild plugin: checks before each build, and gives the tables compiled. With
+ * `split` (the app's own bundles: { side: "client" | "server", groups, pseudo }), each page
+ * ships only its messages: `groups` (./message-groups.mjs, set before each build) says
+ * which; the client's table modules become language modules (./message-modules.mjs), and
+ * the server's keep their tables whole beside the groups (`bilingue:message-groups`).
+ * `pseudo` (development): { base, messages() }, the pseudo-languages' messages, by code then
+ * key, which the base language's modules carry.
+ */
+export function catalogue(root, split = null) {
   return {
     name: "catalogue",
     setup(b) {
@@ -145,10 +155,33 @@ export function catalogue(root) {
         if (checked.errors.length > 0) return { errors: await Promise.all(checked.errors.map((p) => messageOf(root, p))) };
         return undefined;
       });
-      b.onLoad({ filter: TABLE }, (args) => {
-        const contents = checked?.compiled.get(path.relative(root, args.path).split(path.sep).join("/"));
+      const relative = (file) => path.relative(root, file).split(path.sep).join("/");
+      const codeOf = (file) => path.basename(file, ".ts");
+      const pseudoFor = async (code) => (split?.pseudo?.base === code ? await split.pseudo.messages() : null);
+      b.onLoad({ filter: TABLE, namespace: "file" }, async (args) => {
+        const file = relative(args.path);
+        const contents = checked?.compiled.get(file);
         // A table of a language the list does not have is bundled as it is.
-        return contents === undefined ? undefined : { contents, loader: "ts" };
+        if (contents === undefined) return undefined;
+        const code = codeOf(args.path);
+        if (split?.side !== "client" || !split.groups) {
+          const pseudo = await pseudoFor(code);
+          return { contents: pseudo ? `${contents}\n${pseudoOf([...(checked.messages.get(code)?.keys() ?? [])], pseudo)}` : contents, loader: "ts" };
+        }
+        const messages = checked.messages.get(code) ?? new Map();
+        return { contents: languageModule({ code, tableFile: args.path, groups: split.groups, messages, pseudo: await pseudoFor(code) }), loader: "js", resolveDir: path.dirname(args.path) };
+      });
+      b.onResolve({ filter: new RegExp(`^${GROUPS_MODULE}$`) }, () => ({ path: GROUPS_MODULE, namespace: "message-groups" }));
+      b.onLoad({ filter: /.*/, namespace: "message-groups" }, () => ({ contents: JSON.stringify(split?.groups ? groupsJson(split.groups) : null), loader: "json" }));
+      if (!split) return;
+      // A table's own source, for its date locale alone (the bundler drops its table).
+      b.onResolve({ filter: /\?date-locale$/ }, (args) => ({ path: args.path.slice(0, -DATE_LOCALE.length), namespace: "date-locale" }));
+      b.onLoad({ filter: /.*/, namespace: "date-locale" }, async (args) => ({ contents: await readFile(args.path, "utf8"), loader: "ts", resolveDir: path.dirname(args.path) }));
+      b.onResolve({ filter: new RegExp(`^${ROUTE_MESSAGES}:`) }, (args) => ({ path: args.path.slice(ROUTE_MESSAGES.length + 1), namespace: ROUTE_MESSAGES }));
+      b.onLoad({ filter: /.*/, namespace: ROUTE_MESSAGES }, async (args) => {
+        const { code, route } = routeMessagesOf(args.path);
+        const keys = split.groups?.routes.get(route) ?? new Set();
+        return { contents: routeModule({ keys, messages: checked.messages.get(code) ?? new Map(), pseudo: await pseudoFor(code) }), loader: "js" };
       });
     },
   };

@@ -40,6 +40,12 @@ export interface CheckedCatalogue {
   declarations: string;
   /** Each table's source with its messages compiled, by file. */
   compiled: Map<string, string>;
+  /**
+   * Each language's messages compiled, by language then key (a JavaScript expression:
+   * a string literal, or `(a,f)=>…`), the host's own texts left out: what the per-page
+   * message modules are written from (app/bundling/message-modules.mjs).
+   */
+  messages: Map<string, Map<string, string>>;
   /** The texts the host writes itself, by language, then by key without `host.`. */
   hostTexts: Record<string, Record<string, string>>;
 }
@@ -170,11 +176,20 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[]):
     warnings,
     declarations: declarations(first, reference),
     compiled: compiledTables(tables, reads, errors),
+    messages: compiledMessages(reads),
     hostTexts: hostTexts(reads),
   };
 }
 
 const hostArgument = (named: string) => `${named} is written by the host, which gives it no argument: write it as plain text`;
+
+function compiledMessages(reads: Map<string, Map<string, Read>>): Map<string, Map<string, string>> {
+  const messages = new Map<string, Map<string, string>>();
+  for (const [language, read] of reads) {
+    messages.set(language, new Map([...read].filter(([key]) => !key.startsWith(HOST_KEYS)).map(([key, entry]) => [key, entry.code])));
+  }
+  return messages;
+}
 
 /** Each language's host texts (`HOST_KEYS`), by key without the prefix. */
 function hostTexts(reads: Map<string, Map<string, Read>>): Record<string, Record<string, string>> {

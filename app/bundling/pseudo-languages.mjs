@@ -5,12 +5,13 @@
 // has them.
 // - withPseudoLanguages: the list of languages with them, each naming the table it is made
 //   from (`pseudoOf`, which app/i18n/resources.ts reads);
-// - pseudoLanguagesPlugin: an esbuild plugin, before the catalogue's, that gives the app that
-//   list, and the default table's module with the pseudo tables beside its own (`pseudo`);
+// - pseudoLanguagesPlugin: an esbuild plugin that gives the app that list;
+// - pseudoMessages: the pseudo-languages' messages, which the catalogue's plugin puts in the
+//   default language's modules beside its own (`pseudo`);
 // - withPseudoHostTexts: the host's own texts in them too.
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkCatalogue } from "./catalogue.mjs";
 import { importAlone } from "./import-alone.mjs";
 
 let modules = null;
@@ -43,38 +44,52 @@ export async function withPseudoHostTexts(root, hostTexts, languages) {
 
 const kindOf = (pseudo, base, code) => pseudo.pseudoLanguages(base).find((language) => language.code === code).kind;
 
-/** The esbuild plugin of a development build: the languages with the pseudo ones, and their tables. */
+/**
+ * The esbuild plugin of a development build: the languages with the pseudo ones. Their
+ * messages go in the default language's modules, which the catalogue's plugin writes with
+ * `pseudoMessages`.
+ */
 export function pseudoLanguagesPlugin(root, languages) {
   const list = path.join(root, "app/i18n/languages.json");
-  const base = languages.languages.find(({ code }) => code === languages.default).code;
-  const table = path.join(root, `app/i18n/tables/${base}.ts`);
   return {
     name: "pseudo-languages",
     setup(b) {
       b.onLoad({ filter: /[\\/]app[\\/]i18n[\\/]languages\.json$/ }, async (args) =>
         args.path === list ? { contents: JSON.stringify(await withPseudoLanguages(root, languages)), loader: "json" } : undefined,
       );
-      b.onLoad({ filter: /[\\/]app[\\/]i18n[\\/]tables[\\/]\w+\.ts$/ }, async (args) => {
-        if (args.path !== table) return undefined;
-        const checked = await checkCatalogue(root);
-        const compiled = checked.compiled.get(path.relative(root, table).split(path.sep).join("/"));
-        // A catalogue that fails its check: the catalogue's plugin reports it.
-        if (compiled === undefined || checked.errors.length > 0) return undefined;
-        return { contents: `${compiled}\n${await pseudoTables(root, base, args.path)}`, loader: "ts" };
-      });
     },
   };
 }
 
-/** `export const pseudo = { "<code>": { key: compiled message, … }, … };` from the default table. */
-async function pseudoTables(root, base, file) {
-  const { pseudo, messages } = await load(root);
-  const { module } = await importAlone(root, file);
-  const tables = pseudo.pseudoLanguages(base).map(({ code, kind }) => {
-    const entries = Object.entries(module.default)
-      .filter(([, message]) => typeof message === "string")
-      .map(([key, message]) => `${JSON.stringify(key)}:${messages.readMessage(pseudo.pseudoMessage(message, kind)).code}`);
-    return `${JSON.stringify(code)}:{${entries.join(",")}}`;
-  });
-  return `// The pseudo-languages of this development build (app/bundling/pseudo-languages.mjs).\nexport const pseudo = {${tables.join(",")}};\n`;
+let made = null; // { source, messages }
+
+/**
+ * What the catalogue's plugin needs to carry the pseudo-languages of `languages`' default
+ * language: { base, messages() }, messages() giving each pseudo-language's messages
+ * compiled, by code then key, made again only when the default table changes.
+ */
+export function pseudoMessages(root, languages) {
+  const base = languages.default;
+  const file = path.join(root, `app/i18n/tables/${base}.ts`);
+  return {
+    base,
+    async messages() {
+      const source = await readFile(file, "utf8");
+      if (made?.source === source) return made.messages;
+      const { pseudo, messages } = await load(root);
+      const { module } = await importAlone(root, file);
+      const byCode = new Map(
+        pseudo.pseudoLanguages(base).map(({ code, kind }) => [
+          code,
+          new Map(
+            Object.entries(module.default)
+              .filter(([key, message]) => typeof message === "string" && !key.startsWith("host."))
+              .map(([key, message]) => [key, messages.readMessage(pseudo.pseudoMessage(message, kind)).code]),
+          ),
+        ]),
+      );
+      made = { source, messages: byCode };
+      return byCode;
+    },
+  };
 }

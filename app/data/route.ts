@@ -9,7 +9,7 @@ import type { ComponentType } from "react";
 import type { PageSharing } from "../contract";
 import type { HttpClient } from "../http/client";
 import type { Language } from "../i18n/languages";
-import type { PlainKey } from "../i18n/translate";
+import type { MessageKey, PlainKey } from "../i18n/translate";
 import type { LoadOutcome } from "./outcome";
 import type { ParamShape } from "./params";
 
@@ -107,6 +107,12 @@ interface Declared<Path extends RoutePath, Names extends string = ParamNames<Pat
    * person). The build refuses a declaration the host cannot honour.
    */
   sharing: PageSharing;
+  /**
+   * The keys its screen builds at run time (`t.dynamic(…)`), which no source names as a
+   * string: a page ships only the messages its code names (docs/translations.md), so these
+   * come with the route's too. A key left out shows "" on the server and in the browser.
+   */
+  messages?: readonly MessageKey[];
 }
 
 type Lazy<Module> = (() => Promise<Module>) & { loaded?: Module };

@@ -6,7 +6,7 @@ import type { DateLocale } from "./dates";
 import { followLanguage } from "./followLanguage";
 import { type Language, localeOf } from "./languages";
 import { type Pending, reduceLanguage } from "./languageState";
-import type { LoadResources, Resources } from "./resources";
+import { type LoadResources, type Resources, routeMessages } from "./resources";
 import { createTranslator, type Translate } from "./translate";
 
 export interface LanguageContextValue {
@@ -17,6 +17,12 @@ export interface LanguageContextValue {
   pending: Pending | null;
   dateLocale: DateLocale;
   t: Translate;
+  /**
+   * The messages of a page of `route` in the active language: null once they are there,
+   * else the promise of their coming (a change of language brings the page's own; a page
+   * shown while one was under way may still wait for them).
+   */
+  routeMessages: (route: string | null) => Promise<void> | null;
   changeLanguage: (language: Language) => void;
   /**
    * Loads a language again after its resources failed; if they fail again, loads the page
@@ -42,10 +48,12 @@ interface Props {
   load: LoadResources;
   /** The URL of the page on show in a language (its route's path there), which a change of language goes to. */
   urlIn: (language: Language) => string | null;
+  /** The route of the page on show, whose messages a change of language brings with the language's own. */
+  routeOnShow?: () => string | null;
   children: ReactNode;
 }
 
-export function LanguageProvider({ initialLanguage, initialResources, load, urlIn, children }: Props) {
+export function LanguageProvider({ initialLanguage, initialResources, load, urlIn, routeOnShow, children }: Props) {
   const [state, dispatch] = useReducer(reduceLanguage, {
     language: initialLanguage,
     resources: initialResources,
@@ -57,12 +65,17 @@ export function LanguageProvider({ initialLanguage, initialResources, load, urlI
     (language: Language, failed: (request: number) => void) => {
       const request = ++lastRequest.current;
       dispatch({ type: "requested", language, request });
-      load(language).then(
-        (resources) => dispatch({ type: "loaded", language, request, resources }),
-        () => failed(request),
-      );
+      load(language)
+        .then(async (resources) => {
+          await routeMessages(resources, routeOnShow?.() ?? null);
+          return resources;
+        })
+        .then(
+          (resources) => dispatch({ type: "loaded", language, request, resources }),
+          () => failed(request),
+        );
     },
-    [load],
+    [load, routeOnShow],
   );
   const changeLanguage = useCallback(
     (language: Language) => requestLanguage(language, (request) => dispatch({ type: "failed", language, request })),
@@ -95,6 +108,7 @@ export function LanguageProvider({ initialLanguage, initialResources, load, urlI
       pending,
       dateLocale: resources.dateLocale,
       t: createTranslator(resources.table, locale),
+      routeMessages: (route) => routeMessages(resources, route),
       changeLanguage,
       retryLanguage,
     };

@@ -1,23 +1,43 @@
-// What a language needs (its table and its date locale) comes in one code-split chunk, so
-// the browser fetches only the active language's, in one request. It is found by name,
-// tables/<code>.ts, which exports the table and beside it the date locale (esbuild bundles
-// every file the pattern matches); the build refuses a listed language that lacks either.
+// What a language needs on a page: its messages and its date locale. A page ships only the
+// messages it uses (docs/translations.md, "What a page carries"): a language's module holds
+// its date locale and the messages of the app's shell (the first load's code and the
+// eager screens), and names a module of each route's own messages, fetched with its
+// screen. The language's module is found by name, tables/<code>.ts, which the build makes
+// into that module (app/bundling/message-modules.mjs), so the browser fetches only the
+// active language's; a development or test build without the split has the whole table
+// there. A language's resources are made once: each route's messages join its table as
+// they come, so the translator of that table sees them.
 import type { DateLocale } from "./dates";
 import declared from "./languages.json";
 import type { Language } from "./languages";
 import type { Table } from "./table";
-import { type TableModule, tableOf } from "./translate";
+import type { TableModule } from "./translate";
+
+/** A route's messages in a language, as their module has them. */
+export interface RouteMessagesModule {
+  default: Table;
+  /** In a development build, the default language's carries its pseudo-languages'. */
+  pseudo?: Record<string, Table>;
+}
 
 export interface Resources {
+  language: Language;
+  /** The messages on hand: the shell's, then each route's as it loads. */
   table: Table;
   dateLocale: DateLocale;
+  /** Each route's messages, to load (none: the table holds every message). */
+  routes: Readonly<Record<string, () => Promise<RouteMessagesModule>>> | null;
+  /** The routes whose messages are in the table (true), or on their way. */
+  arrived: Map<string, true | Promise<void>>;
 }
 
 export type LoadResources = (language: Language) => Promise<Resources>;
 
-/** A language's module as built: its table (with its parsed messages) and its date locale. */
+/** A language's module as built: the shell's table (its messages compiled), its date locale, its routes' messages. */
 export interface LanguageModule extends TableModule {
   dateLocale: DateLocale;
+  /** The modules of each route's own messages; absent when the table is whole. */
+  routeMessages?: Record<string, () => Promise<RouteMessagesModule>>;
   /** In a development build, the default language's carries its pseudo-languages' tables. */
   pseudo?: Record<string, Table>;
 }
@@ -32,11 +52,59 @@ export const tableModuleOf = (language: Language): string =>
     ? language
     : ((declared.languages.find(({ code }) => code === language) as { pseudoOf?: string } | undefined)?.pseudoOf ?? language);
 
-/** The resources a language's module holds (for `language`, a pseudo-language's, when it carries it). */
-export const resourcesOf = (module: LanguageModule, language?: Language): Resources => ({
-  table: (process.env.NODE_ENV !== "production" && language && module.pseudo?.[language]) || tableOf(module),
+/** `module`'s table in `language` (a pseudo-language's, when the module carries it). */
+const tableIn = (module: { default: Table; pseudo?: Record<string, Table> }, language: Language): Table =>
+  (process.env.NODE_ENV !== "production" && module.pseudo?.[language]) || module.default;
+
+/** The resources a language's module holds: a table of their own, which routes' messages join. */
+export const resourcesOf = (module: LanguageModule, language: Language): Resources => ({
+  language,
+  table: { ...tableIn(module, language) },
   dateLocale: module.dateLocale,
+  routes: module.routeMessages ?? null,
+  arrived: new Map(),
 });
 
-export const loadResources: LoadResources = async (language) =>
-  resourcesOf((await import(`./tables/${tableModuleOf(language)}.ts`)) as LanguageModule, language);
+const loading = new Map<Language, Promise<Resources>>();
+
+/** A language's resources, fetched once (a failed fetch may be tried again). */
+export const loadResources: LoadResources = (language) => {
+  let resources = loading.get(language);
+  if (!resources) {
+    resources = import(`./tables/${tableModuleOf(language)}.ts`).then((module: LanguageModule) => resourcesOf(module, language));
+    loading.set(language, resources);
+    resources.catch(() => loading.delete(language));
+  }
+  return resources;
+};
+
+/**
+ * `route`'s messages in `resources` (null for the not-found route, whose are the shell's):
+ * null once they are there, else the promise of their coming (the same one until it
+ * settles; a failed load may be asked again).
+ */
+export function routeMessages(resources: Resources, route: string | null): Promise<void> | null {
+  const load = route === null ? undefined : resources.routes?.[route];
+  const state = load && resources.arrived.get(route!);
+  if (!load || state === true) return null;
+  if (state) return state;
+  const coming = load().then(
+    (module) => {
+      Object.assign(resources.table, tableIn(module, resources.language));
+      resources.arrived.set(route!, true);
+    },
+    (error: unknown) => {
+      resources.arrived.delete(route!);
+      throw error;
+    },
+  );
+  resources.arrived.set(route!, coming);
+  return coming;
+}
+
+/** A language's resources with the messages of a page of `route`. */
+export async function pageResources(language: Language, route: string | null): Promise<Resources> {
+  const resources = await loadResources(language);
+  await routeMessages(resources, route);
+  return resources;
+}

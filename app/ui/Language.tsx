@@ -7,7 +7,7 @@ import { object, oneOf, string } from "../data/shape";
 import { formatInZone } from "../i18n/dates";
 import { useLanguage } from "../i18n/LanguageProvider";
 import { isLanguage } from "../i18n/languages";
-import { loadResources } from "../i18n/resources";
+import { pageResources } from "../i18n/resources";
 import { createTranslator } from "../i18n/translate";
 import { Link } from "../navigation";
 import { LanguagePages } from "./LanguagePages";
@@ -23,7 +23,7 @@ const answer = object({ code: string, name: string, locale: string, direction: o
 export async function data(value: unknown) {
   const language = answer(value, "the language");
   if (!isLanguage(language.code)) throw new Error(`the language: "${language.code}" is not one of the app's`);
-  const { table, dateLocale } = await loadResources(language.code);
+  const { table, dateLocale } = await pageResources(language.code, "languages");
   const t = createTranslator(table, language.locale);
   return {
     ...language,

@@ -18,7 +18,7 @@ import { resolveRoute } from "../../app/routes";
 const resources = new Map<Language, Resources>(
   LANGUAGES.map(({ code }) => [
     code,
-    resourcesOf(require(`../../app/i18n/tables/${code}.ts`) as LanguageModule),
+    resourcesOf(require(`../../app/i18n/tables/${code}.ts`) as LanguageModule, code),
   ]),
 );
 const load: LoadResources = async (language) => resources.get(language)!;

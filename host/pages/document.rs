@@ -10,6 +10,7 @@
 //! JSON data block, which runs nothing. Everything per build is computed once, when the
 //! build is read.
 
+use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 
 use askama::Template;
@@ -39,8 +40,10 @@ pub struct DocumentAssets {
     streamed_policy: security::NoncedPolicy,
     icon: String,
     styles: Vec<String>,
-    /// By [`Language::index`]: the chunks the entry imports, then the language's own.
-    preloads: Vec<Vec<String>>,
+    /// By [`Language::index`]: the chunks the entry imports, then the language's own, for
+    /// a page of no route (the not-found page) and, by route name, for each route's pages
+    /// (its screen's chunks and its messages' too).
+    preloads: Vec<Preloads>,
     /// By [`Language::index`]: its Open Graph locale, and the other languages'.
     og_locales: Vec<(String, Vec<String>)>,
 }
@@ -49,14 +52,7 @@ impl DocumentAssets {
     pub fn from_manifest(manifest: &Manifest) -> Self {
         let url = |name: &String| format!("{PREFIX}{name}");
         let preloads = Language::all()
-            .map(|language| {
-                let own = manifest
-                    .language_chunks
-                    .get(language.code())
-                    .into_iter()
-                    .flatten();
-                manifest.preload.iter().chain(own).map(url).collect()
-            })
+            .map(|language| Preloads::of(manifest, language))
             .collect();
         let og_locales = Language::all()
             .map(|language| {
@@ -97,8 +93,52 @@ impl DocumentAssets {
         &self.styles
     }
 
-    fn preloads(&self, language: Language) -> &[String] {
-        &self.preloads[language.index()]
+    fn preloads(&self, language: Language, route: Option<&str>) -> &[String] {
+        let preloads = &self.preloads[language.index()];
+        route
+            .and_then(|route| preloads.routes.get(route))
+            .unwrap_or(&preloads.no_route)
+    }
+}
+
+/// What a page in one language has the browser fetch before it runs: the first load's
+/// chunks, the language's module, and for a page of a route its screen's chunks and its
+/// own messages.
+struct Preloads {
+    no_route: Vec<String>,
+    routes: HashMap<String, Vec<String>>,
+}
+
+impl Preloads {
+    fn of(manifest: &Manifest, language: Language) -> Self {
+        let url = |name: &String| format!("{PREFIX}{name}");
+        let own = manifest.language_chunks.get(language.code());
+        let no_route: Vec<String> = manifest
+            .preload
+            .iter()
+            .chain(own.into_iter().flatten())
+            .map(url)
+            .collect();
+        let messages = manifest.message_chunks.get(language.code());
+        let routes = manifest
+            .route_chunks
+            .iter()
+            .map(|(route, screen)| {
+                let route_messages = messages.and_then(|messages| messages.get(route));
+                let files = no_route
+                    .iter()
+                    .cloned()
+                    .chain(
+                        screen
+                            .iter()
+                            .chain(route_messages.into_iter().flatten())
+                            .map(url),
+                    )
+                    .collect();
+                (route.clone(), files)
+            })
+            .collect();
+        Self { no_route, routes }
     }
 }
 
@@ -131,6 +171,8 @@ pub struct Content<'a> {
     pub description: &'a str,
     pub markup: &'a str,
     pub links: Option<&'a PageLinks>,
+    /// Its route's name (none for the not-found page): what its preloads are.
+    pub route: Option<&'a str>,
     /// Development: why the render failed, as JSON for the overlay.
     pub dev_problem: Option<&'a str>,
 }
@@ -171,6 +213,7 @@ pub fn whole(
         description: &rendered.description,
         markup: &rendered.html,
         links: links.as_ref(),
+        route: rendered.page.route.as_deref(),
         dev_problem: None,
     };
     Ok(WholeDocument {
@@ -215,7 +258,7 @@ fn render(
             &[]
         },
         styles: &assets.styles,
-        preloads: assets.preloads(language),
+        preloads: assets.preloads(language, content.route),
         starter: &assets.starter,
         icon: &assets.icon,
         markup: content.markup,

@@ -72,6 +72,7 @@ pub fn write(
         description,
         markup: "",
         links: links.as_ref(),
+        route: route.as_deref(),
         dev_problem: problem.as_deref(),
     };
     Ok(Written::Shell(WholeDocument {

@@ -59,6 +59,7 @@ pub fn frame(
         description: &stream.head.description,
         markup: "",
         links: links.as_ref(),
+        route: stream.head.page.route.as_deref(),
         dev_problem: None,
     };
     let frame = Frame::new(&build.document, &boot, &content)?;
@@ -236,6 +237,7 @@ impl Sending {
             description: &self.page.stream.head.description,
             markup: "",
             links: self.page.links.as_ref(),
+            route: self.page.route.as_deref(),
             dev_problem: Some(&problem),
         };
         let last = document::after_markup_with_problem(&self.page.build.document, &boot, &content)

@@ -1,0 +1,63 @@
+// The modules a language's messages reach the browser in, once the build knows which page
+// needs which (./message-groups.mjs): each language's module (what app/i18n/tables/<code>.ts
+// becomes in the client bundle) holds the shell's messages, its date locale, and the way to
+// each route's messages, a module of their own (`bilingue-messages:<code>/<route>`), which
+// esbuild makes a chunk and the page that needs it fetches beside its screen. The server
+// bundle keeps every table whole, and reads the groups to render each page with the same
+// messages the browser will have (`bilingue:message-groups`).
+
+/** The namespace of a route's messages in a language. */
+export const ROUTE_MESSAGES = "bilingue-messages";
+
+/**
+ * The module of `route`'s messages in `code` (`bilingue-messages:messages-fr--status`),
+ * named so that its chunk says what it holds (`messages-fr--status-<hash>.js`).
+ */
+export const routeMessagesModule = (code, route) => `${ROUTE_MESSAGES}:messages-${code}--${route}`;
+
+/** The language and the route a module of `routeMessagesModule` names (its path, without the namespace). */
+export function routeMessagesOf(modulePath) {
+  const at = modulePath.lastIndexOf("--");
+  return { code: modulePath.slice("messages-".length, at), route: modulePath.slice(at + 2) };
+}
+/** The module the server bundle reads the groups from. */
+export const GROUPS_MODULE = "bilingue:message-groups";
+/** The suffix under which a table's own source is read for its date locale alone. */
+export const DATE_LOCALE = "?date-locale";
+
+/** `{"key":compiled,…}` for `keys`, in their order, with the compiled messages `codes`. */
+function objectOf(keys, codes) {
+  const entries = [];
+  for (const key of keys) {
+    const code = codes.get(key);
+    if (code !== undefined) entries.push(`${JSON.stringify(key)}:${code}`);
+  }
+  return `{${entries.join(",")}}`;
+}
+
+/** `export const pseudo = {"<code>":{…},…};` for `keys`, when the language carries pseudo-languages. */
+export function pseudoOf(keys, pseudo) {
+  if (!pseudo) return "";
+  const tables = [...pseudo].map(([code, codes]) => `${JSON.stringify(code)}:${objectOf(keys, codes)}`);
+  return `export const pseudo = {${tables.join(",")}};\n`;
+}
+
+/**
+ * A language's module: its date locale (re-exported from its table's own source, of which
+ * nothing else is kept), the shell's messages, and each route's as a dynamic import.
+ * `pseudo`: the pseudo-languages made from it (development), by code then key.
+ */
+export function languageModule({ code, tableFile, groups, messages, pseudo }) {
+  const routes = [...groups.routes.keys()].map((route) => `${JSON.stringify(route)}:()=>import(${JSON.stringify(routeMessagesModule(code, route))})`);
+  return [
+    `export { dateLocale } from ${JSON.stringify(tableFile + DATE_LOCALE)};`,
+    `export default ${objectOf(groups.shell, messages)};`,
+    `export const routeMessages = {${routes.join(",")}};`,
+    pseudoOf(groups.shell, pseudo),
+  ].join("\n");
+}
+
+/** A route's messages in a language (and in its pseudo-languages). */
+export function routeModule({ keys, messages, pseudo }) {
+  return `export default ${objectOf(keys, messages)};\n${pseudoOf(keys, pseudo)}`;
+}

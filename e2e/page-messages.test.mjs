@@ -1,0 +1,70 @@
+// Each page ships only the messages it uses (docs/translations.md, "What a page carries"):
+// the first load of a route's page fetches its language's module (the shell's messages)
+// and that route's own messages in that language, never another route's or language's; a
+// navigation fetches the next route's messages beside its screen; a change of language on
+// a page fetches the new language's module and that page's messages, no others; and every
+// text shows, hydrated cleanly, in every engine.
+import assert from "node:assert/strict";
+import { inEachEngine } from "./engines/index.mjs";
+import { appPage, startHost } from "./support.mjs";
+
+/** A route's messages in a language: `messages-<language>--<route>-<hash>.js`. */
+const MESSAGES = /^\/assets\/messages-(.+)--(\w+)-\w+\.js$/;
+
+/** The messages modules `page` fetched since `from` (an index in its requests): "language route". */
+function messagesFetched(page, from = 0) {
+  return page
+    .requests()
+    .slice(from)
+    .map((request) => request.path.match(MESSAGES))
+    .filter(Boolean)
+    .map(([, language, route]) => `${language} ${route}`);
+}
+
+inEachEngine({ site: () => startHost() }, ({ scenario }) => {
+  scenario("a route's first load fetches its own messages in its language, and no others", async ({ page }) => {
+    for (const [language, route, params, heading] of [
+      ["fr", "status", {}, "État du serveur"],
+      ["en", "status", {}, "Server status"],
+      ["en", "languages", { code: "fr" }, "Français"],
+      ["fr", "home", {}, "Bienvenue sur Bilingue"],
+    ]) {
+      const from = page.requests().length;
+      await page.goto(await appPage(language, route, params));
+      await page.hydrated();
+      await page.waitFor({ role: "heading", name: heading });
+      const fetched = messagesFetched(page, from);
+      // The home page's messages are the shell's: it fetches no route's.
+      assert.deepEqual(fetched, route === "home" ? [] : [`${language} ${route}`], `${language} ${route}`);
+    }
+  });
+
+  scenario("a navigation fetches the next route's messages beside its screen", async ({ page }) => {
+    await page.goto(await appPage("fr", "home"));
+    await page.hydrated();
+    const from = page.requests().length;
+    await page.click({ role: "link", name: "L’état du serveur" });
+    await page.waitFor({ role: "heading", name: "État du serveur" });
+    assert.equal(await page.evaluate("document.title"), "État du serveur · Bilingue");
+    assert.deepEqual(messagesFetched(page, from), ["fr status"]);
+  });
+
+  scenario("a change of language fetches that page's messages in the new language, and no others", async ({ page }) => {
+    await page.goto(await appPage("fr", "status"));
+    await page.hydrated();
+    await page.waitFor({ role: "heading", name: "État du serveur" });
+    const from = page.requests().length;
+    await page.select({ label: "Langue" }, "en");
+    await page.waitFor({ role: "heading", name: "Server status" });
+    await page.waitFor({ role: "button", name: "Reload" });
+    assert.equal(await page.evaluate("document.title"), "Server status · Bilingue");
+    assert.deepEqual(messagesFetched(page, from), ["en status"]);
+    const fetched = page.requests().slice(from).map(({ path }) => path);
+    assert.ok(fetched.some((path) => /^\/assets\/en-\w+\.js$/.test(path)), `the English module: ${fetched}`);
+    // Back to French: everything is there already, nothing more is fetched.
+    const again = page.requests().length;
+    await page.select({ label: "Language" }, "fr");
+    await page.waitFor({ role: "heading", name: "État du serveur" });
+    assert.deepEqual(messagesFetched(page, again), []);
+  });
+});
