@@ -2,6 +2,7 @@
 //! its render threads, spoken to over HTTP.
 
 pub mod binary;
+pub mod machine;
 pub mod upstream;
 
 use std::sync::OnceLock;
