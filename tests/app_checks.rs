@@ -37,6 +37,8 @@ fn run(program: &str, args: &[&str], fix: &str) {
         .args(args)
         .current_dir(root)
         .env("BILINGUE_BIN", env!("CARGO_BIN_EXE_bilingue"))
+        // varnishd, which the benchmark starts, may be in /usr/sbin.
+        .env("PATH", machine::path())
         .output()
         .unwrap_or_else(|e| panic!("cannot run {program}: {e} ({fix})"));
     let stdout = String::from_utf8_lossy(&output.stdout);

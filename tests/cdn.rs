@@ -90,6 +90,7 @@ impl Varnish {
         let dir = std::env::temp_dir().join(format!("bilingue-varnish-{port}"));
         let mut command = Command::new("varnishd");
         command
+            .env("PATH", machine::path())
             .args(["-F", "-j", "none", "-s", "malloc,64m"])
             .args(["-a", &format!("127.0.0.1:{port}")])
             .args(args);

@@ -101,6 +101,7 @@ backend replicas
         let file = std::env::temp_dir().join(format!("bilingue-haproxy-{port}.cfg"));
         std::fs::write(&file, config).unwrap();
         let child = Command::new("haproxy")
+            .env("PATH", machine::path())
             .args(["-db", "-f"])
             .arg(&file)
             .stdout(Stdio::null())

@@ -114,10 +114,14 @@ impl Checker {
             let _ = std::fs::remove_dir_all(&venv);
             let said: Vec<&str> = failure.lines().filter(|l| !l.trim().is_empty()).collect();
             return Err(format!(
-                "could not install {pinned} into {} (`{program} {}`: {}); without PyPI, \
-                 install it elsewhere and set {} to {}",
+                "could not install {pinned} into {} ({} said: {}); without PyPI, install it \
+                 elsewhere (pip install {pinned}) and set {} to {}",
                 venv.display(),
-                args.join(" "),
+                if program == "python3" {
+                    "python3 -m venv"
+                } else {
+                    "pip"
+                },
                 said[said.len().saturating_sub(3)..].join(" / "),
                 self.variable,
                 if self.names_folder {

@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use checkers::{CHECKERS, Checker};
-use packages::{PACKAGES, Standing};
+use packages::PACKAGES;
 
 pub use packages::BROWSERS;
 
@@ -32,8 +32,6 @@ struct Machine {
     /// Packages absent after the settle, and the one line that says what to do.
     missing: Vec<&'static str>,
     fix: String,
-    /// Programs installed where the PATH does not look, with their folder.
-    off_path: Vec<(&'static str, PathBuf)>,
     /// Per checker (as [`CHECKERS`]): what its variable names, or why there is none.
     checkers: Vec<Result<PathBuf, String>>,
 }
@@ -51,17 +49,11 @@ pub fn require(names: &[&str]) {
     if names.iter().any(|name| machine.missing.contains(name)) {
         panic!("{}", machine.fix);
     }
-    if let Some((name, dir)) = machine
-        .off_path
-        .iter()
-        .find(|(name, _)| names.contains(name))
-    {
-        panic!(
-            "{name} is installed in {}, which is not on the PATH: export PATH=\"$PATH:{}\", then run cargo test again",
-            dir.display(),
-            dir.display()
-        );
-    }
+}
+
+/// The PATH to start the packages' programs with (the system's `sbin` folders added).
+pub fn path() -> std::ffi::OsString {
+    packages::path()
 }
 
 /// The offline Kubernetes schema validator's program.
@@ -108,7 +100,6 @@ fn cache() -> PathBuf {
 /// virtualenv is not made. `python3-venv` counts only when a virtualenv is to be made.
 struct Lack {
     packages: Vec<&'static str>,
-    off_path: Vec<(&'static str, PathBuf)>,
     checkers: Vec<&'static Checker>,
 }
 
@@ -119,19 +110,14 @@ fn lack(cache: &Path) -> Lack {
         .collect();
     let mut lack = Lack {
         packages: Vec::new(),
-        off_path: Vec::new(),
         checkers,
     };
     for package in PACKAGES {
         if package.name == "python3-venv" && lack.checkers.is_empty() {
             continue;
         }
-        match package.standing() {
-            Standing::Here => {}
-            Standing::Missing => lack.packages.push(package.name),
-            Standing::OffPath(file) => lack
-                .off_path
-                .push((package.name, file.parent().unwrap().to_path_buf())),
+        if !package.is_here() {
+            lack.packages.push(package.name);
         }
     }
     lack
@@ -192,7 +178,6 @@ fn settle() -> Machine {
     Machine {
         fix,
         missing: found.packages,
-        off_path: found.off_path,
         checkers,
     }
 }

@@ -1,6 +1,8 @@
 //! The Debian packages the tests drive, how each is seen to be here (the program or file
 //! the tests use, not dpkg's word: a tool put there another way counts), and apt-get.
 
+use std::ffi::OsString;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -11,7 +13,7 @@ pub struct Package {
 }
 
 enum Seen {
-    /// A program the tests start by name, from the PATH.
+    /// A program the tests start by name, from [`path`].
     Program(&'static str),
     /// A file the tests start by its path: this variable's value, else `default`.
     File {
@@ -80,66 +82,46 @@ const fn program(name: &'static str, program: &'static str) -> Package {
     }
 }
 
-/// Where a package stands on this machine.
-pub enum Standing {
-    Here,
-    Missing,
-    /// Installed, in a folder the PATH lacks (`/usr/sbin` for a user other than root).
-    OffPath(PathBuf),
-}
-
 impl Package {
-    pub fn standing(&self) -> Standing {
+    pub fn is_here(&self) -> bool {
         match self.seen_by {
-            Seen::Program(program) => {
-                if on_path(program) {
-                    return Standing::Here;
-                }
-                ["/usr/local/sbin", "/usr/sbin", "/sbin"]
-                    .iter()
-                    .map(|dir| Path::new(dir).join(program))
-                    .find(|file| file.is_file())
-                    .map_or(Standing::Missing, Standing::OffPath)
-            }
-            Seen::File { variable, default } => {
-                let file = variable
-                    .and_then(std::env::var_os)
-                    .map_or_else(|| PathBuf::from(default), PathBuf::from);
-                here_if(file.is_file())
-            }
-            Seen::Vmod(module) => here_if(std::fs::read_dir("/usr/lib").is_ok_and(|dirs| {
+            Seen::Program(program) => std::env::split_paths(&path()).any(|dir| {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::metadata(dir.join(program))
+                    .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+            }),
+            Seen::File { variable, default } => variable
+                .and_then(std::env::var_os)
+                .map_or_else(|| PathBuf::from(default), PathBuf::from)
+                .is_file(),
+            Seen::Vmod(module) => std::fs::read_dir("/usr/lib").is_ok_and(|dirs| {
                 dirs.flatten().any(|arch| {
                     arch.path()
                         .join(format!("varnish/vmods/libvmod_{module}.so"))
                         .is_file()
                 })
-            })),
-            Seen::Venv => here_if(
-                Command::new("python3")
-                    .args(["-c", "import ensurepip, venv"])
-                    .output()
-                    .is_ok_and(|output| output.status.success()),
-            ),
+            }),
+            Seen::Venv => Command::new("python3")
+                .args(["-c", "import ensurepip, venv"])
+                .output()
+                .is_ok_and(|output| output.status.success()),
         }
     }
 }
 
-fn here_if(here: bool) -> Standing {
-    if here {
-        Standing::Here
-    } else {
-        Standing::Missing
+/// The PATH, with the system's `sbin` folders after it: Debian installs varnishd and
+/// haproxy in `/usr/sbin`, which the PATH of a user other than root lacks. The tests
+/// start those programs (and the node scripts that start them) with it.
+pub fn path() -> OsString {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|path| std::env::split_paths(&path).collect())
+        .unwrap_or_default();
+    for sbin in ["/usr/local/sbin", "/usr/sbin", "/sbin"] {
+        if !dirs.iter().any(|dir| dir == Path::new(sbin)) {
+            dirs.push(sbin.into());
+        }
     }
-}
-
-fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::metadata(dir.join(program))
-                .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-        })
-    })
+    std::env::join_paths(dirs).expect("the PATH's folders have no ':'")
 }
 
 /// Ubuntu (and its derivatives) packages Chromium and Firefox as snaps: its `chromium`
@@ -181,6 +163,7 @@ pub fn apt_install(names: &[&str]) -> Result<(), String> {
 /// the package lists' lock and the archives' are not, so a run refused for a lock is
 /// tried again until the deadline.
 fn apt_get(args: &[&str], deadline: Instant) -> Result<(), String> {
+    let mut told = false;
     loop {
         let left = deadline.saturating_duration_since(Instant::now()).as_secs();
         let output = Command::new("apt-get")
@@ -202,7 +185,13 @@ fn apt_get(args: &[&str], deadline: Instant) -> Result<(), String> {
                 && (line.contains("Could not get lock") || line.contains("Unable to acquire"))
         });
         match locked {
-            Some(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_secs(2)),
+            Some(line) if Instant::now() < deadline => {
+                if !told {
+                    let _ = writeln!(std::io::stderr(), "test tools: waiting for apt ({line})");
+                    told = true;
+                }
+                std::thread::sleep(Duration::from_secs(2));
+            }
             Some(line) => {
                 return Err(format!(
                     "apt's lock stayed held for {} s ({}): let that apt or dpkg finish \
