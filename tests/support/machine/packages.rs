@@ -26,7 +26,7 @@ enum Seen {
     Venv,
 }
 
-/// Every package, as `.ci/run` installed them before `cargo test` did.
+/// Every package the tests drive (most of them `.ci/run` used to install itself).
 pub const PACKAGES: &[Package] = &[
     // The browser tests (e2e/engines/) drive Debian's Chromium, Firefox ESR and WebKitGTK
     // (its WebDriver and MiniBrowser, on a virtual display: xvfb-run, which needs xauth).
@@ -48,6 +48,8 @@ pub const PACKAGES: &[Package] = &[
     program("haproxy", "haproxy"),
     // The translations tests: gettext's msgfmt and msgcat read and rewrite the PO files.
     program("gettext", "msgfmt"),
+    // A wire test reads the kernel's accept queue with ss (a minimal Debian lacks it).
+    program("iproute2", "ss"),
     // The checkers from PyPI live in virtualenvs (checkers.rs); needed only to make one.
     Package {
         name: "python3-venv",
