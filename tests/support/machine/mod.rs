@@ -14,7 +14,7 @@
 //! (`KUBERNETES_VALIDATE`, `HADOLINT`, `TRANSLATE_TOOLKIT`), when set, is used as it is.
 //! When nothing lacks, settling is a few file checks and takes no lock.
 
-mod checkers;
+pub mod checkers;
 mod packages;
 
 use std::io::Write;
@@ -215,10 +215,15 @@ fn make_checkers(cache: &Path, wanted: &[&'static Checker]) -> Vec<(&'static str
 
 /// The one line for a test that needs a missing package.
 fn fix(missing: &[&str], apt_failure: Option<String>) -> String {
-    if let Some(why) = apt_failure {
-        return format!("the test tools could not be installed: {why}");
+    match apt_failure {
+        Some(why) => format!("the test tools could not be installed: {why}"),
+        None => missing_line(missing, packages::is_ubuntu()),
     }
-    let ubuntu = packages::is_ubuntu();
+}
+
+/// What a user other than root reads when these packages are missing, on Debian or on
+/// Ubuntu: every one of them, and what to run, in one line.
+pub fn missing_line(missing: &[&str], ubuntu: bool) -> String {
     let (snaps, apt): (Vec<&str>, Vec<&str>) = missing
         .iter()
         .partition(|name| ubuntu && packages::SNAPS.contains(name));
@@ -226,7 +231,8 @@ fn fix(missing: &[&str], apt_failure: Option<String>) -> String {
     if !apt.is_empty() {
         let apt = apt.join(" ");
         line += &format!(
-            " — run: sudo apt-get update && sudo apt-get install -y {apt} (then cargo test again; as root, cargo test installs them itself)"
+            " — run: sudo apt-get update && sudo apt-get install -y {apt} (then cargo test \
+             again; as root, cargo test installs them itself)"
         );
     }
     if !snaps.is_empty() {

@@ -57,7 +57,7 @@ pub const PACKAGES: &[Package] = &[
     },
 ];
 
-/// The browser tests' packages, which Ubuntu ships as snaps where it ships them at all.
+/// The browser tests' packages (e2e/engines/).
 pub const BROWSERS: &[&str] = &[
     "chromium",
     "firefox-esr",
@@ -142,10 +142,13 @@ pub fn is_ubuntu() -> bool {
 /// The packages Ubuntu has as snaps only.
 pub const SNAPS: &[&str] = &["chromium", "firefox-esr"];
 
-/// What to do on Ubuntu for the browsers it has no apt package of, in one sentence.
+/// What to do on Ubuntu for the browsers it has no apt package of, in one sentence. Not
+/// the snaps: a snap's private /tmp can hide from it the profile its driver writes there.
 pub const UBUNTU_BROWSERS: &str = "on Ubuntu, chromium and firefox-esr are snaps, not apt \
-    packages: sudo snap install chromium && sudo snap install firefox --channel=esr/stable, \
-    then set CHROMIUM_PATH=/snap/bin/chromium FIREFOX_PATH=/snap/bin/firefox";
+    packages, and a snap's private /tmp can hide the profiles the tests write: install \
+    firefox-esr from Mozilla's PPA (sudo add-apt-repository -y ppa:mozillateam/ppa && sudo \
+    apt-get install -y firefox-esr) and Google Chrome's .deb, then set \
+    CHROMIUM_PATH=/usr/bin/google-chrome (or run the tests on Debian)";
 
 /// How long apt's lock may be held by another process (unattended-upgrades, a person's
 /// apt) before the install gives up and says so.
