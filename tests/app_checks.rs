@@ -10,6 +10,8 @@ use std::process::Command;
 mod timed_browser_tests;
 use timed_browser_tests::TIMED_BROWSER_TESTS;
 
+use crate::support::machine;
+
 /// The checks that load the CPU take turns. The benchmark's and the soak's smoke runs
 /// still hold bounds on first bytes and readiness: each runs alone. The browser tests, the
 /// type check and the app's unit tests run beside one another (the browser files wait on
@@ -35,6 +37,8 @@ fn run(program: &str, args: &[&str], fix: &str) {
         .args(args)
         .current_dir(root)
         .env("BILINGUE_BIN", env!("CARGO_BIN_EXE_bilingue"))
+        // varnishd, which the benchmark starts, may be in /usr/sbin.
+        .env("PATH", machine::path())
         .output()
         .unwrap_or_else(|e| panic!("cannot run {program}: {e} ({fix})"));
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -75,6 +79,7 @@ fn browser_tests_pass_in_chromium_firefox_and_webkit() {
         .filter(|file| file.ends_with(".test.mjs") && !TIMED_BROWSER_TESTS.contains(&file.as_str()))
         .collect();
     files.sort();
+    machine::require(machine::BROWSERS);
     let mut args = vec!["--test", "--test-concurrency=3"];
     args.extend(files.iter().map(String::as_str));
     run_beside_others(
@@ -86,6 +91,7 @@ fn browser_tests_pass_in_chromium_firefox_and_webkit() {
 
 #[test]
 fn benchmark_harness_runs_and_prints_its_table() {
+    machine::require(&["wrk", "varnish"]);
     run_alone(
         "node",
         &["bench/run.mjs", "--smoke", "--no-build"],
@@ -97,6 +103,7 @@ fn benchmark_harness_runs_and_prints_its_table() {
 /// under load with no request lost and exit code 0 (`node bench/soak.mjs` is the long one).
 #[test]
 fn soak_at_saturation_then_sigterm_loses_nothing() {
+    machine::require(&["wrk"]);
     run_alone(
         "node",
         &["bench/soak.mjs", "--smoke"],

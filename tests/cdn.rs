@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use crate::support;
 use crate::support::binary::Host;
 use crate::support::header;
+use crate::support::machine;
 
 const BROWSERS: &str = "gzip, deflate, br";
 
@@ -84,10 +85,12 @@ impl Varnish {
 
     /// `varnishd` in the foreground with these arguments, once it listens.
     fn run(args: &[&str]) -> Self {
+        machine::require(&["varnish", "varnish-modules"]);
         let port = free_port();
         let dir = std::env::temp_dir().join(format!("bilingue-varnish-{port}"));
         let mut command = Command::new("varnishd");
         command
+            .env("PATH", machine::path())
             .args(["-F", "-j", "none", "-s", "malloc,64m"])
             .args(["-a", &format!("127.0.0.1:{port}")])
             .args(args);

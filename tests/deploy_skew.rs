@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use crate::cdn::{Varnish, free_port};
 use crate::support::binary::Host;
+use crate::support::machine;
 use crate::support::module_scripts;
 
 /// A copy of the app with other French text (so other client chunks and entry), built
@@ -72,6 +73,7 @@ struct HaProxy {
 
 impl HaProxy {
     fn start(replicas: &[u16]) -> Self {
+        machine::require(&["haproxy"]);
         let port = free_port();
         let servers: String = replicas
             .iter()
@@ -99,6 +101,7 @@ backend replicas
         let file = std::env::temp_dir().join(format!("bilingue-haproxy-{port}.cfg"));
         std::fs::write(&file, config).unwrap();
         let child = Command::new("haproxy")
+            .env("PATH", machine::path())
             .args(["-db", "-f"])
             .arg(&file)
             .stdout(Stdio::null())

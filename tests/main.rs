@@ -22,6 +22,8 @@
 //! - `deploy_skew`: a rolling deploy of two builds behind HAProxy and Varnish, under load.
 //! - `translations`: the catalogue's PO files as gettext's and translate-toolkit's tools read and edit them.
 //! - `development`: development mode never switches itself on (the loop itself: `e2e/dev.test.mjs`).
+//! - `tools`: what `cargo test` installs of the machine (support/machine), and what it
+//!   says when it cannot.
 //! - `house`: the host's own rules (no import cycle, no file over 400 lines, one type a name).
 //! - `app_checks`: the app's own checks (type check, unit tests, the browser tests in
 //!   Chromium, Firefox and WebKit, bench and soak smokes).
@@ -60,6 +62,7 @@ mod shutdown;
 mod startup;
 mod streaming;
 mod support;
+mod tools;
 mod tracing;
 mod translations;
 mod wire;

@@ -12,10 +12,17 @@ use std::process::Command;
 mod timed_browser_tests;
 use timed_browser_tests::TIMED_BROWSER_TESTS;
 
+/// What the tests need of the machine, installed by the first that asks (shared with the
+/// integration binary; this one asks for the browsers only).
+#[allow(dead_code)]
+#[path = "support/machine/mod.rs"]
+mod machine;
+
 /// Every scenario of each file in each engine (`BILINGUE_ENGINES=firefox` runs one
 /// alone), one file at a time.
 #[test]
 fn timed_browser_tests_pass_in_chromium_firefox_and_webkit() {
+    machine::require(machine::BROWSERS);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let output = Command::new("node")
         .args(["--test", "--test-concurrency=1"])

@@ -8,17 +8,19 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::support::machine;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// translate-toolkit's commands and its Python: in `TRANSLATE_TOOLKIT` (a virtualenv's
-/// `bin`, as .ci/run makes it), else on the PATH.
+/// `bin`), else in the virtualenv the tests keep (support/machine).
 fn translate_toolkit(program: &str) -> String {
-    match std::env::var("TRANSLATE_TOOLKIT") {
-        Ok(bin) => Path::new(&bin).join(program).to_string_lossy().into_owned(),
-        Err(_) => program.to_string(),
-    }
+    machine::translate_toolkit()
+        .join(program)
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn run(program: &str, args: &[&str], dir: &Path, fix: &str) -> Output {
@@ -83,6 +85,7 @@ fn po_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn msgfmt_check(file: &Path) {
+    machine::require(&["gettext"]);
     let output = run(
         "msgfmt",
         &["--check", "-o", "/dev/null", &file.to_string_lossy()],
@@ -255,6 +258,7 @@ fn a_po_file_edited_by_gettext_and_translate_toolkit_imports_cleanly() {
             "pip install translate-toolkit==3.20.4, or set TRANSLATE_TOOLKIT to its bin folder",
         );
         succeeded(&output, "translate-toolkit's PO writer");
+        machine::require(&["gettext"]);
         let output = run(
             "msgcat",
             &["--width=30", "--sort-output", &file, "-o", &file],

@@ -229,6 +229,7 @@ fn a_client_that_pipelines_and_never_reads_is_let_go_after_the_send_time_out() {
 /// The kernel's queue of connections not yet accepted (`ss`'s Send-Q of a listener).
 fn accept_queue(address: &str) -> u32 {
     let port = address.rsplit(':').next().unwrap();
+    crate::support::machine::require(&["iproute2"]);
     let out = std::process::Command::new("ss")
         .args(["-Hltn", &format!("sport = :{port}")])
         .output()

@@ -3,6 +3,7 @@
 
 pub mod asking;
 pub mod binary;
+pub mod machine;
 pub mod upstream;
 
 use std::sync::OnceLock;
