@@ -1,0 +1,147 @@
+// Every refusal of the translators' import (docs/translations.md), each on a copy of the
+// app's tables after an export: the import names the file, the line and what to do, and
+// leaves every table byte for byte as it was, with no file left beside them. A good change
+// in the default language's file is refused with the rest. Every case holds for any list of
+// languages: the files are the listed languages', the mistakes made in a translated one.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, open, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { exportMessages, importMessages } from "./exchange-command.mjs";
+import { categoryNeverSelected, copyOfTheTables, describe, editPo, entry, languages, root } from "./exchange-test-support.mjs";
+
+const { codes, first, other, unlisted } = await languages();
+const o = other.code;
+const f = first.code;
+const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const lineOf = (text, pattern) => text.split("\n").findIndex((line) => pattern.test(line)) + 1;
+
+/** The translated language's file of a format. */
+const fileOf = (app, format) => path.join(app.files, `${o}.${format === "po" ? "po" : "xlf"}`);
+/** Edits a file's text. */
+async function rewrite(file, edit) {
+  await writeFile(file, edit(await readFile(file, "utf8")));
+}
+/** The file's text with `bytes` put in at the start of the line that `pattern` finds; that line. */
+async function withBytes(file, pattern, bytes) {
+  const text = await readFile(file, "utf8");
+  const line = lineOf(text, pattern);
+  const offset = Buffer.byteLength(text.split("\n").slice(0, line - 1).join("\n")) + 1 + "msgstr \"".length;
+  const raw = Buffer.from(text);
+  await writeFile(file, Buffer.concat([raw.subarray(0, offset), Buffer.from(bytes), raw.subarray(offset)]));
+  return line;
+}
+const removeFile = (app, format) => rm(fileOf(app, format));
+
+/**
+ * Each case: the format exported, the translator's mistake (`edit(app, file)`, which may
+ * give the line it expects), and what the import says: `error(line)`, a pattern of the
+ * whole line printed. `at`, when given, is what the line the error names holds.
+ */
+const CASES = [
+  // What the messages say: the build's own rules.
+  {
+    name: "po: a key the catalogue does not have",
+    format: "po",
+    edit: (app, file) => rewrite(file, (text) => `${text}\nmsgctxt "home.titel"\nmsgid "Accueil"\nmsgstr "Home"\n`),
+    error: () => `${o}.po:\\d+: message "home.titel" \\(${o}\\) is not in the catalogue: app/i18n/tables/${f}.ts has no key "home.titel" \\(a key is added to the tables, then exported\\)`,
+    at: /^msgctxt "home\.titel"$/,
+  },
+  {
+    name: "po: other arguments than the default language's",
+    format: "po",
+    edit: (app, file) => editPo(file, (t) => void (entry(t, "status.ok").msgstr = ["Answer: {versio}, {time}."])),
+    error: () =>
+      `${o}.po:\\d+: message "status.ok" \\(${o}\\) takes versio: string \\| number, time: string \\| number, but in ${f} it takes version: string \\| number, time: string \\| number: every language takes the same arguments \\(${f}'s is at app/i18n/tables/${f}.ts:\\d+\\)`,
+    at: /^msgctxt "status\.ok"$/,
+  },
+  {
+    name: "po: a plural case the language never selects",
+    format: "po",
+    edit: (app, file) => editPo(file, (t) => void (entry(t, "home.languages").msgstr = [`{count, plural, one {# a} ${categoryNeverSelected(other.locale)} {# b} other {# c}}`])),
+    error: () => `${o}.po:\\d+: message "home.languages" \\(${o}\\): its plural on "count" has the case ${categoryNeverSelected(other.locale)}, which ${other.locale} never selects \\(its categories: .*\\)`,
+    at: /^msgctxt "home\.languages"$/,
+  },
+  {
+    name: "po: a broken ICU message",
+    format: "po",
+    edit: (app, file) => editPo(file, (t) => void (entry(t, "home.clicks").msgstr = ["{count, plural, one {# click} other {# clicks}"])),
+    error: () => `${o}.po:\\d+: message "home.clicks" \\(${o}\\) is not valid ICU \\(EXPECT_ARGUMENT_CLOSING_BRACE at column 1\\)`,
+    at: /^msgctxt "home\.clicks"$/,
+  },
+  // How the file is written.
+  {
+    name: "po: a key written twice with another source",
+    format: "po",
+    edit: (app, file) => rewrite(file, (text) => `${text}\nmsgctxt "home.click"\nmsgid "Autre"\nmsgstr "Other"\n`),
+    error: () => `${o}.po:\\d+: message "home.click" \\(${o}\\) is written twice, at lines \\d+ and \\d+: keep one`,
+  },
+  {
+    name: "po: gettext plural forms",
+    format: "po",
+    edit: (app, file) =>
+      editPo(file, (t) => {
+        Object.assign(entry(t, "home.clicks"), { msgid_plural: "clicks", msgstr: ["# click", "# clicks"] });
+      }),
+    error: () => `${o}.po:\\d+: message "home.clicks" has gettext plural forms \\(msgid_plural\\): write the plural in ICU, inside msgstr`,
+    at: /^msgctxt "home\.clicks"$/,
+  },
+  // XLIFF's own ways.
+  {
+    name: "xliff: a unit the catalogue does not have, at its line",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace('<unit id="home.click">', '<unit id="home.titel">')),
+    error: () => `${o}.xlf:\\d+: message "home.titel" \\(${o}\\) is not in the catalogue: .*`,
+    at: /<unit id="home\.titel">/,
+  },
+  {
+    name: "xliff: other arguments, at the unit's line",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace(/(<unit id="status\.ok">[\s\S]*?<target>)[^<]*/, "$1{time}")),
+    error: () => `${o}.xlf:\\d+: message "status.ok" \\(${o}\\) takes time: string \\| number, but in ${f} it takes version: string \\| number, time: string \\| number: .*`,
+    at: /<unit id="status\.ok">/,
+  },
+  {
+    name: "xliff: markup in a target",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace(/(<unit id="home\.click">[\s\S]*?<target>)[^<]*/, '$1Click <pc id="1">here</pc>')),
+    error: () => `${o}.xlf:\\d+: message "home.click" has markup in its <target> \\(an inline element\\): a message is text, its arguments ICU's \\{braces\\}`,
+    at: /<unit id="home\.click">/,
+  },
+
+];
+
+/** The entry of `key` in a PO file. */
+async function entryIn(file, key) {
+  const { default: gettextParser } = await import("gettext-parser");
+  return entry(gettextParser.po.parse(await readFile(file, "utf8")).translations, key);
+}
+
+for (const { name, format, edit, error, at, count = 1 } of CASES) {
+  test(`refused, every table byte for byte as it was: ${name}`, async () => {
+    const app = await copyOfTheTables();
+    const before = await app.snapshot();
+    await exportMessages(app.dir, format, app.files);
+    // A good change in the default language's file, which is refused with the rest.
+    if (format === "po") await editPo(path.join(app.files, `${f}.po`), (t) => void (entry(t, "home.click").msgstr = ["Appuyer"]));
+    const file = fileOf(app, format);
+    const line = await edit(app, file);
+    const { errors, written } = await importMessages(app.dir, app.files);
+    assert.deepEqual(written, []);
+    const said = errors.map(describe);
+    assert.ok(
+      said.some((text) => new RegExp(`^${error(line)}$`).test(text)),
+      `expected ${error(line)}\ngot:\n${said.join("\n")}`,
+    );
+    assert.equal(said.length, count, said.join("\n"));
+    assert.ok(!said.some((text) => /SECRET-WORD|root:x:0/.test(text)), "no error shows what a file outside holds");
+    if (at) {
+      const found = errors.find((problem) => new RegExp(`^${error(line)}$`).test(describe(problem)));
+      const lineText = (await readFile(path.join(app.files, path.basename(found.file)), "utf8")).split("\n")[found.line - 1];
+      assert.match(lineText, at, "the line named is the unit's, or the fault's");
+    }
+    assert.deepEqual(await app.snapshot(), before);
+  });
+}
