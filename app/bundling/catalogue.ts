@@ -288,8 +288,12 @@ function compiledTables(tables: CatalogueTable[], reads: Map<string, Map<string,
       const key = keyOf(match as unknown as RegExpMatchArray);
       const entry = read.get(key);
       // The host's own texts go to it through the manifest: no page shows them, so no
-      // bundle carries them (the first-load JavaScript is counted to the byte).
-      if (key.startsWith(HOST_KEYS) && literal !== undefined) return HOST_ENTRY_GONE;
+      // bundle carries them (the first-load JavaScript is counted to the byte). One with
+      // ICU quoting is as plain as another: the manifest has its text, quoting undone.
+      if (key.startsWith(HOST_KEYS) && literal !== undefined) {
+        replaced.set(key, (replaced.get(key) ?? 0) + 1);
+        return HOST_ENTRY_GONE;
+      }
       if (literal === undefined || !entry || entry.plain) return whole;
       if ((new Function(`return ${literal}`)() as unknown) !== table.table[key]) return whole;
       replaced.set(key, (replaced.get(key) ?? 0) + 1);

@@ -160,6 +160,20 @@ test("the default language's own file may change its texts, keeping their argume
   assert.ok((await app.read(tables[0])).includes('  "status.ok": "Réponse : {version}, {time}.",'));
 });
 
+test("a host text with ICU quoting is plain text to the import and to the build, quoting undone", async () => {
+  const app = await copyOfTheTables();
+  await exportMessages(app.dir, "po", app.files);
+  await editPo(otherFile(app, ".po"), (translations) => {
+    entry(translations, "host.serverError").msgstr = ["The server''s error."];
+  });
+  const imported = await importMessages(app.dir, app.files);
+  assert.deepEqual(imported.errors.map(describe), []);
+  assert.ok((await app.read(tables[1])).includes(`  "host.serverError": "The server''s error.",`));
+  const { errors, hostTexts } = await checkCatalogue(app.dir, { declarations: null, sources: [] });
+  assert.deepEqual(errors.map(describe), []);
+  assert.equal(hostTexts[other.code].serverError, "The server's error.");
+});
+
 test("a function entry cannot go out: the export names it", async () => {
   const app = await copyOfTheTables();
   for (const file of tables) {
