@@ -71,6 +71,13 @@ const CASES = [
     error: () => `${o}.po:\\d+: message "home.clicks" \\(${o}\\) is not valid ICU \\(EXPECT_ARGUMENT_CLOSING_BRACE at column 1\\)`,
     at: /^msgctxt "home\.clicks"$/,
   },
+  {
+    name: "po: the default language's own file with other arguments (every table would break)",
+    format: "po",
+    edit: (app) => editPo(path.join(app.files, `${f}.po`), (t) => void (entry(t, "status.ok").msgstr = ["Réponse : {versio}, {time}."])),
+    error: () =>
+      `${f}.po:\\d+: message "status.ok" \\(${f}\\) takes versio: string \\| number, time: string \\| number, but at app/i18n/tables/${f}.ts:\\d+ it takes version: string \\| number, time: string \\| number: the default language's arguments are those t\\(\\) is called with, in every language; change them in its table and the calls, not in a translator's file`,
+  },
   // How the file is written.
   {
     name: "po: a key written twice with another source",
