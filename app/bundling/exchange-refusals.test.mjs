@@ -95,6 +95,74 @@ const CASES = [
     error: () => `${o}.po:\\d+: message "home.clicks" has gettext plural forms \\(msgid_plural\\): write the plural in ICU, inside msgstr`,
     at: /^msgctxt "home\.clicks"$/,
   },
+  // What the file is made of.
+  {
+    name: "po: a byte that is not UTF-8, at its line",
+    format: "po",
+    edit: (app, file) => withBytes(file, /^msgstr /, [0xe9]),
+    error: (line) => `${o}.po:${line}: is not UTF-8 \\(a byte no UTF-8 character has, as Latin-1 or Windows-1252 write é\\): save it as UTF-8, as the export writes it`,
+  },
+  {
+    name: "po: a NUL byte, at its line",
+    format: "po",
+    edit: (app, file) => withBytes(file, /^msgctxt "home\.click"$/, [0]),
+    error: (line) => `${o}.po:${line}: has a NUL byte, which no text holds: is it the translator's file\\? The export writes UTF-8 text`,
+  },
+  {
+    name: "xliff: a NUL byte, at its line",
+    format: "xliff",
+    edit: async (app, file) => {
+      const text = await readFile(file, "utf8");
+      await writeFile(file, text.replace("<target>", "<target>\u0000"));
+      return lineOf(text, /<target>/);
+    },
+    error: (line) => `${o}.xlf:${line}: has a NUL byte, which no text holds: .*`,
+  },
+  {
+    name: "xliff: an empty file",
+    format: "xliff",
+    edit: (app, file) => writeFile(file, ""),
+    error: () => `${o}.xlf: is empty: put the translator's file back, or take it out of the folder`,
+  },
+  {
+    name: "a folder named as a file",
+    format: "po",
+    edit: async (app, file) => {
+      await rm(file);
+      await mkdir(file);
+    },
+    error: () => `${o}.po: is a folder, not a file: the import reads the files of the folder it is given, not of its subfolders`,
+  },
+  {
+    name: "a FIFO named as a file (read, it would never end)",
+    format: "po",
+    edit: async (app, file) => {
+      await rm(file);
+      assert.equal(spawnSync("mkfifo", [file]).status, 0, "mkfifo");
+    },
+    error: () => `${o}.po: is not a regular file \\(a FIFO, a socket or a device\\): put the translator's file itself in the folder`,
+  },
+  {
+    name: "a link to a file outside the folder, whose text is never shown",
+    format: "po",
+    edit: async (app, file) => {
+      const outside = path.join(app.dir, "secret.po");
+      await writeFile(outside, "SECRET-WORD and more\n");
+      await rm(file);
+      await symlink(outside, file);
+    },
+    error: () => `${o}.po: is a link to a file outside the folder, which the import does not follow: copy the file itself into the folder`,
+  },
+  {
+    name: "a file over the size cap (100 MB)",
+    format: "po",
+    edit: async (app, file) => {
+      const handle = await open(file, "r+");
+      await handle.truncate(100 * 1024 * 1024);
+      await handle.close();
+    },
+    error: () => `${o}.po: is over 4 MiB, the most the import reads \\(docs/translations.md\\): is it a translator's file\\?`,
+  },
   // XLIFF's own ways.
   {
     name: "xliff: a unit the catalogue does not have, at its line",
@@ -152,3 +220,28 @@ for (const { name, format, edit, error, at, count = 1 } of CASES) {
     assert.deepEqual(await app.snapshot(), before);
   });
 }
+
+/** The command, run as `npm run messages` runs it, from `cwd`. */
+const command = (args, cwd = root) => spawnSync(process.execPath, [path.join(root, "app/bundling/exchange-command.mjs"), ...args], { cwd, encoding: "utf8", timeout: 60_000 });
+
+test("a usage mistake is one line naming what to do, and no stack trace", async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "bilingue-usage-"));
+  try {
+    const aFile = path.join(dir, "a-file");
+    await writeFile(aFile, "");
+    for (const [args, expected] of [
+      [["import", path.join(dir, "missing")], /^error: .*missing: no such folder: give the folder that holds the translators' \.po, \.xlf or \.xliff files$/],
+      [["import", aFile], /^error: .*a-file: is a file, not a folder: give the folder that holds the translators' files$/],
+      [["export", "po", aFile], /^error: .*a-file: is a file, not a folder: give export a folder to write the files into \(it is made if missing\)$/],
+      [["import"], /^usage: npm run messages -- export po DIR \| export xliff DIR \| import DIR$/],
+      [["export", "csv", dir], /^usage: /],
+    ]) {
+      const ran = command(args);
+      assert.equal(ran.status, 2, `${args.join(" ")}: ${ran.stderr}`);
+      assert.match(ran.stderr.trimEnd(), expected);
+      assert.equal(ran.stderr.trimEnd().split("\n").length, 1, ran.stderr);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
