@@ -63,7 +63,7 @@ export async function exportMessages(root, format, dir) {
 export async function importMessages(root, dir) {
   const read = await readTranslatorFiles(dir);
   if (read.errors.length > 0) return { errors: read.errors, notes: [], written: [] };
-  const files = await Promise.all(read.files.map(({ file, text }) => READERS[path.extname(file).toLowerCase()](file, text)));
+  const files = read.files.map(({ file, text }) => READERS[path.extname(file).toLowerCase()](file, text));
   const { importCatalogue } = await exchange(root);
   const { errors, notes, written } = importCatalogue(await loadTables(root), files);
   if (errors.length > 0) return { errors, notes, written: [] };

@@ -172,11 +172,25 @@ const CASES = [
     at: /<unit id="home\.titel">/,
   },
   {
+    name: "xliff: __proto__ as a unit's id is a key the catalogue does not have",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace('<unit id="home.click">', '<unit id="__proto__">')),
+    error: () => `${o}.xlf:\\d+: message "__proto__" \\(${o}\\) is not in the catalogue: .*`,
+    at: /<unit id="__proto__">/,
+  },
+  {
     name: "xliff: other arguments, at the unit's line",
     format: "xliff",
     edit: (app, file) => rewrite(file, (text) => text.replace(/(<unit id="status\.ok">[\s\S]*?<target>)[^<]*/, "$1{time}")),
     error: () => `${o}.xlf:\\d+: message "status.ok" \\(${o}\\) takes time: string \\| number, but in ${f} it takes version: string \\| number, time: string \\| number: .*`,
     at: /<unit id="status\.ok">/,
+  },
+  {
+    name: "xliff: a unit written twice with the same source",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace(/( *<unit id="home\.click">[\s\S]*?<\/unit>\n)/, "$1$1")),
+    error: () => `${o}.xlf:\\d+: message "home.click" \\(${o}\\) is written twice, at lines \\d+ and \\d+: keep one`,
+    at: /<unit id="home\.click">/,
   },
   {
     name: "xliff: markup in a target",
@@ -185,7 +199,87 @@ const CASES = [
     error: () => `${o}.xlf:\\d+: message "home.click" has markup in its <target> \\(an inline element\\): a message is text, its arguments ICU's \\{braces\\}`,
     at: /<unit id="home\.click">/,
   },
-
+  {
+    name: "xliff: segments translated in another order",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace(/(<unit id="home\.click">[\s\S]*?)<target>/, '$1<target order="1">')),
+    error: () => `${o}.xlf:\\d+: message "home.click" has a <target order="…">, .*`,
+  },
+  {
+    name: "xliff: a DOCTYPE declaring an entity that reads a file",
+    format: "xliff",
+    edit: (app, file) =>
+      rewrite(file, (text) =>
+        text.replace("?>\n", '?>\n<!DOCTYPE xliff [<!ENTITY secret SYSTEM "file:///etc/passwd">]>\n').replace(/(<unit id="home\.click">[\s\S]*?<target>)[^<]*/, "$1&secret;"),
+      ),
+    error: () => `${o}.xlf:2: has a DOCTYPE, which an XLIFF file has no need of \\(its entities and external files would make the import read more than the file\\): remove it`,
+  },
+  {
+    name: "xliff: a DOCTYPE of entities within entities",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace("?>\n", '?>\n<!DOCTYPE xliff [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>\n')),
+    error: () => `${o}.xlf:2: has a DOCTYPE, .*`,
+  },
+  {
+    name: "xliff: an entity XML does not define, at its line",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace(/(<unit id="home\.click">[\s\S]*?<target>)[^<]*/, "$1a&nbsp;b")),
+    error: () => `${o}.xlf:\\d+: is not well-formed XML \\(invalid character entity, at column \\d+\\): .*`,
+    at: /<target>a&nbsp;b/,
+  },
+  {
+    name: "xliff: a character reference to NUL",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace(/(<unit id="home\.click">[\s\S]*?<target>)[^<]*/, "$1a&#0;")),
+    error: () => `${o}.xlf:\\d+: is not well-formed XML \\(invalid character entity, .*`,
+    at: /<target>a&#0;/,
+  },
+  {
+    name: "xliff: an XInclude in a target",
+    format: "xliff",
+    edit: (app, file) =>
+      rewrite(file, (text) => text.replace(/(<unit id="home\.click">[\s\S]*?<target>)[^<]*/, '$1<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd" parse="text"/>')),
+    error: () => `${o}.xlf:\\d+: has an XInclude <xi:include>, which the import does not follow: write the text in the file itself`,
+    at: /<xi:include/,
+  },
+  {
+    name: "xliff: an XInclude beside the units",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace("<file ", '<file xmlns:xi="http://www.w3.org/2001/XInclude" ').replace(/(<file [^>]*>)/, '$1<xi:include href="other.xlf"/>')),
+    error: () => `${o}.xlf:\\d+: has an XInclude <xi:include>, .*`,
+    at: /<xi:include/,
+  },
+  {
+    name: "xliff: not well-formed, at the line where it breaks",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace(/(<unit id="home\.click">[\s\S]*?<target>[^<]*)<\/target>/, "$1")),
+    error: () => `${o}.xlf:\\d+: is not well-formed XML \\(unexpected close tag, at column \\d+\\): an XLIFF tool writes it whole; export again, or fix it`,
+    at: /<\/segment>/,
+  },
+  {
+    name: "xliff: a second root element",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => `${text}<xliff/>\n`),
+    error: () => `${o}.xlf:\\d+: has a second root element after its <xliff>: a file is one <xliff>`,
+  },
+  {
+    name: "xliff: XLIFF 1.2",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace('xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0"', 'xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2"')),
+    error: () => `${o}.xlf:2: is not XLIFF 2: its <xliff> element needs version="2.0" \\(or 2.1, 2.2\\) and xmlns="urn:oasis:names:tc:xliff:document:2.0"`,
+  },
+  {
+    name: "xliff: a unit without an id",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace('<unit id="home.click">', "<unit>")),
+    error: () => `${o}.xlf:\\d+: a <unit> has no id, the key of its message: export again, and keep each unit's id`,
+  },
+  {
+    name: "xliff: units in a group",
+    format: "xliff",
+    edit: (app, file) => rewrite(file, (text) => text.replace(/( *<unit id="home\.click">[\s\S]*?<\/unit>\n)/, '<group id="g">$1</group>\n')),
+    error: () => `${o}.xlf:\\d+: the group "g" holds units: write each message as a <unit> of its <file>`,
+  },
 ];
 
 /** The entry of `key` in a PO file. */

@@ -1,7 +1,7 @@
 // The catalogue out to translators' files and back (app/bundling/exchange-command.mjs), on
 // a copy of the app's tables: a round trip changes no byte, a translation fills in what a
-// table lacked, and files come back as translators' tools leave them. Each refusal is in
-// exchange-refusals.test.mjs; gettext's and
+// table lacked, and files come back as translators' tools leave them (drafts, segments,
+// line endings). Each refusal is in exchange-refusals.test.mjs; gettext's and
 // translate-toolkit's own handling of the files is in tests/translations.rs. Every test
 // holds for any list of languages: they come from app/i18n/languages.json.
 import assert from "node:assert/strict";
@@ -123,6 +123,75 @@ test("the import does not depend on the icu-message-format flag, which msgcat an
   assert.doesNotMatch(await readFile(otherFile(app, ".po"), "utf8"), /icu-message-format/);
   const { errors } = await importMessages(app.dir, app.files);
   assert.deepEqual(errors.map(describe), [`${other.code}.po:${errors[0]?.line}: message "home.clicks" (${other.code}) is not valid ICU (EXPECT_ARGUMENT_CLOSING_BRACE at column 1)`]);
+});
+
+test("xliff: a unit split into segments comes back whole, the segments and the space between joined in order", async () => {
+  const app = await copyOfTheTables();
+  await exportMessages(app.dir, "xliff", app.files);
+  const file = otherFile(app, ".xlf");
+  const text = await readFile(file, "utf8");
+  const source = defaultTable["loading.failed"];
+  const cut = source.indexOf(". ") + 1;
+  const split = unitOf(text, "loading.failed").replace(
+    /<segment>[\s\S]*<\/segment>/,
+    `<segment id="1"><source>${source.slice(0, cut)}</source><target>Sentence one.</target></segment>` +
+      `<ignorable><source> </source></ignorable>` +
+      `<segment id="2" state="translated"><source>${source.slice(cut + 1)}</source><target>Sentence two.</target></segment>`,
+  );
+  await writeFile(file, text.replace(unitOf(text, "loading.failed"), split));
+  const imported = await importMessages(app.dir, app.files);
+  assert.deepEqual(imported.errors.map(describe), []);
+  assert.deepEqual(imported.notes.filter((note) => /loading\.failed/.test(note.text)).map(describe), [], "the joined source is the table's: no note that it changed");
+  assert.ok((await app.read(tables[1])).includes('  "loading.failed": "Sentence one. Sentence two.",'));
+});
+
+test("xliff: a draft (state=\"initial\", as translate-toolkit's markfuzzy writes it) or a unit half translated does not come in, and is named", async () => {
+  const app = await copyOfTheTables();
+  const before = await tablesOf(app);
+  await exportMessages(app.dir, "xliff", app.files);
+  const file = otherFile(app, ".xlf");
+  let text = await readFile(file, "utf8");
+  const draft = unitOf(text, "home.heading");
+  text = text.replace(draft, draft.replace("<segment>", '<segment state="initial">').replace(/<target>[^<]*<\/target>/, "<target>Draft</target>"));
+  const half = unitOf(text, "home.intro");
+  text = text.replace(half, half.replace(/<\/segment>/, '</segment><segment><source>More.</source></segment>').replace(/<target>[^<]*<\/target>/, "<target>Half</target>"));
+  await writeFile(file, text);
+  const imported = await importMessages(app.dir, app.files);
+  assert.deepEqual(imported.errors.map(describe), []);
+  const notes = imported.notes.map(describe);
+  assert.ok(notes.some((note) => new RegExp(`^${other.code}\\.xlf:\\d+: message "home\\.heading" \\(${other.code}\\) is a draft \\(state="initial": not finished\\): left as it is$`).test(note)), notes.join("\n"));
+  assert.ok(notes.some((note) => /message "home\.intro" .* has 1 of its 2 segments translated \(not finished\): left as it is$/.test(note)), notes.join("\n"));
+  assert.deepEqual(await tablesOf(app), before);
+});
+
+test("xliff: CR LF line endings, inside a <target> too, are read as XML reads them (§2.11): as LF", async () => {
+  const app = await copyOfTheTables();
+  const before = await tablesOf(app);
+  await exportMessages(app.dir, "xliff", app.files);
+  for (const code of codes) {
+    const file = path.join(app.files, `${code}.xlf`);
+    await writeFile(file, (await readFile(file, "utf8")).replace(/\n/g, "\r\n"));
+  }
+  assert.deepEqual((await importMessages(app.dir, app.files)).written, [], "the same messages");
+  assert.deepEqual(await tablesOf(app), before);
+  const file = otherFile(app, ".xlf");
+  const text = await readFile(file, "utf8");
+  await writeFile(file, text.replace(/(<unit id="home\.intro">[\s\S]*?<target>)[^<]*/, "$1Line one\r\nline two\rline three"));
+  const imported = await importMessages(app.dir, app.files);
+  assert.deepEqual(imported.errors.map(describe), []);
+  assert.ok((await app.read(tables[1])).includes('  "home.intro": "Line one\\nline two\\nline three",'));
+});
+
+test("xliff: a <file> whose id is __proto__ is a file as another", async () => {
+  const app = await copyOfTheTables();
+  await exportMessages(app.dir, "xliff", app.files);
+  const file = otherFile(app, ".xlf");
+  const text = await readFile(file, "utf8");
+  await writeFile(file, text.replace('<file id="messages">', '<file id="__proto__">').replace(/(<unit id="home\.click">[\s\S]*?<target>)[^<]*/, "$1Press"));
+  const imported = await importMessages(app.dir, app.files);
+  assert.deepEqual(imported.errors.map(describe), []);
+  assert.deepEqual(imported.written, [tables[1]]);
+  assert.ok((await app.read(tables[1])).includes('  "home.click": "Press",'));
 });
 
 test("a PO file re-wrapped, reordered and commented by another tool imports as it was", async () => {

@@ -80,8 +80,8 @@ export interface ImportedUnit {
   source: string | null;
   /** The translation; null or "" when there is none. */
   target: string | null;
-  /** Marked as not finished (gettext's fuzzy): not imported. */
-  fuzzy: boolean;
+  /** Why it is not finished, when it is not (gettext's fuzzy, XLIFF's state="initial"): not imported. */
+  unfinished: string | null;
 }
 
 /** A translator's file as its format's reader found it. */
@@ -113,6 +113,7 @@ export function importCatalogue(tables: CatalogueTable[], files: ImportedFile[])
   const messages = new Map<CatalogueTable, Map<string, string>>();
   const seen = new Map<CatalogueTable, string>();
   for (const file of files) {
+    if (file.language === null && file.errors.length > 0) continue; // unread: what its reader said is enough
     const table = tableFor(tables, file.language);
     if (!table) {
       const known = tables.map(({ language }) => language).join(", ");
@@ -169,8 +170,8 @@ function checkFile(first: CatalogueTable, table: CatalogueTable, file: ImportedF
       errors.push({ ...at, text: `${named} is written twice, at lines ${lines.get(unit.key)} and ${unit.line}: keep one` });
     } else if (typeof table.table[unit.key] === "function" || typeof first.table[unit.key] === "function") {
       errors.push({ ...at, text: `${named} is code in ${table.file}, a function, which a translator's file cannot replace` });
-    } else if (unit.fuzzy) {
-      notes.push({ ...at, text: `${named} is marked fuzzy (not finished): left as it is` });
+    } else if (unit.unfinished) {
+      notes.push({ ...at, text: `${named} ${unit.unfinished}: left as it is` });
     } else if (unit.target !== null && unit.target !== "") {
       translated.push(unit);
       const current = first.table[unit.key];

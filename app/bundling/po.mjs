@@ -54,7 +54,8 @@ export function readPo(file, text) {
         continue;
       }
       const flags = (entry.comments?.flag ?? "").split(/[\s,]+/);
-      units.push({ key: context, line, source: entry.msgid, target: entry.msgstr[0] ?? "", fuzzy: flags.includes("fuzzy") });
+      const unfinished = flags.includes("fuzzy") ? "is marked fuzzy (not finished)" : null;
+      units.push({ key: context, line, source: entry.msgid, target: entry.msgstr[0] ?? "", unfinished });
     }
   }
   const language = parsed.headers?.Language || null;
