@@ -50,6 +50,13 @@ const CASES = [
     at: /^msgctxt "home\.titel"$/,
   },
   {
+    name: "po: __proto__ as a key (msgctxt) is a key the catalogue does not have",
+    format: "po",
+    edit: (app, file) => rewrite(file, (text) => `${text}\nmsgctxt "__proto__"\nmsgid "x"\nmsgstr "y"\n`),
+    error: () => `${o}.po:\\d+: message "__proto__" \\(${o}\\) is not in the catalogue: .*`,
+    at: /^msgctxt "__proto__"$/,
+  },
+  {
     name: "po: other arguments than the default language's",
     format: "po",
     edit: (app, file) => editPo(file, (t) => void (entry(t, "status.ok").msgstr = ["Answer: {versio}, {time}."])),
@@ -80,6 +87,16 @@ const CASES = [
   },
   // How the file is written.
   {
+    name: "po: a key written twice with the same source (gettext-parser would keep the last)",
+    format: "po",
+    edit: async (app, file) => {
+      const { msgid } = await entryIn(file, "home.click");
+      await rewrite(file, (text) => `${text}\nmsgctxt "home.click"\nmsgid ${JSON.stringify(msgid)}\nmsgstr "Again"\n`);
+    },
+    error: () => `${o}.po:\\d+: message "home.click" \\(${o}\\) is written twice, at lines \\d+ and \\d+: keep one`,
+    at: /^msgctxt "home\.click"$/,
+  },
+  {
     name: "po: a key written twice with another source",
     format: "po",
     edit: (app, file) => rewrite(file, (text) => `${text}\nmsgctxt "home.click"\nmsgid "Autre"\nmsgstr "Other"\n`),
@@ -94,6 +111,13 @@ const CASES = [
       }),
     error: () => `${o}.po:\\d+: message "home.clicks" has gettext plural forms \\(msgid_plural\\): write the plural in ICU, inside msgstr`,
     at: /^msgctxt "home\.clicks"$/,
+  },
+  {
+    name: "po: not PO, at its line",
+    format: "po",
+    edit: (app, file) => rewrite(file, (text) => text.replace(/^msgctxt "home\.click"$/m, 'garbage "x"')),
+    error: () => `${o}.po:\\d+: is not a PO file gettext reads: Invalid key name "garbage" at line \\d+\\..*`,
+    at: /^garbage "x"$/,
   },
   // What the file is made of.
   {
