@@ -119,6 +119,44 @@ const CASES = [
     error: () => `${o}.po:\\d+: is not a PO file gettext reads: Invalid key name "garbage" at line \\d+\\..*`,
     at: /^garbage "x"$/,
   },
+  // Which language the file is.
+  {
+    name: "po: a file whose name and Language header disagree (its name's language's file replaced by another's)",
+    format: "po",
+    edit: async (app, file) => {
+      await rm(path.join(app.files, `${f}.po`));
+      await rewrite(file, (text) => text.replace(`"Language: ${o}\\n"`, `"Language: ${f}\\n"`));
+    },
+    error: () => `${o}.po: its name says ${o} but its Language header says "${f}": a file is in one language, named after it; rename the file, or correct its Language header if the file is in ${o}`,
+  },
+  {
+    name: "xliff: a file whose name and trgLang disagree",
+    format: "xliff",
+    edit: async (app, file) => {
+      await rm(path.join(app.files, `${f}.xlf`));
+      await rewrite(file, (text) => text.replace(`trgLang="${o}"`, `trgLang="${f}"`));
+    },
+    error: () => `${o}.xlf: its name says ${o} but its trgLang says "${f}": a file is in one language, named after it; rename the file, or correct its trgLang if the file is in ${o}`,
+  },
+  {
+    name: "po: a file of a language the list does not have, copied from another's",
+    format: "po",
+    edit: async (app, file) => writeFile(path.join(app.files, `${unlisted}.po`), await readFile(file)),
+    error: () => `${unlisted}.po: its language "${unlisted}" \\(its name\\) is none of app/i18n/languages.json's \\(${codes.join(", ")}\\): a file is named after its language`,
+  },
+  {
+    name: "po: a file that declares no language",
+    format: "po",
+    edit: (app, file) => rewrite(file, (text) => text.replace(`"Language: ${o}\\n"\n`, "")),
+    error: () => `${o}.po: it declares no language \\(its Language header\\): add it, "${o}", as the export writes it`,
+  },
+  {
+    name: "two files of one language",
+    format: "po",
+    edit: (app) => exportMessages(app.dir, "xliff", app.files),
+    error: () => `${o}.xlf: it is in ${o}, as ${o}.po is: import one file per language`,
+    count: codes.length, // every language's .xlf beside its .po
+  },
   // What the file is made of.
   {
     name: "po: a byte that is not UTF-8, at its line",

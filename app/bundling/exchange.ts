@@ -89,6 +89,8 @@ export interface ImportedFile {
   file: string;
   /** The language the file says it is in, a code or a locale (null: it does not say). */
   language: string | null;
+  /** Where the file says it: its "Language header", its "trgLang". */
+  languageField: string;
   units: ImportedUnit[];
   /** What the reader refused (a unit without a key, a gettext plural, …). */
   errors: Problem[];
@@ -114,14 +116,10 @@ export function importCatalogue(tables: CatalogueTable[], files: ImportedFile[])
   const seen = new Map<CatalogueTable, string>();
   for (const file of files) {
     if (file.language === null && file.errors.length > 0) continue; // unread: what its reader said is enough
-    const table = tableFor(tables, file.language);
-    if (!table) {
-      const known = tables.map(({ language }) => language).join(", ");
-      errors.push({ file: file.file, line: 0, text: `its language ${JSON.stringify(file.language ?? "")} is none of app/i18n/languages.json's (${known})` });
-      continue;
-    }
+    const table = languageOf(tables, file, errors);
+    if (!table) continue;
     if (seen.has(table)) {
-      errors.push({ file: file.file, line: 0, text: `it is in ${table.language}, as ${seen.get(table)} is: import one file per language` });
+      errors.push({ file: file.file, line: 0, text: `it is in ${table.language}, as ${nameOf(seen.get(table) ?? "")} is: import one file per language` });
       continue;
     }
     seen.set(table, file.file);
@@ -147,6 +145,33 @@ export function importCatalogue(tables: CatalogueTable[], files: ImportedFile[])
   }
   return { errors, notes, written };
 }
+
+/**
+ * The table a file is for: the language its name says (`en.po`, `en-US.xlf`), which must be
+ * the one it declares. A file copied from another language's keeps that one's declaration.
+ */
+function languageOf(tables: CatalogueTable[], file: ImportedFile, errors: Problem[]): CatalogueTable | undefined {
+  const named = nameOf(file.file).replace(/\.[^.]*$/, "");
+  const table = tableFor(tables, named);
+  const refuse = (text: string) => {
+    errors.push({ file: file.file, line: 0, text });
+    return undefined;
+  };
+  if (!table) {
+    const known = tables.map(({ language }) => language).join(", ");
+    return refuse(`its language ${JSON.stringify(named)} (its name) is none of app/i18n/languages.json's (${known}): a file is named after its language`);
+  }
+  if (file.language === null) return refuse(`it declares no language (its ${file.languageField}): add it, "${table.language}", as the export writes it`);
+  if (tableFor(tables, file.language) !== table) {
+    return refuse(
+      `its name says ${table.language} but its ${file.languageField} says ${JSON.stringify(file.language)}: a file is in one language, named after it; rename the file, or correct its ${file.languageField} if the file is in ${table.language}`,
+    );
+  }
+  return table;
+}
+
+/** A file's name, without its folder. */
+const nameOf = (file: string): string => file.replace(/^.*[\\/]/, "");
 
 /** `language` as a file says it: a code, or a locale (`en-US`, `en_US`), of one of the tables. */
 function tableFor(tables: CatalogueTable[], language: string | null): CatalogueTable | undefined {
