@@ -85,6 +85,13 @@ const CASES = [
     error: () =>
       `${f}.po:\\d+: message "status.ok" \\(${f}\\) takes versio: string \\| number, time: string \\| number, but at app/i18n/tables/${f}.ts:\\d+ it takes version: string \\| number, time: string \\| number: the default language's arguments are those t\\(\\) is called with, in every language; change them in its table and the calls, not in a translator's file`,
   },
+  {
+    name: "po: a control character in a message",
+    format: "po",
+    edit: (app, file) => editPo(file, (t) => void (entry(t, "home.click").msgstr = ["Click\u0001"])),
+    error: () => `${o}.po:\\d+: message "home.click" \\(${o}\\) has the control character U\\+0001 at column 6, which no text shows: remove it \\(a line break is written \\\\n\\)`,
+    at: /^msgctxt "home\.click"$/,
+  },
   // How the file is written.
   {
     name: "po: a key written twice with the same source (gettext-parser would keep the last)",

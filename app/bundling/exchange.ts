@@ -179,6 +179,9 @@ function tableFor(tables: CatalogueTable[], language: string | null): CatalogueT
   return tables.find((table) => table.language.toLowerCase() === wanted) ?? tables.find((table) => table.locale.toLowerCase() === wanted);
 }
 
+/** A character no message holds: C0 controls but tab and line feed, and DEL (XML forbids most of them). */
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
+
 /**
  * A file's translated units, checked as the build checks a table against the default
  * language's: its keys, arguments, plurals and ICU. Gives key → message for those that pass.
@@ -197,6 +200,10 @@ function checkFile(first: CatalogueTable, table: CatalogueTable, file: ImportedF
       errors.push({ ...at, text: `${named} is code in ${table.file}, a function, which a translator's file cannot replace` });
     } else if (unit.unfinished) {
       notes.push({ ...at, text: `${named} ${unit.unfinished}: left as it is` });
+    } else if (unit.target !== null && CONTROL.test(unit.target)) {
+      const column = unit.target.search(CONTROL) + 1;
+      const code = unit.target.codePointAt(column - 1)?.toString(16).toUpperCase().padStart(4, "0");
+      errors.push({ ...at, text: `${named} has the control character U+${code} at column ${column}, which no text shows: remove it (a line break is written \\n)` });
     } else if (unit.target !== null && unit.target !== "") {
       translated.push(unit);
       const current = first.table[unit.key];
