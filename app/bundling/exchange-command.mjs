@@ -3,8 +3,8 @@
 //   npm run messages -- export po DIR      every language's table as DIR/<code>.po
 //   npm run messages -- export xliff DIR   … as DIR/<code>.xlf (XLIFF 2.0)
 //   npm run messages -- import DIR         every .po, .xlf and .xliff file of DIR into the tables
-// app/bundling/exchange.ts checks and writes; po.mjs and xliff.mjs read and write the
-// files; translator-files.mjs reads a folder's files safely.
+// app/bundling/exchange.ts checks; po.mjs and xliff.mjs read and write the files;
+// translator-files.mjs reads a folder's files safely, write-all-or-none.mjs the tables.
 // Every failure is one line that says what to do, never a stack trace.
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -13,6 +13,7 @@ import { checkCatalogue } from "./catalogue.mjs";
 import { importAlone } from "./import-alone.mjs";
 import { PO_EXTENSION, readPo, writePo } from "./po.mjs";
 import { readTranslatorFiles, UsageError } from "./translator-files.mjs";
+import { writeAllOrNone } from "./write-all-or-none.mjs";
 import { readXliff, writeXliff, XLIFF_EXTENSION } from "./xliff.mjs";
 
 const FORMATS = {
@@ -59,15 +60,18 @@ export async function exportMessages(root, format, dir) {
   return { errors: [], files };
 }
 
-/** Reads every translator's file of `dir` into the tables; writes them only when none breaks a rule. */
-export async function importMessages(root, dir) {
+/**
+ * Reads every translator's file of `dir` into the tables; writes them, all or none, only
+ * when none breaks a rule. `fileSystem` is write-all-or-none.mjs's, for the tests.
+ */
+export async function importMessages(root, dir, { fileSystem } = {}) {
   const read = await readTranslatorFiles(dir);
   if (read.errors.length > 0) return { errors: read.errors, notes: [], written: [] };
   const files = read.files.map(({ file, text }) => READERS[path.extname(file).toLowerCase()](file, text));
   const { importCatalogue } = await exchange(root);
   const { errors, notes, written } = importCatalogue(await loadTables(root), files);
   if (errors.length > 0) return { errors, notes, written: [] };
-  for (const [file, source] of written) await writeFile(path.join(root, file), source);
+  await writeAllOrNone(root, written, fileSystem);
   return { errors, notes, written: [...written.keys()] };
 }
 
