@@ -5,7 +5,7 @@
 // translate-toolkit's own handling of the files is in tests/translations.rs. Every test
 // holds for any list of languages: they come from app/i18n/languages.json.
 import assert from "node:assert/strict";
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import gettextParser from "gettext-parser";
@@ -191,6 +191,19 @@ test("xliff: a <file> whose id is __proto__ is a file as another", async () => {
   const imported = await importMessages(app.dir, app.files);
   assert.deepEqual(imported.errors.map(describe), []);
   assert.deepEqual(imported.written, [tables[1]]);
+  assert.ok((await app.read(tables[1])).includes('  "home.click": "Press",'));
+});
+
+test("a link to a file inside the folder is read as that file", async () => {
+  const app = await copyOfTheTables();
+  await exportMessages(app.dir, "po", app.files);
+  const kept = path.join(app.files, "kept");
+  await mkdir(kept);
+  await rename(otherFile(app, ".po"), path.join(kept, `${other.code}.po`));
+  await editPo(path.join(kept, `${other.code}.po`), (translations) => void (entry(translations, "home.click").msgstr = ["Press"]));
+  await symlink(path.join("kept", `${other.code}.po`), otherFile(app, ".po"));
+  const imported = await importMessages(app.dir, app.files);
+  assert.deepEqual(imported.errors.map(describe), []);
   assert.ok((await app.read(tables[1])).includes('  "home.click": "Press",'));
 });
 
