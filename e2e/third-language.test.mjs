@@ -10,51 +10,56 @@ import { after, before, describe, test } from "node:test";
 import { copyWithLanguage, oneLoopPerFile } from "./devloop.mjs";
 import { inEachEngine } from "./engines/index.mjs";
 
-/** Spanish, as docs/pages-and-languages.md adds a language. */
+/**
+ * German, as docs/pages-and-languages.md adds a language: the one people add next, so the
+ * app's own tests meet it (a test that took `de` for a language the list lacks fails here).
+ */
 const LANGUAGE = {
-  code: "es",
-  locale: "es-ES",
-  name: "Español",
+  code: "de",
+  locale: "de-DE",
+  name: "Deutsch",
   direction: "ltr",
-  dateLocale: "es",
+  dateLocale: "de",
   messages: {
-    "language.label": "Idioma",
-    "loading.label": "Cargando…",
-    "home.title": "Inicio · Bilingue",
-    "home.description": "Bilingue muestra cada página en su idioma.",
-    "home.heading": "Bienvenido a Bilingue",
-    "home.languages": "Esta aplicación habla {count, plural, one {# idioma} other {# idiomas}}.",
-    "home.clicks": "{count, plural, =0 {Ningún clic todavía} one {# clic} other {# clics}}",
-    "home.click": "Pulsar",
-    "host.errorPageTitle": "Error del servidor",
-    "host.errorPageText": "No se ha podido preparar esta página. Vuelva a intentarlo en un momento.",
+    "language.label": "Sprache",
+    "loading.label": "Wird geladen…",
+    "home.title": "Startseite · Bilingue",
+    "home.description": "Bilingue zeigt jede Seite in ihrer Sprache.",
+    "home.heading": "Willkommen bei Bilingue",
+    "home.languages": "Diese Anwendung spricht {count, plural, one {# Sprache} other {# Sprachen}}.",
+    "home.clicks": "{count, plural, =0 {Noch keine Klicks} one {# Klick} other {# Klicks}}",
+    "home.click": "Klicken",
+    "host.errorPageTitle": "Serverfehler",
+    "host.errorPageText": "Diese Seite konnte nicht erstellt werden. Versuchen Sie es gleich noch einmal.",
   },
 };
+/** A language the copy does not list, for its 404. */
+const UNLISTED = "it";
 
 // The host's test-only trigger (debug builds): a request carrying `x-test-panic: handler`
 // panics in its handler, and gets the 500 page the host writes itself.
 process.env.BILINGUE_TEST_PANICS = "1";
 
-const spanishLoopShared = oneLoopPerFile(() => copyWithLanguage(LANGUAGE));
-const spanishLoop = () => spanishLoopShared.loop();
-after(spanishLoopShared.stop);
+const thirdLoopShared = oneLoopPerFile(() => copyWithLanguage(LANGUAGE));
+const thirdLoop = () => thirdLoopShared.loop();
+after(thirdLoopShared.stop);
 
 describe("on the server", () => {
   let loop;
   before(async () => {
-    loop = await spanishLoop();
+    loop = await thirdLoop();
   });
 
   test("the third language renders on the server, with its language signals", async () => {
-    const answer = await fetch(`${loop.baseUrl}/es/`);
+    const answer = await fetch(`${loop.baseUrl}/de/`);
     assert.equal(answer.status, 200);
-    assert.equal(answer.headers.get("content-language"), "es");
+    assert.equal(answer.headers.get("content-language"), "de");
     const html = await answer.text();
-    assert.match(html, /<html lang="es">/);
-    assert.match(html, /<h1>Bienvenido a Bilingue<\/h1>/);
-    assert.match(html, /Esta aplicación habla 3 idiomas\./, "the plural in Spanish, and three languages");
-    assert.match(html, /(lunes|martes|miércoles|jueves|viernes|sábado|domingo), \d+ de [a-z]+ de \d{4}/, "the build date in Spanish words");
-    assert.match(html, /<meta property="og:locale" content="es_ES">/);
+    assert.match(html, /<html lang="de">/);
+    assert.match(html, /<h1>Willkommen bei Bilingue<\/h1>/);
+    assert.match(html, /Diese Anwendung spricht 3 Sprachen\./, "the plural in German, and three languages");
+    assert.match(html, /(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d+\. [A-Za-zä]+ \d{4}/, "the build date in German words");
+    assert.match(html, /<meta property="og:locale" content="de_DE">/);
   });
 
   test("the app's own unit tests stay green on the copy, with no other edit (npm test)", () => {
@@ -66,46 +71,46 @@ describe("on the server", () => {
   test("every page names the third language among its alternates, and the sitemap lists it", async () => {
     const french = await (await fetch(`${loop.baseUrl}/fr/`)).text();
     const origin = loop.baseUrl.replace("127.0.0.1", "localhost");
-    assert.match(french, new RegExp(`<link rel="alternate" hreflang="es" href="${origin}/es/">`));
-    assert.match(french, /<meta property="og:locale:alternate" content="es_ES">/);
+    assert.match(french, new RegExp(`<link rel="alternate" hreflang="de" href="${origin}/de/">`));
+    assert.match(french, /<meta property="og:locale:alternate" content="de_DE">/);
     const link = (await fetch(`${loop.baseUrl}/fr/`)).headers.get("link");
-    assert.match(link, /hreflang="es"/);
-    // The status page in Spanish, where its Spanish home page links to it.
-    const home = await (await fetch(`${loop.baseUrl}/es/`)).text();
-    const status = home.match(/<a href="(\/es\/[^"]+)">The server’s status<\/a>/)?.[1];
-    assert.ok(status, "the Spanish home page links to the status page");
+    assert.match(link, /hreflang="de"/);
+    // The status page in German, where its German home page links to it.
+    const home = await (await fetch(`${loop.baseUrl}/de/`)).text();
+    const status = home.match(/<a href="(\/de\/[^"]+)">The server’s status<\/a>/)?.[1];
+    assert.ok(status, "the German home page links to the status page");
     assert.equal((await fetch(`${loop.baseUrl}${status}`)).status, 200, status);
     const sitemap = await (await fetch(`${loop.baseUrl}/sitemap.xml`)).text();
     assert.match(sitemap, new RegExp(`<loc>${origin}${status}</loc>`));
-    assert.equal((await fetch(`${loop.baseUrl}/de/`)).status, 404, "a language not listed is still a 404");
+    assert.equal((await fetch(`${loop.baseUrl}/${UNLISTED}/`)).status, 404, "a language not listed is still a 404");
   });
 
   test("the host's own texts come in the third language, from its table", async () => {
-    const answer = await fetch(`${loop.baseUrl}/es/`, { headers: { "x-test-panic": "handler" } });
+    const answer = await fetch(`${loop.baseUrl}/de/`, { headers: { "x-test-panic": "handler" } });
     assert.equal(answer.status, 500);
     const html = await answer.text();
-    assert.match(html, /<html lang="es">/);
-    assert.match(html, /<h1>Error del servidor<\/h1><p>No se ha podido preparar esta página\./);
+    assert.match(html, /<html lang="de">/);
+    assert.match(html, /<h1>Serverfehler<\/h1><p>Diese Seite konnte nicht erstellt werden\./);
   });
 });
 
 inEachEngine(
   // Shared, so stopped once, after every engine.
-  { site: async () => ({ baseUrl: (await spanishLoop()).baseUrl, stop: async () => {} }) },
+  { site: async () => ({ baseUrl: (await thirdLoop()).baseUrl, stop: async () => {} }) },
   ({ scenario }) => {
     scenario("the third language hydrates, and the control switches to it and back", async ({ page }) => {
-      await page.goto("/es/");
+      await page.goto("/de/");
       await page.hydrated();
-      await page.click({ role: "button", name: "Pulsar" });
-      await page.waitFor({ css: "output", text: "1 clic" });
-      const options = await page.evaluateOn({ label: "Idioma" }, (el) => [...el.options].map((o) => o.value));
-      assert.deepEqual(options, ["fr", "en", "es"]);
-      await page.select({ label: "Idioma" }, "fr");
+      await page.click({ role: "button", name: "Klicken" });
+      await page.waitFor({ css: "output", text: "1 Klick" });
+      const options = await page.evaluateOn({ label: "Sprache" }, (el) => [...el.options].map((o) => o.value));
+      assert.deepEqual(options, ["fr", "en", "de"]);
+      await page.select({ label: "Sprache" }, "fr");
       await page.waitFor({ role: "heading", name: "Bienvenue sur Bilingue" });
-      await page.select({ label: "Langue" }, "es");
-      await page.waitFor({ role: "heading", name: "Bienvenido a Bilingue" });
+      await page.select({ label: "Langue" }, "de");
+      await page.waitFor({ role: "heading", name: "Willkommen bei Bilingue" });
       // <html lang> follows in an effect, just after the new screen is painted.
-      await page.waitUntil(() => document.documentElement.lang === "es");
+      await page.waitUntil(() => document.documentElement.lang === "de");
       assert.deepEqual(await page.problems(), [], "a clean console: no hydration mismatch");
     });
   },

@@ -105,11 +105,13 @@ const argumentsText = (args: Map<string, ArgumentType>) =>
 export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[]): CheckedCatalogue {
   const errors: Problem[] = [];
   const warnings: Problem[] = [];
-  const reads = new Map<string, Map<string, Read>>();
+  // By table, not by language: the import checks a translator's file of the default
+  // language against that language's own table.
+  const reads = new Map<CatalogueTable, Map<string, Read>>();
 
   for (const table of tables) {
     const read = new Map<string, Read>();
-    reads.set(table.language, read);
+    reads.set(table, read);
     for (const { key, first, again } of table.duplicates ?? []) {
       const what = Object.prototype.hasOwnProperty.call(table.table, key) ? `message "${key}" (${table.language})` : `the key "${key}"`;
       errors.push({
@@ -141,9 +143,9 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[]):
   }
 
   const [first, ...others] = tables;
-  const reference = reads.get(first.language) ?? new Map<string, Read>();
+  const reference = reads.get(first) ?? new Map<string, Read>();
   for (const table of others) {
-    const read = reads.get(table.language) ?? new Map<string, Read>();
+    const read = reads.get(table) ?? new Map<string, Read>();
     for (const key of Object.keys(first.table)) {
       if (!Object.prototype.hasOwnProperty.call(table.table, key)) {
         errors.push({
@@ -163,9 +165,15 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[]):
       const theirs = reference.get(key);
       if (!mine || !theirs) continue; // already reported
       if (sameArguments(mine.arguments, theirs.arguments)) continue;
+      const named = `message "${key}" (${table.language}) takes ${argumentsText(mine.arguments)}`;
+      const where = `${first.file}:${lineOf(first, key)}`;
       errors.push({
         ...at,
-        text: `message "${key}" (${table.language}) takes ${argumentsText(mine.arguments)}, but in ${first.language} it takes ${argumentsText(theirs.arguments)}: every language takes the same arguments (${first.language}'s is at ${first.file}:${lineOf(first, key)})`,
+        text:
+          table.language === first.language
+            ? // A translator's file of the default language itself (the import checks it so).
+              `${named}, but at ${where} it takes ${argumentsText(theirs.arguments)}: the default language's arguments are those t() is called with, in every language; change them in its table and the calls, not in a translator's file`
+            : `${named}, but in ${first.language} it takes ${argumentsText(theirs.arguments)}: every language takes the same arguments (${first.language}'s is at ${where})`,
       });
     }
   }
@@ -192,9 +200,9 @@ function compiledMessages(reads: Map<string, Map<string, Read>>): Map<string, Ma
 }
 
 /** Each language's host texts (`HOST_KEYS`), by key without the prefix. */
-function hostTexts(reads: Map<string, Map<string, Read>>): Record<string, Record<string, string>> {
+function hostTexts(reads: Map<CatalogueTable, Map<string, Read>>): Record<string, Record<string, string>> {
   const texts: Record<string, Record<string, string>> = {};
-  for (const [language, read] of reads) {
+  for (const [{ language }, read] of reads) {
     texts[language] = {};
     for (const [key, entry] of read) {
       if (key.startsWith(HOST_KEYS) && entry.text !== null) {
@@ -293,18 +301,22 @@ const HOST_ENTRY_GONE = "__bilingue_host_text_gone__";
  * text stays as it is): the browser gets functions, not messages to parse. A message the
  * source does not spell as one string literal after its key cannot be replaced: an error.
  */
-function compiledTables(tables: CatalogueTable[], reads: Map<string, Map<string, Read>>, errors: Problem[]): Map<string, string> {
+function compiledTables(tables: CatalogueTable[], reads: Map<CatalogueTable, Map<string, Read>>, errors: Problem[]): Map<string, string> {
   const compiled = new Map<string, string>();
   for (const table of tables) {
-    const read = reads.get(table.language) ?? new Map<string, Read>();
+    const read = reads.get(table) ?? new Map<string, Read>();
     const replaced = new Map<string, number>();
     const source = table.source.replace(ENTRY, (...match) => {
       const [whole, head, , , , literal] = match as string[];
       const key = keyOf(match as unknown as RegExpMatchArray);
       const entry = read.get(key);
       // The host's own texts go to it through the manifest: no page shows them, so no
-      // bundle carries them (the first-load JavaScript is counted to the byte).
-      if (key.startsWith(HOST_KEYS) && literal !== undefined) return HOST_ENTRY_GONE;
+      // bundle carries them (the first-load JavaScript is counted to the byte). One with
+      // ICU quoting is as plain as another: the manifest has its text, quoting undone.
+      if (key.startsWith(HOST_KEYS) && literal !== undefined) {
+        replaced.set(key, (replaced.get(key) ?? 0) + 1);
+        return HOST_ENTRY_GONE;
+      }
       if (literal === undefined || !entry || entry.plain) return whole;
       if ((new Function(`return ${literal}`)() as unknown) !== table.table[key]) return whole;
       replaced.set(key, (replaced.get(key) ?? 0) + 1);

@@ -3,13 +3,17 @@
 //   npm run messages -- export po DIR      every language's table as DIR/<code>.po
 //   npm run messages -- export xliff DIR   … as DIR/<code>.xlf (XLIFF 2.0)
 //   npm run messages -- import DIR         every .po, .xlf and .xliff file of DIR into the tables
-// app/bundling/exchange.ts checks and writes; po.mjs and xliff.mjs read and write the files.
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+// app/bundling/exchange.ts checks; po.mjs and xliff.mjs read and write the files;
+// translator-files.mjs reads a folder's files safely, write-all-or-none.mjs the tables.
+// Every failure is one line that says what to do, never a stack trace.
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkCatalogue } from "./catalogue.mjs";
 import { importAlone } from "./import-alone.mjs";
 import { PO_EXTENSION, readPo, writePo } from "./po.mjs";
+import { readTranslatorFiles, UsageError } from "./translator-files.mjs";
+import { writeAllOrNone } from "./write-all-or-none.mjs";
 import { readXliff, writeXliff, XLIFF_EXTENSION } from "./xliff.mjs";
 
 const FORMATS = {
@@ -44,6 +48,8 @@ export async function exportMessages(root, format, dir) {
   const { languages, errors } = exportCatalogue(await loadTables(root));
   if (errors.length > 0) return { errors, files: [] };
   const { name, version } = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
+  const existing = await stat(dir).catch(() => null);
+  if (existing && !existing.isDirectory()) throw new UsageError(`${dir}: is a file, not a folder: give export a folder to write the files into (it is made if missing)`);
   await mkdir(dir, { recursive: true });
   const files = [];
   for (const language of languages) {
@@ -54,20 +60,18 @@ export async function exportMessages(root, format, dir) {
   return { errors: [], files };
 }
 
-/** Reads every translator's file of `dir` into the tables; writes them only when none breaks a rule. */
-export async function importMessages(root, dir) {
-  const names = (await readdir(dir)).filter((name) => READERS[path.extname(name).toLowerCase()]).sort();
-  if (names.length === 0) return { errors: [{ file: dir, line: 0, text: "holds no .po, .xlf or .xliff file" }], notes: [], written: [] };
-  const files = await Promise.all(
-    names.map(async (name) => {
-      const file = path.join(dir, name);
-      return READERS[path.extname(name).toLowerCase()](file, await readFile(file, "utf8"));
-    }),
-  );
+/**
+ * Reads every translator's file of `dir` into the tables; writes them, all or none, only
+ * when none breaks a rule. `fileSystem` is write-all-or-none.mjs's, for the tests.
+ */
+export async function importMessages(root, dir, { fileSystem } = {}) {
+  const read = await readTranslatorFiles(dir);
+  if (read.errors.length > 0) return { errors: read.errors, notes: [], written: [] };
+  const files = read.files.map(({ file, text }) => READERS[path.extname(file).toLowerCase()](file, text));
   const { importCatalogue } = await exchange(root);
   const { errors, notes, written } = importCatalogue(await loadTables(root), files);
   if (errors.length > 0) return { errors, notes, written: [] };
-  for (const [file, source] of written) await writeFile(path.join(root, file), source);
+  await writeAllOrNone(root, written, fileSystem);
   return { errors, notes, written: [...written.keys()] };
 }
 
@@ -101,7 +105,33 @@ async function main(root, [command, ...args]) {
   return 2;
 }
 
+const FILE_SYSTEM_ERRORS = {
+  EACCES: "permission denied: check who may write there",
+  EPERM: "permission denied: check who may write there",
+  EISDIR: "is a folder: move it away, or give another folder",
+  ENOTDIR: "a part of the path is a file, not a folder: give another path",
+  ENOENT: "no such file or folder: check the path",
+  ENOSPC: "no space left on the disk",
+  EROFS: "the file system is read-only: give a folder on a writable one",
+};
+
+/** `main`, with what it throws as one line: what to do for a usage error, else the failure. */
+async function run(root, args) {
+  try {
+    return await main(root, args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`error: ${error.message}`);
+      return 2;
+    }
+    // A file system's refusal names its path; the rest is the message's first line.
+    const what = error.code && error.path ? `${error.path}: ${FILE_SYSTEM_ERRORS[error.code] ?? error.code}` : String(error.message).split("\n")[0].slice(0, 300);
+    console.error(`error: ${what}`);
+    return 1;
+  }
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-  process.exitCode = await main(root, process.argv.slice(2));
+  process.exitCode = await run(root, process.argv.slice(2));
 }

@@ -80,8 +80,8 @@ export interface ImportedUnit {
   source: string | null;
   /** The translation; null or "" when there is none. */
   target: string | null;
-  /** Marked as not finished (gettext's fuzzy): not imported. */
-  fuzzy: boolean;
+  /** Why it is not finished, when it is not (gettext's fuzzy, XLIFF's state="initial"): not imported. */
+  unfinished: string | null;
 }
 
 /** A translator's file as its format's reader found it. */
@@ -89,6 +89,8 @@ export interface ImportedFile {
   file: string;
   /** The language the file says it is in, a code or a locale (null: it does not say). */
   language: string | null;
+  /** Where the file says it: its "Language header", its "trgLang". */
+  languageField: string;
   units: ImportedUnit[];
   /** What the reader refused (a unit without a key, a gettext plural, …). */
   errors: Problem[];
@@ -113,14 +115,11 @@ export function importCatalogue(tables: CatalogueTable[], files: ImportedFile[])
   const messages = new Map<CatalogueTable, Map<string, string>>();
   const seen = new Map<CatalogueTable, string>();
   for (const file of files) {
-    const table = tableFor(tables, file.language);
-    if (!table) {
-      const known = tables.map(({ language }) => language).join(", ");
-      errors.push({ file: file.file, line: 0, text: `its language ${JSON.stringify(file.language ?? "")} is none of app/i18n/languages.json's (${known})` });
-      continue;
-    }
+    if (file.language === null && file.errors.length > 0) continue; // unread: what its reader said is enough
+    const table = languageOf(tables, file, errors);
+    if (!table) continue;
     if (seen.has(table)) {
-      errors.push({ file: file.file, line: 0, text: `it is in ${table.language}, as ${seen.get(table)} is: import one file per language` });
+      errors.push({ file: file.file, line: 0, text: `it is in ${table.language}, as ${nameOf(seen.get(table) ?? "")} is: import one file per language` });
       continue;
     }
     seen.set(table, file.file);
@@ -147,11 +146,41 @@ export function importCatalogue(tables: CatalogueTable[], files: ImportedFile[])
   return { errors, notes, written };
 }
 
+/**
+ * The table a file is for: the language its name says (`en.po`, `en-US.xlf`), which must be
+ * the one it declares. A file copied from another language's keeps that one's declaration.
+ */
+function languageOf(tables: CatalogueTable[], file: ImportedFile, errors: Problem[]): CatalogueTable | undefined {
+  const named = nameOf(file.file).replace(/\.[^.]*$/, "");
+  const table = tableFor(tables, named);
+  const refuse = (text: string) => {
+    errors.push({ file: file.file, line: 0, text });
+    return undefined;
+  };
+  if (!table) {
+    const known = tables.map(({ language }) => language).join(", ");
+    return refuse(`its language ${JSON.stringify(named)} (its name) is none of app/i18n/languages.json's (${known}): a file is named after its language`);
+  }
+  if (file.language === null) return refuse(`it declares no language (its ${file.languageField}): add it, "${table.language}", as the export writes it`);
+  if (tableFor(tables, file.language) !== table) {
+    return refuse(
+      `its name says ${table.language} but its ${file.languageField} says ${JSON.stringify(file.language)}: a file is in one language, named after it; rename the file, or correct its ${file.languageField} if the file is in ${table.language}`,
+    );
+  }
+  return table;
+}
+
+/** A file's name, without its folder. */
+const nameOf = (file: string): string => file.replace(/^.*[\\/]/, "");
+
 /** `language` as a file says it: a code, or a locale (`en-US`, `en_US`), of one of the tables. */
 function tableFor(tables: CatalogueTable[], language: string | null): CatalogueTable | undefined {
   const wanted = (language ?? "").replace(/_/g, "-").toLowerCase();
   return tables.find((table) => table.language.toLowerCase() === wanted) ?? tables.find((table) => table.locale.toLowerCase() === wanted);
 }
+
+/** A character no message holds: C0 controls but tab and line feed, and DEL (XML forbids most of them). */
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
 
 /**
  * A file's translated units, checked as the build checks a table against the default
@@ -169,8 +198,12 @@ function checkFile(first: CatalogueTable, table: CatalogueTable, file: ImportedF
       errors.push({ ...at, text: `${named} is written twice, at lines ${lines.get(unit.key)} and ${unit.line}: keep one` });
     } else if (typeof table.table[unit.key] === "function" || typeof first.table[unit.key] === "function") {
       errors.push({ ...at, text: `${named} is code in ${table.file}, a function, which a translator's file cannot replace` });
-    } else if (unit.fuzzy) {
-      notes.push({ ...at, text: `${named} is marked fuzzy (not finished): left as it is` });
+    } else if (unit.unfinished) {
+      notes.push({ ...at, text: `${named} ${unit.unfinished}: left as it is` });
+    } else if (unit.target !== null && CONTROL.test(unit.target)) {
+      const column = unit.target.search(CONTROL) + 1;
+      const code = unit.target.codePointAt(column - 1)?.toString(16).toUpperCase().padStart(4, "0");
+      errors.push({ ...at, text: `${named} has the control character U+${code} at column ${column}, which no text shows: remove it (a line break is written \\n)` });
     } else if (unit.target !== null && unit.target !== "") {
       translated.push(unit);
       const current = first.table[unit.key];

@@ -2,8 +2,10 @@
 // the key is the msgctxt, the default language's message the msgid, the language's the
 // msgstr (empty when untranslated), ICU kept as it is (flagged icu-message-format, as
 // Weblate reads it); the description and the arguments are extracted comments (`#.`).
-// A fuzzy entry is not imported. gettext's own plurals (msgid_plural) are refused: the
-// plural is ICU's, inside the message.
+// A fuzzy entry is not imported; a key written twice is refused (gettext-parser would keep
+// one). gettext's own plurals (msgid_plural) are refused: the plural is ICU's, inside the
+// message. Nothing read depends on the icu-message-format flag, which msgcat and msgmerge
+// drop (they keep only the flags gettext knows).
 import gettextParser from "gettext-parser";
 
 export const PO_EXTENSION = ".po";
@@ -33,32 +35,38 @@ export function writePo(language, { project }) {
 
 /** A PO file's text as an ImportedFile (app/bundling/exchange.ts). */
 export function readPo(file, text) {
-  const errors = [];
+  const read = { file, language: null, languageField: "Language header", units: [], errors: [] };
   let parsed;
   try {
     parsed = gettextParser.po.parse(text);
   } catch (error) {
-    return { file, language: null, units: [], errors: [{ file, line: error.lineNumber ?? 0, text: `is not a PO file gettext reads: ${error.message}` }] };
+    const why = error.message.replace(/^Error parsing PO data: /, "").split("\n")[0];
+    return { ...read, errors: [{ file, line: error.lineNumber ?? 0, text: `is not a PO file gettext reads: ${why}` }] };
   }
   const lines = contextLines(text);
-  const units = [];
   for (const [context, entries] of Object.entries(parsed.translations)) {
-    for (const entry of Object.values(entries)) {
-      if (context === "") {
-        if (entry.msgid !== "") errors.push({ file, line: lineOfMsgid(text, entry.msgid), text: `an entry has no msgctxt, the key of its message: ${JSON.stringify(entry.msgid)}` });
-        continue;
+    if (context === "") {
+      for (const entry of Object.values(entries)) {
+        if (entry.msgid !== "") read.errors.push({ file, line: lineOfMsgid(text, entry.msgid), text: `an entry has no msgctxt, the key of its message: ${JSON.stringify(entry.msgid)}` });
       }
-      const line = lines.get(context)?.shift() ?? 0;
+      continue;
+    }
+    // gettext-parser keeps one entry of a msgctxt and msgid written twice: each of its
+    // lines is a unit here, so that the import refuses the key written twice.
+    const at = lines.get(context) ?? [];
+    const units = Object.values(entries).map((entry, index) => ({ entry, line: at[index] ?? 0 }));
+    for (const line of at.slice(units.length)) units.push({ entry: units.at(-1).entry, line });
+    for (const { entry, line } of units) {
       if (entry.msgid_plural !== undefined) {
-        errors.push({ file, line, text: `message "${context}" has gettext plural forms (msgid_plural): write the plural in ICU, inside msgstr` });
+        read.errors.push({ file, line, text: `message "${context}" has gettext plural forms (msgid_plural): write the plural in ICU, inside msgstr` });
         continue;
       }
       const flags = (entry.comments?.flag ?? "").split(/[\s,]+/);
-      units.push({ key: context, line, source: entry.msgid, target: entry.msgstr[0] ?? "", fuzzy: flags.includes("fuzzy") });
+      const unfinished = flags.includes("fuzzy") ? "is marked fuzzy (not finished)" : null;
+      read.units.push({ key: context, line, source: entry.msgid, target: entry.msgstr[0] ?? "", unfinished });
     }
   }
-  const language = parsed.headers?.Language || null;
-  return { file, language, units, errors };
+  return { ...read, language: parsed.headers?.Language || null };
 }
 
 /**
