@@ -23,6 +23,8 @@
 //! - `translations`: the catalogue's PO files as gettext's and translate-toolkit's tools read and edit them.
 //! - `development`: development mode never switches itself on (the loop itself: `e2e/dev.test.mjs`).
 //! - `house`: the host's own rules (no import cycle, no file over 400 lines, one type a name).
+//! - `site`: a small real-size site generated from CLDR (`bench/site/`), served with
+//!   `--app-build`: every route in every language, its sitemap an index of parts.
 //! - `app_checks`: the app's own checks (type check, unit tests, the browser tests in
 //!   Chromium, Firefox and WebKit, bench and soak smokes).
 //!
@@ -57,6 +59,7 @@ mod proxy;
 mod screens;
 mod shipped_vcl;
 mod shutdown;
+mod site;
 mod startup;
 mod streaming;
 mod support;
