@@ -19,8 +19,8 @@ function interleaved(messages) {
 /** What the world's screen shows: a list of this many items, and this many messages in all. */
 export const REAL_SIZE = { items: 100, messages: 150 };
 
-/** The routes that show data from the API: each takes a number and a date message first. */
-const SHOWS_DATA = new Set(["territory", "language", "locale", "timeZone"]);
+/** What the routes that show data from the API take first: a number (its count) and a date (its time). */
+const SHOWS_DATA = { territory: ["number", "date"], language: ["number", "date"], locale: ["number", "date"], timeZone: ["date"] };
 
 /**
  * `count` of `messages` dealt to `routes`: each route's `messages`, in place. Returns the
@@ -32,7 +32,7 @@ export function assignMessages(routes, messages, count) {
     const at = pool.findIndex((message) => message.kind === kind);
     return at < 0 ? [] : pool.splice(at, 1);
   };
-  for (const route of routes) route.messages = SHOWS_DATA.has(route.kind) ? [...take("number"), ...take("date")] : [];
+  for (const route of routes) route.messages = (SHOWS_DATA[route.kind] ?? []).flatMap(take);
   const share = Math.floor(count / (routes.length + 1));
   const world = routes.find((route) => route.kind === "world");
   world?.messages.push(...pool.splice(0, Math.min(REAL_SIZE.messages, 2 * share)));

@@ -9,7 +9,7 @@
 //   options: --languages N, --messages N (keys in each table), --routes N, --values N (the
 //            locale pages), --keep-source DIR (the generated app, to read or type-check),
 //            --check-types (tsc --noEmit on it)
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -96,10 +96,17 @@ for (const language of languages) {
 const generated = seconds(started);
 
 // The copy's own build: the catalogue's declarations (t() is typed from them), then the bundles.
+const spawnChecked = (args) => {
+  const result = spawnSync(process.execPath, args, { cwd: source, encoding: "utf8", maxBuffer: 64 << 20 });
+  if (result.status !== 0) throw Object.assign(new Error("failed"), result);
+  return result;
+};
 const run = (args, what) => {
   const at = performance.now();
   try {
-    execFileSync(process.execPath, args, { cwd: source, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
+    const { stderr } = spawnChecked(args);
+    // The catalogue's and the build's warnings, shown as a build shows them.
+    if (stderr.length > 0) process.stderr.write(stderr);
   } catch (error) {
     throw new Error(`${what} failed in ${source}:\n${error.stdout}\n${error.stderr}`);
   }

@@ -86,10 +86,11 @@ function sampleParams(route) {
  * the API, bench/site/api.mjs), or the server's time (`/status`'s `serverTime`).
  */
 export function dataScreen(route) {
-  const number = route.messages.find(({ kind }) => kind === "number");
+  const clock = route.kind === "timeZone";
+  // The server's time has no count: the clock's number messages are items like the others.
+  const number = clock ? undefined : route.messages.find(({ kind }) => kind === "number");
   const dated = route.messages.find(({ kind }) => kind === "date");
   const own = route.messages.filter((message) => message !== number && message !== dated);
-  const clock = route.kind === "timeZone";
   const shape = clock ? "object({ serverTime: time })" : "object({ code: string, count: integer, updated: time })";
   const when = clock ? "outcome.data.serverTime" : "outcome.data.updated";
   const shown = [
