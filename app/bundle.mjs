@@ -6,8 +6,9 @@
 //                      A production build joins the first load's chunks into the entry
 //                      (app/bundling/first-load-chunk.mjs)
 //   OUT/manifest.json  what the host needs: the document's files, the languages, each
-//                      route's path in every language, the sitemap's pages, the crawler
-//                      list, the build time, the host's own texts in each language
+//                      route's path in every language, the sitemap's pages (each once, by
+//                      its parameters), the crawler list, the build time, the host's own
+//                      texts in each language
 // In development the bundles are not minified, carry source maps, use React's development
 // build, and the client gets one more entry: the reload-and-overlay script; with `--pseudo`
 // the languages get their pseudo-languages too (app/bundling/pseudo-languages.mjs).
@@ -180,7 +181,7 @@ async function screensOf(root) {
 
 /**
  * What app/routes.ts declares (each route's path in every language, and the sitemap's pages
- * in every language), imported again only when the file or the languages change.
+ * by their parameters), imported again only when the file or the languages change.
  */
 const declaredRoutes = { source: null, routes: null };
 async function routesOf(root, languages) {

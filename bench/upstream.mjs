@@ -2,7 +2,9 @@
 // peer, and how a page shows that its data came. Every call answers the same status after
 // a delay; its version names the visitor's session (`Cookie: session=…`) when the call
 // carried one, so a page that shows it got ITS visitor's data, forwarded by its loader.
+// The generated site's calls (`/api/site/…`) get the site's data instead (bench/site/api.mjs).
 import http from "node:http";
+import { siteAnswer } from "./site/api.mjs";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 
 /** The status's version without a session; with one, this and `-SESSION`. */
@@ -24,8 +26,9 @@ export const versionFor = (cookie) => {
 export async function startUpstream(delayMs, { delayFor = () => undefined } = {}) {
   const server = http.createServer((req, res) => {
     const cookie = req.headers.cookie;
-    const body = JSON.stringify({ version: versionFor(cookie), languages: ["fr", "en"], serverTime: "2026-01-01T00:00:00.000Z" });
-    const send = () => res.writeHead(200, { "content-type": "application/json" }).end(body);
+    const site = siteAnswer(new URL(req.url, "http://upstream").pathname);
+    const body = site?.body ?? JSON.stringify({ version: versionFor(cookie), languages: ["fr", "en"], serverTime: "2026-01-01T00:00:00.000Z" });
+    const send = () => res.writeHead(site?.status ?? 200, { "content-type": "application/json" }).end(body);
     const delay = delayFor(sessionOf(cookie)) ?? delayMs;
     if (delay > 0) setTimeout(send, delay);
     else send();

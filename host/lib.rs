@@ -187,8 +187,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
         api: api::router(None),
         search: Arc::new(crawlers::RobotsAndSitemap::new(
             &origin,
-            &manifest.sitemap,
-            "2026",
+            crawlers::Sitemap::new(&origin, &manifest.routes, &manifest.sitemap, "2026").unwrap(),
             false,
         )),
         readiness: Arc::new(render::Readiness::new(1)),

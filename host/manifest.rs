@@ -1,6 +1,7 @@
 //! The build's contract with the host: `manifest.json`, which `app/bundle.mjs` writes from
 //! esbuild's metafile and the app's own declarations (its languages, its routes with their
-//! path in every language, its indexable pages in every language, the host's texts) and which the host reads strictly: a field renamed or missing
+//! path in every language, its indexable pages by their parameters, the host's texts) and
+//! which the host reads strictly: a field renamed or missing
 //! on either side fails every start, and every test, at once. The release binary embeds
 //! the manifest of its build (see `build.rs`); development mode reads each new build's
 //! from disk.
@@ -34,8 +35,9 @@ pub struct Manifest {
     pub built_at: String,
     /// Every route the app declares, in order: its name and its pattern in every language.
     pub routes: Vec<DeclaredRoute>,
-    /// The pages the app declares indexable: each one's path in every language, by code.
-    pub sitemap: Vec<BTreeMap<String, String>>,
+    /// The pages the app declares indexable, route by route: each page once, by its
+    /// parameters (the sitemap fills the route's pattern in every language with them).
+    pub sitemap: Vec<SitemapRoute>,
     /// The crawler user agents (isbot's list).
     pub crawlers: CrawlerList,
     /// The texts the host writes itself, by language code (the tables' `host.` keys).
@@ -78,6 +80,17 @@ pub struct DeclaredRoute {
     pub name: String,
     pub paths: BTreeMap<String, String>,
     pub loads: bool,
+}
+
+/// The pages of a route the sitemap lists (`pagesOf`, app/data/routeCheck.ts): each its
+/// parameters' segments as its paths write them, in the order of the default language's
+/// pattern, joined by `/` (`""` for a route without parameters, `fr/FR` for
+/// `/langue/:language/region/:territory`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SitemapRoute {
+    pub route: String,
+    pub pages: Vec<String>,
 }
 
 /// The routes the app declares, each with its pattern per language, in the order the app's
@@ -375,13 +388,35 @@ mod tests {
             }
         }
         assert!(!routes.routes("de"));
-        for page in &EMBEDDED.sitemap {
-            for language in Language::all() {
-                let path = &page[language.code()];
-                assert!(
-                    matches!(routes.find(language, path), Found::Here(_)),
-                    "{path}"
-                );
+        // Each listed page, its route's pattern filled in every language, is its page there.
+        for listed in &EMBEDDED.sitemap {
+            let route = EMBEDDED
+                .routes
+                .iter()
+                .find(|r| r.name == listed.route)
+                .unwrap();
+            for page in &listed.pages {
+                let mut segments = page.split('/');
+                let names: Vec<&str> = route.paths["fr"]
+                    .split('/')
+                    .filter_map(|part| part.strip_prefix(':'))
+                    .collect();
+                let values: Vec<(&str, &str)> = names
+                    .iter()
+                    .map(|name| (*name, segments.next().unwrap_or("")))
+                    .collect();
+                for language in Language::all() {
+                    let path = filled(&route.paths[language.code()], |name| {
+                        values
+                            .iter()
+                            .find(|(n, _)| *n == name)
+                            .map_or("", |(_, v)| v)
+                    });
+                    let Found::Here(found) = routes.find(language, &path) else {
+                        panic!("{path}")
+                    };
+                    assert_eq!(**found.route(), *listed.route, "{path}");
+                }
             }
         }
     }

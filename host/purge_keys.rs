@@ -240,6 +240,9 @@ impl PurgeKeys {
             "robots.txt" | "sitemap.xml" if after.is_empty() && !path.ends_with('/') => {
                 &self.crawlers
             }
+            part if is_sitemap_part(part) && after.is_empty() && !path.ends_with('/') => {
+                &self.crawlers
+            }
             _ => &self.pages[0][0],
         }
     }
@@ -255,6 +258,13 @@ impl PurgeKeys {
             .unwrap_or(0);
         &self.pages[language_slot][route_slot]
     }
+}
+
+/// `sitemap-7.xml`: a part of the sitemap, when it is an index (`crate::crawlers`).
+fn is_sitemap_part(name: &str) -> bool {
+    name.strip_prefix("sitemap-")
+        .and_then(|rest| rest.strip_suffix(".xml"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// What naming an answer's purge keys needs from its request (`every_answer`).
@@ -364,6 +374,11 @@ mod tests {
             keys("/sitemap.xml"),
             "build-ab12 crawlers crawlers-build-ab12"
         );
+        assert_eq!(
+            keys("/sitemap-12.xml"),
+            "build-ab12 crawlers crawlers-build-ab12"
+        );
+        assert!(keys("/sitemap-x.xml").contains("route-other"));
         assert_eq!(keys("/api/status"), "api");
         // A page that cannot say what it is: no language, "other"; never read from its path.
         assert_eq!(

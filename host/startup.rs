@@ -12,7 +12,7 @@ use axum::Router;
 use crate::api::{self, LoaderCalls, proxy::Upstream};
 use crate::assets;
 use crate::config::Config;
-use crate::crawlers::{CrawlerTest, RobotsAndSitemap};
+use crate::crawlers::{CrawlerTest, RobotsAndSitemap, Sitemap};
 use crate::dev::Dev;
 use crate::lang::Language;
 use crate::manifest::{self, Manifest};
@@ -76,12 +76,14 @@ impl Host {
         let dev = config.dev.clone().map(|dir| Arc::new(Dev::new(dir)));
         let build = Build::read(config, dev.as_deref())?;
         let assets = assets_of(config)?;
-        let search = RobotsAndSitemap::new(
+        let sitemap = Sitemap::new(
             &origin,
+            &build.manifest.routes,
             &build.manifest.sitemap,
             &build.manifest.built_at,
-            config.no_index,
-        );
+        )
+        .map_err(StartError::Build)?;
+        let search = RobotsAndSitemap::new(&origin, sitemap, config.no_index);
         let route_names: Vec<String> = build
             .manifest
             .routes

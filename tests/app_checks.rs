@@ -25,6 +25,12 @@ fn run_alone(program: &str, args: &[&str], fix: &str) {
     run(program, args, fix);
 }
 
+/// A turn beside the others (see [`TURNS`]), for a check of another module that loads the
+/// CPU and times nothing (the real-size site's smoke, `tests/site.rs`).
+pub fn beside_others() -> std::sync::RwLockReadGuard<'static, ()> {
+    TURNS.read().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Runs a check beside the others that may share the machine (see [`TURNS`]).
 fn run_beside_others(program: &str, args: &[&str], fix: &str) {
     let _turn = TURNS.read().unwrap_or_else(|e| e.into_inner());

@@ -25,6 +25,8 @@
 //! - `tools`: what `cargo test` installs of the machine (support/machine), and what it
 //!   says when it cannot.
 //! - `house`: the host's own rules (no import cycle, no file over 400 lines, one type a name).
+//! - `site`: a small real-size site generated from CLDR (`bench/site/`), served with
+//!   `--app-build`: every route in every language, its sitemap an index of parts.
 //! - `app_checks`: the app's own checks (type check, unit tests, the browser tests in
 //!   Chromium, Firefox and WebKit, bench and soak smokes).
 //!
@@ -59,6 +61,7 @@ mod proxy;
 mod screens;
 mod shipped_vcl;
 mod shutdown;
+mod site;
 mod startup;
 mod streaming;
 mod support;

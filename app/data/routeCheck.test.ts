@@ -4,14 +4,14 @@ import declared from "../i18n/languages.json";
 import { NOT_FOUND, ROUTES } from "../routes";
 import { checkRoutes } from "./routeCheck";
 import type { Route, Routes } from "./route";
-import { pageOf, pathIn, patternIn } from "./router";
+import { pageOf, parameterNames, pathIn, patternIn } from "./router";
 
 const loader = { load: async () => ({}) };
 const LANGUAGES = { default: "fr", languages: [{ code: "fr" }, { code: "en" }] };
 const route = (changes: Partial<Route>): Route => ({ ...ROUTES.home, path: "/x", ...changes });
 const check = (routes: Routes, languages = LANGUAGES) => checkRoutes(routes, NOT_FOUND, languages);
 
-test("the app's routes pass: each route has its path in every language, and the sitemap lists each indexable page once in every language", () => {
+test("the app's routes pass: each route has its path in every language, and the sitemap lists each indexable page once, by its parameters", () => {
   const { routes, sitemap } = checkRoutes(ROUTES, NOT_FOUND, declared);
   const codes = declared.languages.map(({ code }) => code);
   assert.deepEqual(
@@ -22,15 +22,27 @@ test("the app's routes pass: each route has its path in every language, and the 
     assert.deepEqual(Object.keys(paths), codes, name);
     for (const code of codes) assert.equal(paths[code], patternIn(ROUTES[name as keyof typeof ROUTES], code), `${name} in ${code}`);
   }
-  // What the routes declare indexable, derived here from the routes themselves.
+  // What the routes declare indexable, derived here from the routes themselves: a page is
+  // its parameters' segments, which fill its pattern in every language to its path there.
   const expected = Object.entries(ROUTES as Routes).flatMap(([name, declaredRoute]) => {
     const { indexable } = declaredRoute;
     const pages = typeof indexable === "function" ? indexable() : indexable ? [{}] : [];
-    return pages.map((params) => Object.fromEntries(codes.map((code) => [code, pathIn(pageOf(ROUTES, { to: name, params }), code)])));
+    const names = parameterNames(patternIn(declaredRoute, "fr"));
+    return pages.length ? [{ route: name, pages: pages.map((params) => names.map((param) => encodeURIComponent(params[param])).join("/")) }] : [];
   });
   assert.deepEqual(sitemap, expected);
-  for (const page of sitemap) assert.deepEqual(Object.keys(page), codes);
-  assert.equal(new Set(sitemap.map((page) => JSON.stringify(page))).size, sitemap.length, "no page twice");
+  for (const { route: name, pages } of sitemap) {
+    assert.equal(new Set(pages).size, pages.length, "no page twice");
+    for (const page of pages) {
+      const segments = page.split("/");
+      const names = parameterNames(routes.find((r) => r.name === name)?.paths.fr ?? "");
+      const params = Object.fromEntries(names.map((param, i) => [param, decodeURIComponent(segments[i])]));
+      for (const code of codes) {
+        const filled = routes.find((r) => r.name === name)?.paths[code].replace(/:(\w+)/g, (_, param: string) => segments[names.indexOf(param)]);
+        assert.equal(filled, pathIn(pageOf(ROUTES, { to: name, params }), code), `${name} ${page} in ${code}`);
+      }
+    }
+  }
 });
 
 test("a route translated into some languages takes the default language's path in the others", () => {
@@ -38,7 +50,19 @@ test("a route translated into some languages takes the default language's path i
   const three = { default: "fr", languages: [{ code: "fr" }, { code: "en" }, { code: "es" }] };
   const { routes, sitemap } = check({ translated }, three);
   assert.deepEqual(routes, [{ name: "translated", paths: { fr: "/langues/:code", en: "/languages/:code", es: "/langues/:code" }, loads: false }]);
-  assert.deepEqual(sitemap, [{ fr: "/langues/en", en: "/languages/en", es: "/langues/en" }]);
+  assert.deepEqual(sitemap, [{ route: "translated", pages: ["en"] }]);
+});
+
+test("a page is listed by its parameters as its paths write them, in its default pattern's order", () => {
+  const pair = route({ path: { fr: "/a/:x/b/:y", en: "/b/:y/a/:x" }, indexable: () => [{ y: "è 1", x: "a/b" }] });
+  assert.throws(() => check({ pair }), /lists the page \{"y":"è 1","x":"a\/b"\}, whose path in "fr", "\/a\/a%2Fb\/b\/%C3%A8%201", is not its page/);
+  const fine = route({ path: { fr: "/a/:x/b/:y", en: "/b/:y/a/:x" }, indexable: () => [{ y: "è 1", x: "ab" }] });
+  assert.deepEqual(check({ fine }).sitemap, [{ route: "fine", pages: ["ab/%C3%A8%201"] }]);
+});
+
+test("a listed page an earlier route takes is refused, naming it", () => {
+  const routes = { one: route({ path: "/a/new" }), two: route({ path: "/a/:id", indexable: () => [{ id: "old" }, { id: "new" }] }) };
+  assert.throws(() => check(routes), /the route "two" lists the page \{"id":"new"\}, whose path in "fr", "\/a\/new", is not its page/);
 });
 
 test("a route the host could not serve as declared is refused, naming it", () => {

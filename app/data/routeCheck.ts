@@ -1,7 +1,9 @@
 // The build's checks of app/routes.ts (run by app/bundle.mjs, never shipped): a route
 // the host could not serve as declared fails the build, naming the route and saying what
 // to write instead. From the routes it also gives the host each route's path in every
-// language, and the sitemap's pages in every language.
+// language, and the sitemap's pages, each once, by its parameters (`pagesOf`).
+import { canonicalPath, isPagePath } from "./pagePath";
+import { paramValue } from "./params";
 import { matchPattern, matchRoute, parameterNames, pathIn, patternIn } from "./router";
 import type { Route, Routes } from "./route";
 
@@ -24,18 +26,24 @@ export interface DeclaredRoute {
 /** A route's name becomes its purge key, `route-<name>`: a word of letters and digits. */
 const NAME = /^[a-z][a-zA-Z0-9]*$/;
 
+/** The pages of a route the sitemap lists, each its parameters' segments joined by "/" (`pagesOf`). */
+export interface SitemapRoute {
+  route: string;
+  pages: string[];
+}
+
 /**
  * Throws the first problem of `routes` (and of the not-found route); else each route's
- * path in every language and the sitemap's pages, each in every language.
+ * path in every language and the sitemap's pages, route by route.
  */
 export function checkRoutes(
   routes: Routes,
   notFound: Route,
   languages: BuiltLanguages,
-): { routes: DeclaredRoute[]; sitemap: Record<string, string>[] } {
+): { routes: DeclaredRoute[]; sitemap: SitemapRoute[] } {
   const codes = languages.languages.map(({ code }) => code);
   const declared: DeclaredRoute[] = [];
-  const sitemap: Record<string, string>[] = [];
+  const sitemap: SitemapRoute[] = [];
   for (const [name, route] of Object.entries(routes)) {
     if (!NAME.test(name)) throw new Error(`${where(name)}: a route's name is a word of letters and digits starting with a small letter (its purge key is route-<name>)`);
     const paths = checkPaths(name, route, languages);
@@ -44,7 +52,10 @@ export function checkRoutes(
     declared.push({ name, paths, loads: route.loader !== undefined });
   }
   checkCollisions(routes, declared, codes);
-  for (const [name, route] of Object.entries(routes)) sitemap.push(...pagesOf(name, route, routes, notFound, codes));
+  for (const [name, route] of Object.entries(routes)) {
+    const pages = pagesOf(name, route, routes, notFound, codes, languages.default);
+    if (pages.length > 0) sitemap.push({ route: name, pages });
+  }
   checkSharing("the not-found route", notFound);
   if (notFound.status !== 404 || notFound.indexable !== false || notFound.loader) {
     throw new Error("app/routes.ts: the not-found route must have status 404, no loader, and not be indexable");
@@ -171,32 +182,50 @@ function covers(earlier: Route, earlierPattern: string, laterPattern: string): b
   });
 }
 
-/** The pages of `route` the sitemap lists, each in every language. */
-function pagesOf(name: string, route: Route, routes: Routes, notFound: Route, codes: string[]): Record<string, string>[] {
+/**
+ * The pages of `route` the sitemap lists, each written as its parameters' segments (as its
+ * paths write them, in the order of its default language's pattern) joined by "/": "" for
+ * a route without parameters, "fr/FR" for the page { language: "fr", territory: "FR" }. The
+ * host fills each language's pattern with them (host/crawlers/sitemap/), so the manifest
+ * carries a page once, not once per language. Each page must be its route's page in every
+ * language: its values of their forms, its path one the host takes, and no earlier route
+ * taking it (where one may, the router itself is asked, as for a visitor).
+ */
+function pagesOf(name: string, route: Route, routes: Routes, notFound: Route, codes: string[], defaultCode: string): string[] {
   const { indexable } = route;
-  const names = parameterNames(patternIn(route, codes[0]));
+  const names = parameterNames(patternIn(route, defaultCode));
   if (typeof indexable === "boolean") {
     if (indexable && names.length > 0) {
       throw new Error(`${where(name)} has parameters, so the sitemap cannot list it by its pattern: give its pages' parameters, indexable: () => [{ ${names[0]}: "…" }, …]`);
     }
-    return indexable ? [pathsOf({ name, route, params: {} }, codes)] : [];
+    return indexable ? [""] : [];
   }
   if (names.length === 0) throw new Error(`${where(name)} has no parameters: write indexable: true (or false)`);
+  const earlier = Object.entries(routes).slice(0, Object.keys(routes).indexOf(name));
+  const rivalled = new Set(codes.filter((code) => earlier.some(([, other]) => mayTake(patternIn(other, code), patternIn(route, code)))));
+  const wanted = [...names].sort().join();
   return indexable().map((params) => {
     const given = Object.keys(params).sort();
-    if (given.join() !== [...names].sort().join()) {
+    if (given.join() !== wanted) {
       throw new Error(`${where(name)} lists a page with the parameters ${JSON.stringify(params)}: each page gives exactly (${names.join(", ")})`);
     }
     const page = { name, route, params: { ...params } };
+    const segments = names.map((param) => encodeURIComponent(params[param]));
+    // What the router would read of each segment (matchPattern): the value, of its form.
+    const read = names.every((param, i) => segments[i] !== "" && paramValue(segments[i]) === params[param] && (route.params?.[param]?.test(params[param]) ?? true));
     for (const code of codes) {
       const path = pathIn(page, code);
-      const found = matchRoute(routes, notFound, code, path);
-      if (found.name !== name || names.some((param) => found.params[param] !== params[param])) {
+      const found = read && !rivalled.has(code) ? (isPagePath(canonicalPath(path)) ? page : null) : matchRoute(routes, notFound, code, path);
+      if (found?.name !== name || names.some((param) => found.params[param] !== params[param])) {
         throw new Error(`${where(name)} lists the page ${JSON.stringify(params)}, whose path in "${code}", "${path}", is not its page (its parameters' forms refuse it, or another route takes it)`);
       }
     }
-    return pathsOf(page, codes);
+    return segments.join("/");
   });
 }
 
-const pathsOf = (page: Parameters<typeof pathIn>[0], codes: string[]) => Object.fromEntries(codes.map((code) => [code, pathIn(page, code)]));
+/** Whether a path of `later`'s pattern may be one of `earlier`'s: as many segments, none fixed in both and different. */
+function mayTake(earlier: string, later: string): boolean {
+  const [parts, others] = [earlier.split("/"), later.split("/")];
+  return parts.length === others.length && parts.every((part, i) => part === others[i] || part.startsWith(":") || others[i].startsWith(":"));
+}

@@ -1,18 +1,20 @@
-//! What crawlers read, and how they are told apart from people. `/robots.txt` and
-//! `/sitemap.xml` ([`sitemap`]) are written once at start-up from the public origin and
-//! served from memory. `--no-index` (staging) disallows everything and marks every answer
+//! What crawlers read, and how they are told apart from people. `/robots.txt` is written
+//! once at start-up from the public origin and served from memory; the sitemap
+//! ([`sitemap`]) is `/sitemap.xml`, one file or the index of its parts, each part written
+//! as it is sent. `--no-index` (staging) disallows everything and marks every answer
 //! `noindex`. A crawler is recognised by its user agent ([`user_agent`]).
 
 mod sitemap;
 mod user_agent;
 
+pub use sitemap::Sitemap;
 pub use user_agent::CrawlerTest;
 
 use std::io::Write as _;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -21,28 +23,38 @@ use axum::routing::get;
 use crate::accept_encoding::takes_gzip;
 use crate::origin::Origin;
 
-/// `/robots.txt` and `/sitemap.xml`, served from what [`RobotsAndSitemap`] wrote.
+/// `/robots.txt`, `/sitemap.xml` and, when the sitemap is an index, its parts
+/// (`/sitemap-1.xml`…), from what [`RobotsAndSitemap`] holds.
 pub fn routes(files: Arc<RobotsAndSitemap>) -> Router {
-    Router::new()
+    let mut router = Router::new()
         .route("/robots.txt", get(robots_txt))
-        .route("/sitemap.xml", get(sitemap_xml))
-        .with_state(files)
+        .route("/sitemap.xml", get(sitemap_xml));
+    if files.index.is_some() {
+        for part in 1..=files.sitemap.parts() {
+            router = router.route(
+                &sitemap::part_path(part),
+                get(
+                    move |files: State<Arc<RobotsAndSitemap>>, headers: HeaderMap| {
+                        sitemap_part(files, headers, part - 1)
+                    },
+                ),
+            );
+        }
+    }
+    router.with_state(files)
 }
 
-/// `/robots.txt` and `/sitemap.xml`, written once.
+/// `/robots.txt`, written once; the sitemap's index, written once when it has parts; and
+/// what the sitemap's files are written from, when a crawler asks.
 pub struct RobotsAndSitemap {
     robots: Bytes,
-    sitemap: Bytes,
-    sitemap_gzip: Bytes,
+    sitemap: Arc<Sitemap>,
+    /// The index and its gzip, when the URLs take several files.
+    index: Option<(Bytes, Bytes)>,
 }
 
 impl RobotsAndSitemap {
-    pub fn new(
-        origin: &Origin,
-        indexable: &[std::collections::BTreeMap<String, String>],
-        built_at: &str,
-        no_index: bool,
-    ) -> Self {
+    pub fn new(origin: &Origin, sitemap: Sitemap, no_index: bool) -> Self {
         let robots = if no_index {
             "User-agent: *\nDisallow: /\n".to_string()
         } else {
@@ -51,13 +63,15 @@ impl RobotsAndSitemap {
                 origin.url("/sitemap.xml")
             )
         };
-        let sitemap = sitemap::sitemap(origin, indexable, built_at);
-        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        gzip.write_all(sitemap.as_bytes()).expect("in-memory gzip");
+        let index = sitemap.index().map(|index| {
+            let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            gzip.write_all(index.as_bytes()).expect("in-memory gzip");
+            (index.into(), gzip.finish().expect("in-memory gzip").into())
+        });
         Self {
             robots: robots.into(),
-            sitemap: sitemap.into(),
-            sitemap_gzip: gzip.finish().expect("in-memory gzip").into(),
+            sitemap: Arc::new(sitemap),
+            index,
         }
     }
 }
@@ -73,18 +87,36 @@ async fn robots_txt(State(files): State<Arc<RobotsAndSitemap>>) -> Response {
         .into_response()
 }
 
+/// The index, or the one file when the URLs fit in one.
 async fn sitemap_xml(State(files): State<Arc<RobotsAndSitemap>>, headers: HeaderMap) -> Response {
-    let mut response = match takes_gzip(&headers) {
-        true => {
-            let mut response = files.sitemap_gzip.clone().into_response();
-            response
-                .headers_mut()
-                .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-            response
-        }
-        false => files.sitemap.clone().into_response(),
-    };
+    match &files.index {
+        Some((plain, gzip)) => match takes_gzip(&headers) {
+            true => xml_answer(Body::from(gzip.clone()), true),
+            false => xml_answer(Body::from(plain.clone()), false),
+        },
+        None => sitemap_part(State(files), headers, 0).await,
+    }
+}
+
+/// Part `part` (from 0), written as it is sent.
+async fn sitemap_part(
+    State(files): State<Arc<RobotsAndSitemap>>,
+    headers: HeaderMap,
+    part: usize,
+) -> Response {
+    let gzip = takes_gzip(&headers);
+    let chunks = sitemap::Chunks::new(files.sitemap.clone(), part, gzip);
+    let stream = futures_util::stream::iter(chunks.map(Ok::<_, std::convert::Infallible>));
+    xml_answer(Body::from_stream(stream), gzip)
+}
+
+/// An XML answer any cache may keep an hour, in gzip or not.
+fn xml_answer(body: Body, gzip: bool) -> Response {
+    let mut response = body.into_response();
     let answer = response.headers_mut();
+    if gzip {
+        answer.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
     answer.insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/xml; charset=utf-8"),
