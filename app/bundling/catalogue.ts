@@ -191,9 +191,9 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[]):
 
 const hostArgument = (named: string) => `${named} is written by the host, which gives it no argument: write it as plain text`;
 
-function compiledMessages(reads: Map<string, Map<string, Read>>): Map<string, Map<string, string>> {
+function compiledMessages(reads: Map<CatalogueTable, Map<string, Read>>): Map<string, Map<string, string>> {
   const messages = new Map<string, Map<string, string>>();
-  for (const [language, read] of reads) {
+  for (const [{ language }, read] of reads) {
     messages.set(language, new Map([...read].filter(([key]) => !key.startsWith(HOST_KEYS)).map(([key, entry]) => [key, entry.code])));
   }
   return messages;
