@@ -59,6 +59,9 @@ pub struct Metrics {
     columns: usize,
     render_seconds: Histogram,
     sampled: Sampled,
+    /// By render thread: its runtime's V8 heap in use (`thread="render-N"`), made at the
+    /// first scrape.
+    heaps: OnceLock<Vec<Gauge>>,
 }
 
 fn metadata() -> Metadata<'static> {
@@ -192,6 +195,7 @@ impl Metrics {
             columns,
             render_seconds,
             sampled,
+            heaps: OnceLock::new(),
         }
     }
 
@@ -249,8 +253,39 @@ impl Metrics {
         sampled.cache_hits.absolute(from.cache.hits());
         sampled.cache_misses.absolute(from.cache.misses());
         sampled.panics.absolute(crate::server::panics::caught());
+        let heaps = self.heaps.get_or_init(|| {
+            recorder_gauges(
+                &self.recorder,
+                "bilingue_v8_heap_used_bytes",
+                stats.heap_used.len(),
+            )
+        });
+        for (gauge, used) in heaps.iter().zip(&stats.heap_used) {
+            gauge.set(used.load(Ordering::Relaxed) as f64);
+        }
         self.handle.render()
     }
+}
+
+/// One gauge per render thread, labelled `thread="render-N"`, described once.
+fn recorder_gauges(
+    recorder: &PrometheusRecorder,
+    name: &'static str,
+    threads: usize,
+) -> Vec<Gauge> {
+    recorder.describe_gauge(
+        KeyName::from_const_str(name),
+        Some(metrics::Unit::Bytes),
+        SharedString::const_str(
+            "A render thread's V8 heap in use, sampled after its calls into the bundle (every 250 ms at most).",
+        ),
+    );
+    (0..threads)
+        .map(|index| {
+            let labels = vec![Label::new("thread", format!("render-{index}"))];
+            recorder.register_gauge(&Key::from_parts(name, labels), &metadata())
+        })
+        .collect()
 }
 
 /// What `/metrics` reads at each scrape, besides the counters.

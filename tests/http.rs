@@ -632,3 +632,28 @@ fn a_flood_of_pages_not_found_does_not_push_out_the_pages_that_are() {
         "both home pages are still cached"
     );
 }
+
+#[test]
+fn metrics_give_each_render_threads_v8_heap() {
+    // The shared host has two render threads, each warmed up: each has sampled its heap.
+    let heap = |thread: &str| {
+        support::metric(
+            base_url(),
+            &format!("bilingue_v8_heap_used_bytes{{thread=\"{thread}\"}}"),
+        )
+    };
+    let started = std::time::Instant::now();
+    for thread in ["render-0", "render-1"] {
+        // A thread samples after its calls, 250 ms apart at most: ask until it has.
+        while heap(thread) == 0.0 {
+            // A page rendered at each request (kept by no cache).
+            get(&support::app_page("fr", "status", &[]));
+            assert!(
+                started.elapsed().as_secs() < 10,
+                "{thread} never sampled its heap"
+            );
+        }
+        let bytes = heap(thread);
+        assert!((1e6..128e6).contains(&bytes), "{thread}: {bytes} bytes");
+    }
+}

@@ -65,7 +65,7 @@ impl RenderPool {
         // A page whose kept shell is on its way holds its part of the loading budget, which
         // bounds how many there are: none waits for a place in the queue behind others.
         let (resumes, resumed) = unbounded::<Job>();
-        let stats = Arc::new(PoolStats::default());
+        let stats = Arc::new(PoolStats::new(options.threads));
         let readiness = Arc::new(Readiness::new(options.threads));
         let warm_up_pages = Arc::new(OnceLock::new());
         let shells = Arc::new(Shells::default());
@@ -98,7 +98,7 @@ impl RenderPool {
             reloads.push(reload);
             thread::Builder::new()
                 .name(format!("render-{index}"))
-                .spawn(move || serve(&context, &queues, &reloaded))
+                .spawn(move || serve(&context, &queues, &reloaded, index))
                 .map_err(|e| RenderError::Start(format!("cannot spawn a render thread: {e}")))?;
         }
         Ok(Self {
@@ -245,9 +245,9 @@ impl RenderPool {
 /// (their replies are dropped with it), and it starts again from a fresh runtime; its
 /// part of `/readyz` goes as it unwinds and comes back once the new runtime is warm. It
 /// ends when the pool closes.
-fn serve(context: &Arc<ThreadContext>, queues: &Queues, reloads: &Receiver<Reload>) {
+fn serve(context: &Arc<ThreadContext>, queues: &Queues, reloads: &Receiver<Reload>, index: usize) {
     loop {
-        let thread = RenderThread::new(context.clone(), queues.clone(), reloads.clone());
+        let thread = RenderThread::new(context.clone(), queues.clone(), reloads.clone(), index);
         match crate::server::panics::catching(move || thread.run()) {
             Ok(()) => return,
             Err(panicked) => {

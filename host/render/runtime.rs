@@ -288,6 +288,14 @@ impl Renderer {
         std::mem::take(&mut state.borrow_mut::<super::markup_op::Handed>().0)
     }
 
+    /// Its V8 heap in use, in bytes.
+    pub fn heap_used(&mut self) -> u64 {
+        self.runtime
+            .v8_isolate()
+            .get_heap_statistics()
+            .used_heap_size() as u64
+    }
+
     /// A call was stopped (its heap limit, its time-out): this runtime must be replaced
     /// before the next one.
     pub fn needs_replacing(&self) -> bool {

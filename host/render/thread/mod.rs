@@ -10,12 +10,14 @@
 //! entry points, an outbox that cannot be read).
 //!
 //! This file is the thread's loop: what it waits for, and each call into the bundle. The
-//! rest: `loading.rs` (the pages started and not finished, where they fail), `dispatch.rs`
+//! rest: `job.rs` (what the pool hands a thread, and what they share), `loading.rs` (the
+//! pages started and not finished, where they fail), `dispatch.rs`
 //! (what an outbox asks for), `call_answers.rs` (the calls' answers, handed over within a
 //! budget of the heap), `replacement.rs` (a fresh runtime, a reload).
 
 mod call_answers;
 mod dispatch;
+mod job;
 mod loading;
 mod replacement;
 #[cfg(test)]
@@ -23,87 +25,26 @@ mod stand_ins;
 #[cfg(test)]
 mod tests;
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use crossbeam_channel::{Receiver, RecvError, Sender, select, unbounded};
-use tokio::sync::oneshot;
 
 use self::call_answers::{CallAnswer, HeldAnswers};
 use self::dispatch::Dispatch;
+pub use self::job::PoolStats;
+pub(super) use self::job::{Job, Queues, Reload, ThreadContext};
 pub(super) use self::loading::Reply;
 use self::loading::{Extras, LoadingPages};
-use super::budget::Reservation;
 use super::exchange::Outbox;
-use super::readiness::{Readiness, ThreadReadiness};
+use super::readiness::ThreadReadiness;
 use super::runtime::{Renderer, ShellAsk};
-use super::shells::{ShellKey, Shells};
-use super::stream::{AbandonAt, Abandoned, tell_when_abandoned};
-use super::warm_up::WarmUp;
-use super::{ApiCaller, Bundle, RenderError, Rendered, Visitor};
+use super::stream::{Abandoned, tell_when_abandoned};
+use super::{Bundle, RenderError};
 
-/// A page to render, as the pool queues it.
-pub(super) struct Job {
-    pub boot_json: String,
-    pub visitor: Arc<Visitor>,
-    /// When the page's data must have come.
-    pub deadline: Instant,
-    /// The nonce of the page's inline scripts, when it may be streamed.
-    pub stream_nonce: Option<String>,
-    /// What to do with its static shell; with [`ShellAsk::Make`], which page it is of.
-    pub shell: ShellAsk,
-    pub shell_key: Option<ShellKey>,
-    pub reply: Reply,
-    /// A stream sent from a kept shell before any thread had its job: where to be told
-    /// its client went away.
-    pub abandon_at: Option<AbandonAt>,
-    /// Its part of the loading budget.
-    pub reserved: Reservation,
-}
-
-/// What the pool counts, for /metrics.
-#[derive(Debug, Default)]
-pub struct PoolStats {
-    /// Runtimes replaced (a render stopped by its heap limit or its time-out, an exchange
-    /// that broke).
-    pub restarts: AtomicU64,
-    /// Pages that failed or were stopped (counted in `loading.rs` alone).
-    pub render_failures: AtomicU64,
-    /// Jobs dropped unrendered because their client had gone while they waited.
-    pub abandoned: AtomicU64,
-    /// Streamed pages whose client went away before their end: their render was stopped.
-    pub streams_abandoned: AtomicU64,
-    /// Render threads that panicked, and were started again.
-    pub thread_panics: AtomicU64,
-}
-
-/// Where a thread takes its jobs: the pool's bounded queue, and the pages resumed from a
-/// kept shell (bounded by the loading budget).
-#[derive(Clone)]
-pub(super) struct Queues {
-    pub whole: Receiver<Job>,
-    pub resumed: Receiver<Job>,
-}
-
-/// A new bundle to take; the thread answers whether a runtime could start from it.
-pub(super) struct Reload {
-    pub bundle: Bundle,
-    pub reply: oneshot::Sender<Result<(), RenderError>>,
-}
-
-/// What each render thread shares with the pool.
-pub(super) struct ThreadContext {
-    /// The bundle runtimes start from (in development, until a thread takes a new one).
-    pub(super) bundle: Bundle,
-    pub(super) warm_up: WarmUp,
-    pub(super) render_seconds: metrics::Histogram,
-    pub(super) api: Arc<dyn ApiCaller>,
-    pub(super) stats: Arc<PoolStats>,
-    pub(super) readiness: Arc<Readiness>,
-    pub(super) warm_up_pages: Arc<OnceLock<Vec<Rendered>>>,
-    pub(super) shells: Arc<Shells>,
-}
+/// How often a thread reads its runtime's heap statistics.
+const HEAP_SAMPLED_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
 pub(super) struct RenderThread {
     context: Arc<ThreadContext>,
@@ -123,6 +64,9 @@ pub(super) struct RenderThread {
     readiness: ThreadReadiness,
     /// While answers are held: whether a waiting job goes before the next batch.
     jobs_first: bool,
+    /// Which of the pool's threads this is, and when its heap was last sampled.
+    index: usize,
+    heap_sampled: Instant,
 }
 
 enum Event {
@@ -139,6 +83,7 @@ impl RenderThread {
         context: Arc<ThreadContext>,
         queues: Queues,
         reloads: Receiver<Reload>,
+        index: usize,
     ) -> Self {
         let (answers_tx, answers) = unbounded();
         let (abandoned_tx, abandoned) = unbounded();
@@ -156,6 +101,9 @@ impl RenderThread {
             abandoned,
             runtime: 0,
             jobs_first: false,
+            index,
+            // The first call samples at once.
+            heap_sampled: Instant::now() - HEAP_SAMPLED_EVERY,
         }
     }
 
@@ -198,6 +146,9 @@ impl RenderThread {
             // cannot be read), or a heap that neared its limit in a step that ended well: the
             // runtime cannot be trusted, so the pages it holds fail and it is replaced.
             let broken = outcome.is_err();
+            if let Ok(renderer) = &mut renderer {
+                self.sample_heap(renderer);
+            }
             if let Err(error) = outcome {
                 tracing::error!(%error, "the exchange with the server bundle broke; replacing its runtime");
                 self.loading.fail_all(&error);
@@ -215,6 +166,15 @@ impl RenderThread {
                 ));
             }
         }
+    }
+
+    /// Notes the runtime's heap in use for /metrics, every [`HEAP_SAMPLED_EVERY`] at most.
+    fn sample_heap(&mut self, renderer: &mut Renderer) {
+        if self.heap_sampled.elapsed() < HEAP_SAMPLED_EVERY {
+            return;
+        }
+        self.heap_sampled = Instant::now();
+        self.context.stats.heap_used[self.index].store(renderer.heap_used(), Ordering::Relaxed);
     }
 
     /// Waits for a job (when there is room for one), an answer, or the next deadline.

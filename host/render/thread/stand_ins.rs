@@ -15,7 +15,7 @@ use crate::render::{RenderError, Rendered, Rendering, Visitor};
 use crate::trace::Trace;
 
 pub(super) fn loading() -> LoadingPages {
-    LoadingPages::new(Arc::new(PoolStats::default()), Arc::default())
+    LoadingPages::new(Arc::new(PoolStats::new(1)), Arc::default())
 }
 
 pub(super) fn visitor() -> Arc<Visitor> {

@@ -50,14 +50,14 @@ fn thread() -> (RenderThread, Open) {
         },
         render_seconds: metrics::Histogram::noop(),
         api: Arc::new(NoCalls),
-        stats: Arc::default(),
+        stats: Arc::new(super::PoolStats::new(1)),
         readiness: Arc::new(Readiness::new(1)),
         warm_up_pages: Arc::default(),
         shells: Arc::default(),
     });
     let ((to_whole, whole), (to_resumed, resumed)) = (unbounded(), unbounded());
     let (to_reload, reloads) = unbounded();
-    let thread = RenderThread::new(context, Queues { whole, resumed }, reloads);
+    let thread = RenderThread::new(context, Queues { whole, resumed }, reloads, 0);
     (thread, (to_whole, to_resumed, to_reload))
 }
 

@@ -1,0 +1,91 @@
+//! What the pool hands a render thread (a job, a reload) and what they share (the thread's
+//! context, the pool's counts).
+
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use crossbeam_channel::Receiver;
+use tokio::sync::oneshot;
+
+use super::loading::Reply;
+use crate::render::budget::Reservation;
+use crate::render::readiness::Readiness;
+use crate::render::runtime::ShellAsk;
+use crate::render::shells::{ShellKey, Shells};
+use crate::render::stream::AbandonAt;
+use crate::render::warm_up::WarmUp;
+use crate::render::{ApiCaller, Bundle, RenderError, Rendered, Visitor};
+
+/// A page to render, as the pool queues it.
+pub(in crate::render) struct Job {
+    pub boot_json: String,
+    pub visitor: Arc<Visitor>,
+    /// When the page's data must have come.
+    pub deadline: Instant,
+    /// The nonce of the page's inline scripts, when it may be streamed.
+    pub stream_nonce: Option<String>,
+    /// What to do with its static shell; with [`ShellAsk::Make`], which page it is of.
+    pub shell: ShellAsk,
+    pub shell_key: Option<ShellKey>,
+    pub reply: Reply,
+    /// A stream sent from a kept shell before any thread had its job: where to be told
+    /// its client went away.
+    pub abandon_at: Option<AbandonAt>,
+    /// Its part of the loading budget.
+    pub reserved: Reservation,
+}
+
+/// What the pool counts, for /metrics.
+#[derive(Debug, Default)]
+pub struct PoolStats {
+    /// By thread: its runtime's V8 heap in use, in bytes, as last sampled.
+    pub heap_used: Box<[AtomicU64]>,
+    /// Runtimes replaced (a render stopped by its heap limit or its time-out, an exchange
+    /// that broke).
+    pub restarts: AtomicU64,
+    /// Pages that failed or were stopped (counted in `loading.rs` alone).
+    pub render_failures: AtomicU64,
+    /// Jobs dropped unrendered because their client had gone while they waited.
+    pub abandoned: AtomicU64,
+    /// Streamed pages whose client went away before their end: their render was stopped.
+    pub streams_abandoned: AtomicU64,
+    /// Render threads that panicked, and were started again.
+    pub thread_panics: AtomicU64,
+}
+
+impl PoolStats {
+    pub fn new(threads: usize) -> Self {
+        Self {
+            heap_used: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            ..Self::default()
+        }
+    }
+}
+
+/// Where a thread takes its jobs: the pool's bounded queue, and the pages resumed from a
+/// kept shell (bounded by the loading budget).
+#[derive(Clone)]
+pub(in crate::render) struct Queues {
+    pub whole: Receiver<Job>,
+    pub resumed: Receiver<Job>,
+}
+
+/// A new bundle to take; the thread answers whether a runtime could start from it.
+pub(in crate::render) struct Reload {
+    pub bundle: Bundle,
+    pub reply: oneshot::Sender<Result<(), RenderError>>,
+}
+
+/// What each render thread shares with the pool.
+pub(in crate::render) struct ThreadContext {
+    /// The bundle runtimes start from (in development, until a thread takes a new one).
+    pub(in crate::render) bundle: Bundle,
+    pub(in crate::render) warm_up: WarmUp,
+    pub(in crate::render) render_seconds: metrics::Histogram,
+    pub(in crate::render) api: Arc<dyn ApiCaller>,
+    pub(in crate::render) stats: Arc<PoolStats>,
+    pub(in crate::render) readiness: Arc<Readiness>,
+    pub(in crate::render) warm_up_pages: Arc<OnceLock<Vec<Rendered>>>,
+    pub(in crate::render) shells: Arc<Shells>,
+}
