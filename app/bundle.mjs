@@ -216,12 +216,20 @@ export async function writeManifest({ root, outDir, metafile, languages, buildTi
 
 /**
  * The texts the host writes itself, per language: the tables' `host.` messages, as the
- * catalogue read them (the check the build just ran, not run again).
+ * catalogue read them (the check the build just ran, not run again), and the home page's
+ * title and description, which a page the host could not render carries.
  */
 async function hostTexts(root) {
-  const { errors, hostTexts } = await checkCatalogue(root);
+  const [{ errors, hostTexts, textOf }, { routes }] = await Promise.all([checkCatalogue(root), screensOf(root)]);
   if (errors.length > 0) throw new Error(`the translation tables fail their check: ${errors.map(({ file, text }) => `${file}: ${text}`).join("; ")}`);
-  return hostTexts;
+  const home = routes.find((route) => route.home)?.home;
+  if (!home) throw new Error("app/routes.ts has no route at \"/\": the home page");
+  return Object.fromEntries(
+    Object.entries(hostTexts).map(([code, texts]) => [
+      code,
+      { ...texts, standInTitle: textOf(code, home.titleKey) ?? "", standInDescription: textOf(code, home.descriptionKey) ?? "" },
+    ]),
+  );
 }
 
 /** Copies a static file into assets/ under a content-hashed name, as esbuild names its own. */

@@ -15,7 +15,7 @@ import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
 import type { PageSharing, Route } from "./data/route";
 import { identityOf, type Match } from "./data/router";
 import http, { type HttpClient, type RequestConfig, withConfig } from "./http/client";
-import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES, localeOf } from "./i18n/languages";
+import { DEFAULT_LANGUAGE, isLanguage, type Language, localeOf } from "./i18n/languages";
 import { type LanguageModule, type LoadResources, type Resources, resourcesOf, tableModuleOf } from "./i18n/resources";
 import { createTranslator } from "./i18n/translate";
 import { resolveRoute } from "./routes";
@@ -24,13 +24,18 @@ import { haltShells, makeShellThenResume, resumeHoles, streamPage } from "./serv
 import { JOB } from "./server/transport";
 
 // Every listed language's resources are in the server bundle, whole, found by name as the
-// client's chunks are: a render never waits for one.
-const whole = new Map<Language, Resources>(
-  LANGUAGES.map(({ code }) => [
-    code,
-    resourcesOf(require(`./i18n/tables/${tableModuleOf(code)}.ts`) as LanguageModule, code),
-  ]),
-);
+// client's chunks are: a render never waits for one. A language's table is made when a page
+// first asks for it (esbuild runs a module required by name when it is first required): a
+// runtime holds the tables of the languages it has rendered, not all of a site's.
+const whole = new Map<Language, Resources>();
+function wholeResources(language: Language): Resources {
+  let resources = whole.get(language);
+  if (!resources) {
+    resources = resourcesOf(require(`./i18n/tables/${tableModuleOf(language)}.ts`) as LanguageModule, language);
+    whole.set(language, resources);
+  }
+  return resources;
+}
 const pages = new Map<string, Resources>();
 
 /**
@@ -40,7 +45,7 @@ const pages = new Map<string, Resources>();
  * its route) is "" on both sides. A bundle built without the groups has every message.
  */
 function resourcesFor(language: Language, route: string | null): Resources {
-  const all = whole.get(language)!;
+  const all = wholeResources(language);
   if (messageGroups === null) return all;
   const key = `${language} ${route}`;
   let page = pages.get(key);
@@ -86,7 +91,7 @@ function sharingOf(route: Route, status: 200 | 404, data?: LoadOutcome<unknown>)
 
 /** A page's title and description, in its language (the description is the head's alone: no browser has it). */
 function textOf(boot: BootState, { route }: Match): { title: string; description: string } {
-  const t = createTranslator(whole.get(boot.language)!.table, localeOf(boot.language));
+  const t = createTranslator(wholeResources(boot.language).table, localeOf(boot.language));
   return { title: t(route.titleKey), description: t(route.descriptionKey) };
 }
 

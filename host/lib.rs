@@ -224,7 +224,6 @@ mod tests {
     use tower::ServiceExt as _;
 
     use super::*;
-    use crate::lang::Language;
     use crate::render::{BootState, Page, PageRenderer, RenderError, Rendered, Rendering, Visitor};
 
     /// Renders every page as its path, at once.
@@ -255,10 +254,6 @@ mod tests {
                     data_keys: Default::default(),
                 }))
             })
-        }
-
-        fn shell_text(&self, _: Language) -> (&str, &str) {
-            ("Echo", "")
         }
     }
 

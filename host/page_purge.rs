@@ -83,7 +83,6 @@ mod tests {
 
     use super::*;
     use crate::data_keys::DataKeys;
-    use crate::lang::Language;
     use crate::render::{
         BootState, Page, PageIdentity, PageRenderer, PageSharing, RenderError, Rendered, Rendering,
         Visitor,
@@ -134,10 +133,6 @@ mod tests {
                     data_keys,
                 }))
             })
-        }
-
-        fn shell_text(&self, _: Language) -> (&str, &str) {
-            ("Page", "")
         }
     }
 

@@ -293,9 +293,9 @@ fn page_build(config: &Config, manifest: &Manifest) -> Result<PageBuild, StartEr
     Ok(build)
 }
 
-/// The render threads, started with `bundle`; they warm up on each language's home page,
-/// whose title is the one a client-rendered page carries. Their loaders call `api` on
-/// the tokio runtime this runs in.
+/// The render threads, started with `bundle`; they warm up on the default language's home
+/// page (each language's messages are made when a page first asks for them). Their
+/// loaders call `api` on the tokio runtime this runs in.
 fn render_pool(
     config: &Config,
     bundle: Bundle,
@@ -304,14 +304,12 @@ fn render_pool(
     metrics: &Metrics,
 ) -> Result<RenderPool, StartError> {
     let runtime = tokio::runtime::Handle::try_current().map_err(|_| StartError::NoRuntime)?;
-    let warm_up = Language::all()
-        .map(|language| BootState {
-            language,
-            path: "/".into(),
-            time_zone: site.time_zone.clone(),
-            data: None,
-        })
-        .collect();
+    let warm_up = vec![BootState {
+        language: Language::default_language(),
+        path: "/".into(),
+        time_zone: site.time_zone.clone(),
+        data: None,
+    }];
     Ok(RenderPool::start(PoolOptions {
         bundle,
         limits: Limits {

@@ -1,7 +1,9 @@
 //! The texts the host writes itself, in each language: the answer to a page that could not
-//! be made, a crawler's "come back later", and the 500 page. They are the app's: the `host.`
-//! keys of its translation tables, which the build checks with the others and writes into
-//! the manifest per language, so a language added to the app has them too.
+//! be made, a crawler's "come back later", the 500 page, and the title and description of
+//! a page the host could not render (the home page's). They are the app's: the `host.` keys
+//! of its translation tables (and the home route's title and description), which the build
+//! checks with the others and writes into the manifest per language, so a language added
+//! to the app has them too.
 
 use std::collections::HashMap;
 
@@ -21,6 +23,11 @@ pub struct HostTexts {
     pub error_page_title: String,
     /// The 500 page's text.
     pub error_page_text: String,
+    /// The title of a page the host could not render (the client-rendered page): the home
+    /// page's, which the build reads from the tables.
+    pub stand_in_title: String,
+    /// Its description, the home page's as well.
+    pub stand_in_description: String,
 }
 
 /// Every language's texts.

@@ -87,7 +87,7 @@ async function check(root, options) {
     }
   } catch (error) {
     const errors = error.problems ?? error.errors?.map((e) => ({ file: e.location?.file ?? "", line: e.location?.line ?? 0, text: e.text }));
-    if (errors) return { errors, warnings: [], compiled: new Map(), messages: new Map(), declarations: null, hostTexts: {}, fresh: true };
+    if (errors) return { errors, warnings: [], compiled: new Map(), messages: new Map(), declarations: null, hostTexts: {}, textOf: () => null, fresh: true };
     throw error;
   }
   const sources = options.sources ?? (await appSources(root));

@@ -48,6 +48,8 @@ export interface CheckedCatalogue {
   messages: Map<string, Map<string, string>>;
   /** The texts the host writes itself, by language, then by key without `host.`. */
   hostTexts: Record<string, Record<string, string>>;
+  /** A message's text in a language, ICU quoting undone, when it takes no argument; else null. */
+  textOf: (language: string, key: string) => string | null;
 }
 
 /**
@@ -186,6 +188,7 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[]):
     compiled: compiledTables(tables, reads, errors),
     messages: compiledMessages(reads),
     hostTexts: hostTexts(reads),
+    textOf: (language, key) => [...reads].find(([table]) => table.language === language)?.[1].get(key)?.text ?? null,
   };
 }
 

@@ -48,7 +48,15 @@ export async function routeScreens(root) {
   // A lazy screen's module is the stand-in (Node keeps the module: asked again, it is there).
   const describe = async (name, route) => {
     const screenFile = (await route.screen()).screenFile ?? null;
-    return { name, screenFile, owned: [route.titleKey, ...(route.messages ?? [])], headOnly: [route.descriptionKey] };
+    const paths = typeof route.path === "string" ? [route.path] : Object.values(route.path);
+    return {
+      name,
+      screenFile,
+      owned: [route.titleKey, ...(route.messages ?? [])],
+      headOnly: [route.descriptionKey],
+      // The home page: its title and description stand in for a page the host could not render.
+      home: paths.includes("/") ? { titleKey: route.titleKey, descriptionKey: route.descriptionKey } : null,
+    };
   };
   const routes = await Promise.all(Object.entries(module.ROUTES).map(([name, route]) => describe(name, route)));
   return { routes, notFound: await describe(null, module.NOT_FOUND) };

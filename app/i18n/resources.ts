@@ -56,10 +56,13 @@ export const tableModuleOf = (language: Language): string =>
 const tableIn = (module: { default: Table; pseudo?: Record<string, Table> }, language: Language): Table =>
   (process.env.NODE_ENV !== "production" && module.pseudo?.[language]) || module.default;
 
-/** The resources a language's module holds: a table of their own, which routes' messages join. */
+/**
+ * The resources a language's module holds: a table of their own, which routes' messages
+ * join (a whole table, which nothing joins, as it is).
+ */
 export const resourcesOf = (module: LanguageModule, language: Language): Resources => ({
   language,
-  table: { ...tableIn(module, language) },
+  table: module.routeMessages ? { ...tableIn(module, language) } : tableIn(module, language),
   dateLocale: module.dateLocale,
   routes: module.routeMessages ?? null,
   arrived: new Map(),

@@ -62,7 +62,8 @@ pub fn write(
     let links = asked.links(&pages.site.origin, status, |language| {
         &paths[language.index()]
     });
-    let (title, description) = pages.renderer.shell_text(asked.language);
+    let texts = build.texts.of(asked.language);
+    let (title, description) = (&texts.stand_in_title, &texts.stand_in_description);
     let problem = pages
         .describe_failure
         .as_ref()

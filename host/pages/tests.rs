@@ -81,10 +81,6 @@ impl PageRenderer for Scripted {
             (self.script)(n, boot)
         })
     }
-
-    fn shell_text(&self, _: Language) -> (&str, &str) {
-        ("Shell", "")
-    }
 }
 
 /// A page of `boot`'s path, public when `cacheable`, else its visitor's.

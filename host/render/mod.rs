@@ -138,9 +138,6 @@ pub trait PageRenderer: Send + Sync {
         stream_nonce: Option<String>,
         may_wait: bool,
     ) -> Pin<Box<dyn Future<Output = Result<Rendering, RenderError>> + Send + 'a>>;
-
-    /// The title and description a client-rendered page carries in `language`.
-    fn shell_text(&self, language: Language) -> (&str, &str);
 }
 
 impl PageRenderer for RenderPool {
@@ -160,13 +157,6 @@ impl PageRenderer for RenderPool {
             stream_nonce,
             may_wait,
         ))
-    }
-
-    /// Its home page's, as the first thread to warm up rendered it.
-    fn shell_text(&self, language: Language) -> (&str, &str) {
-        self.warm_up_pages()
-            .and_then(|pages| pages.get(language.index()))
-            .map_or(("Bilingue", ""), |page| (&page.title, &page.description))
     }
 }
 

@@ -3,8 +3,8 @@
 //! others keep serving, and hands development reloads to each. A full queue answers at
 //! once (`Busy`), never by waiting.
 
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -20,7 +20,7 @@ use super::shells::{ShellKey, Shells};
 use super::stream::{Stream, StreamEvent};
 use super::thread::{Job, PoolStats, Queues, Reload, RenderThread, Reply, ThreadContext};
 use super::warm_up::WarmUp;
-use super::{ApiCaller, BootState, Bundle, RenderError, Rendered, Rendering, Visitor};
+use super::{ApiCaller, BootState, Bundle, RenderError, Rendering, Visitor};
 
 pub struct PoolOptions {
     pub bundle: Bundle,
@@ -55,7 +55,6 @@ pub struct RenderPool {
     reloads: Vec<Sender<Reload>>,
     stats: Arc<PoolStats>,
     readiness: Arc<Readiness>,
-    warm_up_pages: Arc<OnceLock<Vec<Rendered>>>,
 }
 
 impl RenderPool {
@@ -67,7 +66,6 @@ impl RenderPool {
         let (resumes, resumed) = unbounded::<Job>();
         let stats = Arc::new(PoolStats::new(options.threads));
         let readiness = Arc::new(Readiness::new(options.threads));
-        let warm_up_pages = Arc::new(OnceLock::new());
         let shells = Arc::new(Shells::default());
         let context = Arc::new(ThreadContext {
             bundle: options.bundle,
@@ -84,7 +82,6 @@ impl RenderPool {
             api: options.api,
             stats: stats.clone(),
             readiness: readiness.clone(),
-            warm_up_pages: warm_up_pages.clone(),
             shells: shells.clone(),
         });
         let mut reloads = Vec::with_capacity(options.threads);
@@ -110,7 +107,6 @@ impl RenderPool {
             reloads,
             stats,
             readiness,
-            warm_up_pages,
         })
     }
 
@@ -138,11 +134,6 @@ impl RenderPool {
             }
         }
         outcome
-    }
-
-    /// What the first thread to warm up rendered, in the order of the warm-up requests.
-    pub fn warm_up_pages(&self) -> Option<&[Rendered]> {
-        self.warm_up_pages.get().map(Vec::as_slice)
     }
 
     /// Whether the threads can serve.

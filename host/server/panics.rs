@@ -254,6 +254,8 @@ mod tests {
             come_back_later: String::new(),
             error_page_title: "Server <error>".into(),
             error_page_text: "Try again & again.".into(),
+            stand_in_title: String::new(),
+            stand_in_description: String::new(),
         }
     }
 

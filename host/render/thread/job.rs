@@ -1,8 +1,8 @@
 //! What the pool hands a render thread (a job, a reload) and what they share (the thread's
 //! context, the pool's counts).
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
-use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use crossbeam_channel::Receiver;
@@ -15,7 +15,7 @@ use crate::render::runtime::ShellAsk;
 use crate::render::shells::{ShellKey, Shells};
 use crate::render::stream::AbandonAt;
 use crate::render::warm_up::WarmUp;
-use crate::render::{ApiCaller, Bundle, RenderError, Rendered, Visitor};
+use crate::render::{ApiCaller, Bundle, RenderError, Visitor};
 
 /// A page to render, as the pool queues it.
 pub(in crate::render) struct Job {
@@ -86,6 +86,5 @@ pub(in crate::render) struct ThreadContext {
     pub(in crate::render) api: Arc<dyn ApiCaller>,
     pub(in crate::render) stats: Arc<PoolStats>,
     pub(in crate::render) readiness: Arc<Readiness>,
-    pub(in crate::render) warm_up_pages: Arc<OnceLock<Vec<Rendered>>>,
     pub(in crate::render) shells: Arc<Shells>,
 }

@@ -21,8 +21,7 @@ pub(super) fn first(
     bundle: &Bundle,
 ) -> Result<Renderer, RenderError> {
     match warm_up(&context.warm_up, bundle) {
-        Ok((renderer, pages)) => {
-            let _ = context.warm_up_pages.set(pages);
+        Ok(renderer) => {
             readiness.ready();
             Ok(renderer)
         }
@@ -45,7 +44,7 @@ pub(super) fn replace(
     drop(stopped);
     let fresh = loop {
         match warm_up(&context.warm_up, bundle) {
-            Ok((fresh, _)) => break fresh,
+            Ok(fresh) => break fresh,
             Err(e) => {
                 tracing::error!(error = %e, "a render runtime could not restart; retrying");
                 thread::sleep(Duration::from_millis(100));
@@ -70,13 +69,13 @@ pub(super) fn reload(
 ) -> Result<(), RenderError> {
     *renderer = Err(RenderError::Start("the runtime is being replaced".into()));
     let outcome = match warm_up(&context.warm_up, &bundle) {
-        Ok((fresh, _)) => {
+        Ok(fresh) => {
             *current = bundle;
             *renderer = Ok(fresh);
             Ok(())
         }
         Err(error) => {
-            *renderer = warm_up(&context.warm_up, current).map(|(previous, _)| previous);
+            *renderer = warm_up(&context.warm_up, current);
             Err(error)
         }
     };

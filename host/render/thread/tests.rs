@@ -52,7 +52,6 @@ fn thread() -> (RenderThread, Open) {
         api: Arc::new(NoCalls),
         stats: Arc::new(super::PoolStats::new(1)),
         readiness: Arc::new(Readiness::new(1)),
-        warm_up_pages: Arc::default(),
         shells: Arc::default(),
     });
     let ((to_whole, whole), (to_resumed, resumed)) = (unbounded(), unbounded());
