@@ -190,7 +190,7 @@ async function routesOf(root, languages) {
   if (source !== declaredRoutes.source) {
     // The checks refuse a route the host could not serve as declared (app/data/routeCheck.ts).
     const [{ module: routes }, { module: checks }] = await Promise.all([importAlone(root, file), importAlone(root, path.join(root, "app/data/routeCheck.ts"))]);
-    declaredRoutes.routes = checks.checkRoutes(routes.ROUTES, routes.NOT_FOUND, languages);
+    declaredRoutes.routes = checks.checkRoutes(await checks.listedPages(routes.ROUTES), routes.NOT_FOUND, languages);
     declaredRoutes.source = source;
   }
   return declaredRoutes.routes;

@@ -97,9 +97,10 @@ interface Declared<Path extends RoutePath, Names extends string = ParamNames<Pat
   /**
    * Listed in the sitemap, in every language at its path there: `true` or `false` for a
    * route without parameters; for one with them, `false` or its pages' parameters
-   * (`() => [{ code: "fr" }, …]`).
+   * (`() => [{ code: "fr" }, …]`). A long list may come from a module of its own, which
+   * only the build loads, never the browser: an `async` function that imports it.
    */
-  indexable: [Names] extends [never] ? boolean : false | (() => readonly Params<Names>[]);
+  indexable: [Names] extends [never] ? boolean : false | (() => readonly Params<Names>[] | Promise<readonly Params<Names>[]>);
   /**
    * Who may keep the page: anyone (every cache, for at most `maxSeconds` when given: a
    * route with a loader must say how long its data may be shared), or its visitor alone,
@@ -134,7 +135,7 @@ declare const PARAMETERS: unique symbol;
 /** A route as the router holds it: its data type is its own business (see `defineRoute`). */
 export interface Route<Names extends string = string> extends Omit<Declared<RoutePath>, "params" | "indexable"> {
   params?: Readonly<Record<string, ParamShape>>;
-  indexable: boolean | (() => readonly Params<string>[]);
+  indexable: boolean | (() => readonly Params<string>[] | Promise<readonly Params<string>[]>);
   status: 200 | 404;
   screen: Lazy<ScreenModule<unknown>>;
   loader?: Loader;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import declared from "../i18n/languages.json";
 import { NOT_FOUND, ROUTES } from "../routes";
-import { checkRoutes } from "./routeCheck";
+import { checkRoutes, listedPages } from "./routeCheck";
 import type { Route, Routes } from "./route";
 import { pageOf, parameterNames, pathIn, patternIn } from "./router";
 
@@ -26,7 +26,9 @@ test("the app's routes pass: each route has its path in every language, and the 
   // its parameters' segments, which fill its pattern in every language to its path there.
   const expected = Object.entries(ROUTES as Routes).flatMap(([name, declaredRoute]) => {
     const { indexable } = declaredRoute;
-    const pages = typeof indexable === "function" ? indexable() : indexable ? [{}] : [];
+    const listed = typeof indexable === "function" ? indexable() : indexable ? [{}] : [];
+    assert.ok(!(listed instanceof Promise), "the app's routes list their pages at once");
+    const pages = listed as readonly Record<string, string>[];
     const names = parameterNames(patternIn(declaredRoute, "fr"));
     return pages.length ? [{ route: name, pages: pages.map((params) => names.map((param) => encodeURIComponent(params[param])).join("/")) }] : [];
   });
@@ -127,4 +129,10 @@ test("a route with data shared for a while, or private, passes, and the host kno
     routes.map(({ name, loads }) => [name, loads]),
     [["x", true], ["y", true], ["z", false]],
   );
+});
+
+test("a route may list its pages from a module of its own, read before the check", async () => {
+  const listed = route({ path: "/a/:id", indexable: async () => [{ id: "1" }, { id: "2" }] });
+  assert.throws(() => check({ listed }), /the route "listed": its pages' list is still coming/);
+  assert.deepEqual(check(await listedPages({ listed })).sitemap, [{ route: "listed", pages: ["1", "2"] }]);
 });

@@ -64,6 +64,24 @@ export function checkRoutes(
 }
 
 /**
+ * `routes` with each one's list of pages read (a route may list its pages from a module of
+ * its own, which only the build loads: `async () => …`), for `checkRoutes`.
+ */
+export async function listedPages(routes: Routes): Promise<Routes> {
+  const listed: Record<string, Route> = {};
+  for (const [name, route] of Object.entries(routes)) {
+    const { indexable } = route;
+    if (typeof indexable !== "function") {
+      listed[name] = route;
+      continue;
+    }
+    const pages = await indexable();
+    listed[name] = { ...route, indexable: () => pages };
+  }
+  return listed;
+}
+
+/**
  * A route's pattern in every language: each starts with "/", has the same parameters as
  * the default language's, each once, and is never taken for a language prefix.
  */
@@ -204,7 +222,9 @@ function pagesOf(name: string, route: Route, routes: Routes, notFound: Route, co
   const earlier = Object.entries(routes).slice(0, Object.keys(routes).indexOf(name));
   const rivalled = new Set(codes.filter((code) => earlier.some(([, other]) => mayTake(patternIn(other, code), patternIn(route, code)))));
   const wanted = [...names].sort().join();
-  return indexable().map((params) => {
+  const listed = indexable();
+  if (listed instanceof Promise) throw new Error(`${where(name)}: its pages' list is still coming: read it first (\`listedPages\`)`);
+  return listed.map((params) => {
     const given = Object.keys(params).sort();
     if (given.join() !== wanted) {
       throw new Error(`${where(name)} lists a page with the parameters ${JSON.stringify(params)}: each page gives exactly (${names.join(", ")})`);

@@ -23,10 +23,12 @@ export function routesSource(routes, localeValues) {
     }[route.kind];
     if (loader) lines.push(`    loader: { load: ({ http${route.params ? ", params" : ""} }) => ${loader}${route.params ? ", notFoundOn404: true" : ""} },`);
     lines.push(`    titleKey: ${JSON.stringify(route.titleKey)},`, `    descriptionKey: ${JSON.stringify(route.descriptionKey)},`);
+    // The lists come from a module only the build loads: no browser fetches 100,000 pages' codes.
+    const values = 'await import("./ui/siteValues")';
     const indexable = {
-      territory: "() => TERRITORY_CODES.map((code) => ({ code }))",
-      language: "() => LANGUAGE_CODES.map((code) => ({ code }))",
-      locale: `() => localePages(${localeValues})`,
+      territory: `async () => (${values}).TERRITORY_CODES.map((code) => ({ code }))`,
+      language: `async () => (${values}).LANGUAGE_CODES.map((code) => ({ code }))`,
+      locale: `async () => (${values}).localePages(${localeValues})`,
       timeZone: "false",
     }[route.kind];
     lines.push(`    indexable: ${indexable ?? "true"},`);
@@ -40,7 +42,6 @@ import { type Match, matchRoute } from "./data/router";
 import type { Language } from "./i18n/languages";
 import * as home from "./ui/Home";
 import * as notFoundScreen from "./ui/NotFound";
-import { LANGUAGE_CODES, localePages, TERRITORY_CODES } from "./ui/siteValues";
 
 const TERRITORY = /^[A-Z]{2}$/;
 const LANGUAGE = /^[a-z]{2,3}$/;
