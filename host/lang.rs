@@ -2,6 +2,11 @@
 //! too (the build embeds it; development mode reads the app's own copy), with the default
 //! and the name of the cookie that keeps a visitor's choice. Which language a request gets
 //! is read by `pages::request` (path prefix › saved choice › default).
+//!
+//! A language is a BCP 47 tag as the list writes it (`fr`, `fr-CA`): what `<html lang>`,
+//! `Content-Language` and hreflang say. It sits in a URL as its segment, the tag in small
+//! letters (`/fr-ca/`). A regional variant names its parent (`fr-CA` → `fr`): a message it
+//! lacks is its parent's, then the default language's (its chain).
 
 use std::sync::OnceLock;
 
@@ -16,9 +21,22 @@ pub struct LanguageInfo {
     name: String,
     /// Which way its text runs.
     direction: Direction,
+    /// The language a regional variant inherits from (`fr` for `fr-CA`).
+    #[serde(default)]
+    parent: Option<String>,
+    /// Whether the build refuses a message it lacks (the app's to read).
+    #[serde(default)]
+    #[allow(dead_code)]
+    complete: bool,
     /// Its place in the declared list, set once the list is read.
     #[serde(skip)]
     index: usize,
+    /// Its URL segment: the tag in small letters.
+    #[serde(skip)]
+    segment: String,
+    /// Its parent's place in the list.
+    #[serde(skip)]
+    parent_index: Option<usize>,
     /// `fr-FR, fr;q=0.9`: what an API is asked in for a page in this language.
     #[serde(skip, default = "no_accept_language")]
     accept_language: axum::http::HeaderValue,
@@ -54,7 +72,14 @@ fn read_declared(json: &str) -> Result<Declared, String> {
         return Err("languages.json declares no language".into());
     }
     for (index, language) in declared.languages.iter_mut().enumerate() {
+        if !is_language_tag(&language.code) {
+            return Err(format!(
+                "languages.json: {:.40?} is not a language tag (BCP 47: `fr`, `fr-CA`, `pt-BR`, `zh-Hant`)",
+                language.code
+            ));
+        }
         language.index = index;
+        language.segment = language.code.to_ascii_lowercase();
         language.accept_language = axum::http::HeaderValue::try_from(format!(
             "{}, {};q=0.9",
             language.locale, language.code
@@ -66,17 +91,77 @@ fn read_declared(json: &str) -> Result<Declared, String> {
             )
         })?;
     }
-    if !declared
+    for index in 0..declared.languages.len() {
+        let (code, segment) = {
+            let language = &declared.languages[index];
+            (language.code.clone(), language.segment.clone())
+        };
+        if declared.languages[..index]
+            .iter()
+            .any(|other| other.segment == segment)
+        {
+            return Err(format!("languages.json: {code:?} is listed twice"));
+        }
+        let Some(parent) = declared.languages[index].parent.clone() else {
+            continue;
+        };
+        let parent_index = declared
+            .languages
+            .iter()
+            .position(|other| other.code == parent)
+            .ok_or_else(|| {
+                format!("languages.json: {code:?} names the parent {parent:?}, which is not one of the languages")
+            })?;
+        declared.languages[index].parent_index = Some(parent_index);
+    }
+    for start in 0..declared.languages.len() {
+        let mut at = start;
+        for _ in 0..=declared.languages.len() {
+            match declared.languages[at].parent_index {
+                Some(parent) => at = parent,
+                None => break,
+            }
+            if at == start {
+                return Err(format!(
+                    "languages.json: {:?} is its own parent, through its parents",
+                    declared.languages[start].code
+                ));
+            }
+        }
+    }
+    match declared
         .languages
         .iter()
-        .any(|l| l.code == declared.default)
+        .find(|l| l.code == declared.default)
     {
-        return Err(format!(
-            "languages.json: the default {:?} is not one of the languages",
-            declared.default
-        ));
+        None => {
+            return Err(format!(
+                "languages.json: the default {:?} is not one of the languages",
+                declared.default
+            ));
+        }
+        Some(default) if default.parent.is_some() => {
+            return Err(format!(
+                "languages.json: the default {:?} has a parent: every message is its own, and the others fall back to it",
+                declared.default
+            ));
+        }
+        Some(_) => {}
     }
     Ok(declared)
+}
+
+/// `fr`, `ast`, `fr-CA`, `pt-BR`, `zh-Hant`, `es-419`: a primary subtag of two or three
+/// letters, then subtags of two to eight letters or digits (what a URL segment, a cookie
+/// and a header hold as they are).
+pub fn is_language_tag(tag: &str) -> bool {
+    let mut parts = tag.split('-');
+    let primary = parts.next().unwrap_or_default();
+    (2..=3).contains(&primary.len())
+        && primary.bytes().all(|b| b.is_ascii_alphabetic())
+        && parts.all(|sub| {
+            (2..=8).contains(&sub.len()) && sub.bytes().all(|b| b.is_ascii_alphanumeric())
+        })
 }
 
 fn declared() -> &'static Declared {
@@ -133,6 +218,7 @@ impl Language {
         Self::from_code(&declared().default).expect("checked when the list is read")
     }
 
+    /// The language whose tag is `code`, as the list writes it.
     pub fn from_code(code: &str) -> Option<Language> {
         declared()
             .languages
@@ -141,8 +227,51 @@ impl Language {
             .map(Language)
     }
 
+    /// The language whose tag is `tag` in any case (BCP 47 tags are case-insensitive:
+    /// `fr-ca` is `fr-CA`), as a browser or a cookie may write it.
+    pub fn from_tag(tag: &str) -> Option<Language> {
+        declared()
+            .languages
+            .iter()
+            .find(|l| l.code.eq_ignore_ascii_case(tag))
+            .map(Language)
+    }
+
+    /// The language whose URL segment is `segment` (`fr-ca`), exactly.
+    pub fn from_segment(segment: &str) -> Option<Language> {
+        declared()
+            .languages
+            .iter()
+            .find(|l| l.segment == segment)
+            .map(Language)
+    }
+
+    /// Its BCP 47 tag, as the list writes it (`fr-CA`).
     pub fn code(self) -> &'static str {
         &self.0.code
+    }
+
+    /// Its URL segment: the tag in small letters (`fr-ca`).
+    pub fn segment(self) -> &'static str {
+        &self.0.segment
+    }
+
+    /// The language a regional variant inherits from; none for a language of its own.
+    pub fn parent(self) -> Option<Language> {
+        self.0
+            .parent_index
+            .map(|index| Language(&declared().languages[index]))
+    }
+
+    /// The languages a message is looked for in: itself, its parents, then the default.
+    pub fn chain(self) -> impl Iterator<Item = Language> {
+        let default = Self::default_language();
+        let mut next = Some(self);
+        std::iter::from_fn(move || {
+            let current = next?;
+            next = (current != default).then(|| current.parent().unwrap_or(default));
+            Some(current)
+        })
     }
 
     /// The BCP 47 locale: `fr-FR`.
@@ -205,6 +334,71 @@ mod tests {
     fn french_is_the_default() {
         assert_eq!(Language::default_language().code(), "fr");
         assert_eq!(cookie_name(), "bilingue_lang");
+    }
+
+    /// A list with a variant and a partial language, as the docs add them.
+    fn with_variants() -> Declared {
+        read_declared(
+            r#"{"default":"fr","cookie":"c","languages":[
+                {"code":"fr","locale":"fr-FR","name":"Français","direction":"ltr"},
+                {"code":"en","locale":"en-US","name":"English","direction":"ltr"},
+                {"code":"fr-CA","locale":"fr-CA","name":"Français (Canada)","direction":"ltr","parent":"fr"},
+                {"code":"en-GB","locale":"en-GB","name":"English (UK)","direction":"ltr","parent":"en"},
+                {"code":"de","locale":"de-DE","name":"Deutsch","direction":"ltr"}]}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_variant_sits_in_urls_in_small_letters_and_inherits_along_its_chain() {
+        let declared = with_variants();
+        let fr_ca = &declared.languages[2];
+        assert_eq!(
+            (fr_ca.code.as_str(), fr_ca.segment.as_str()),
+            ("fr-CA", "fr-ca")
+        );
+        assert_eq!(fr_ca.parent_index, Some(0));
+        assert_eq!(declared.languages[3].parent_index, Some(1));
+        assert_eq!(declared.languages[4].parent_index, None);
+        // The chain of the built-in list's languages: itself, then the default.
+        let chain = |code: &str| lang(code).chain().map(Language::code).collect::<Vec<_>>();
+        assert_eq!(chain("en"), ["en", "fr"]);
+        assert_eq!(chain("fr"), ["fr"]);
+        assert_eq!(Language::from_tag("EN"), Language::from_code("en"));
+        assert_eq!(Language::from_code("EN"), None);
+        assert_eq!(Language::from_segment("en"), Language::from_code("en"));
+        assert_eq!(
+            Language::from_segment("EN"),
+            None,
+            "a URL's segment is in small letters"
+        );
+    }
+
+    #[test]
+    fn variants_that_cannot_be_served_are_refused_with_their_reason() {
+        let list = |languages: &str| {
+            read_declared(&format!(
+                r#"{{"default":"fr","cookie":"c","languages":[{languages}]}}"#
+            ))
+        };
+        let fr = r#"{"code":"fr","locale":"fr-FR","name":"F","direction":"ltr"}"#;
+        for (languages, why) in [
+            (format!(r#"{fr},{{"code":"fr-CA","locale":"fr-CA","name":"C","direction":"ltr","parent":"fr-BE"}}"#), "names the parent \"fr-BE\""),
+            (format!(r#"{fr},{{"code":"a-b","locale":"fr-CA","name":"C","direction":"ltr"}}"#), "is not a language tag"),
+            (format!(r#"{fr},{{"code":"fr/ca","locale":"fr-CA","name":"C","direction":"ltr"}}"#), "is not a language tag"),
+            (format!(r#"{fr},{{"code":"FR","locale":"fr-FR","name":"C","direction":"ltr"}}"#), "listed twice"),
+            (
+                r#"{"code":"fr","locale":"fr-FR","name":"F","direction":"ltr","parent":"en"},{"code":"en","locale":"en-US","name":"E","direction":"ltr"}"#.to_string(),
+                "the default \"fr\" has a parent",
+            ),
+            (
+                format!(r#"{fr},{{"code":"en","locale":"en-US","name":"E","direction":"ltr","parent":"en-GB"}},{{"code":"en-GB","locale":"en-GB","name":"G","direction":"ltr","parent":"en"}}"#),
+                "is its own parent",
+            ),
+        ] {
+            let error = list(&languages).unwrap_err();
+            assert!(error.contains(why), "{languages}: {error}");
+        }
     }
 
     #[test]

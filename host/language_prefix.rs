@@ -46,7 +46,7 @@ pub fn offered_prefix(path: &str) -> Option<(Language, &str)> {
         Some(i) => (&after_slash[..i], &after_slash[i..]),
         None => (after_slash, "/"),
     };
-    Some((Language::from_code(segment)?, rest))
+    Some((Language::from_segment(segment)?, rest))
 }
 
 /// `de`, `ast`, `pt-BR`, `zh-Hant`: a BCP 47 primary subtag with at most one more subtag.
@@ -141,8 +141,8 @@ mod tests {
                 } => {
                     assert!(rest.starts_with('/'), "{path:?}");
                     assert!(
-                        path == format!("/{}", language.code())
-                            || path == format!("/{}{rest}", language.code()),
+                        path == format!("/{}", language.segment())
+                            || path == format!("/{}{rest}", language.segment()),
                         "{path:?}"
                     );
                 }

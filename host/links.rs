@@ -26,7 +26,7 @@ pub fn page_links<'a>(
     path_in: impl Fn(Language) -> &'a str,
 ) -> PageLinks {
     let prefixed =
-        |language: Language| origin.url(&format!("/{}{}", language.code(), path_in(language)));
+        |language: Language| origin.url(&format!("/{}{}", language.segment(), path_in(language)));
     let mut alternates: Vec<(&'static str, String)> = Language::all()
         .map(|other| (other.code(), prefixed(other)))
         .collect();

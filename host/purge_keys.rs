@@ -193,7 +193,7 @@ impl PurgeKeys {
             ])
         };
         let language_slots =
-            std::iter::once(None).chain(Language::all().map(|language| Some(language.code())));
+            std::iter::once(None).chain(Language::all().map(|language| Some(language.segment())));
         let pages = language_slots
             .map(|language| {
                 route_keys

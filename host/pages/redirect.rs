@@ -81,7 +81,7 @@ fn way(
     cache_control: HeaderValue,
     family: PageFamily,
 ) -> Response {
-    let mut location = format!("/{}", language.code());
+    let mut location = format!("/{}", language.segment());
     push_encoded(&mut location, path, b"/");
     if let Some(query) = query {
         location.push('?');

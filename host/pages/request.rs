@@ -148,7 +148,7 @@ pub fn read(request: Request, routes: &AppRoutes, freshness: &Freshness) -> Read
     }
     let full = parts.uri.path();
     let (language, offered, unprefixed_from) = match split_path(full, routes) {
-        PathLanguage::Prefixed { language, .. } => (language, true, 1 + language.code().len()),
+        PathLanguage::Prefixed { language, .. } => (language, true, 1 + language.segment().len()),
         PathLanguage::Unsupported => (Language::default_language(), false, 0),
         PathLanguage::Unprefixed { path } => {
             let saved = cookies::saved_language(
