@@ -47,14 +47,14 @@ const pageOfRoutes = (page: PageRef): Match => pageOf(ROUTES, page);
 
 function Pending() {
   const { t } = useLanguage();
-  return <NavigationPending label={t("navigation.pending")} />;
+  return <NavigationPending label={t.text("navigation.pending")} />;
 }
 
 function Screen({ timeZone }: { timeZone: string }) {
   const { t, language, pending, retryLanguage, routeMessages: messagesOf } = useLanguage();
   const { shown, data } = useNavigation();
   const { route, params } = shown.match;
-  const title = t(route.titleKey);
+  const title = t.text(route.titleKey);
   // A page shown in a language whose messages for it are still coming (it landed while a
   // change of language was under way) waits for them: never a screen of empty texts. If
   // they will not load, the page itself, from the host, will (as for a screen's module).

@@ -78,7 +78,23 @@ export async function readLanguages(root) {
 
 /** Every listed language needs its direction, and its table (with its date locale), found by name. */
 export async function checkLanguages(root, languages) {
-  for (const { code, direction } of languages.languages) {
+  const list = languages.languages;
+  const codes = list.map(({ code }) => code);
+  for (const { code, parent } of list) {
+    if (!/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/.test(code)) {
+      throw new Error(`app/i18n/languages.json: "${code}" is not a language tag (BCP 47: fr, fr-CA, pt-BR, zh-Hant)`);
+    }
+    if (codes.filter((other) => other.toLowerCase() === code.toLowerCase()).length > 1) throw new Error(`app/i18n/languages.json: "${code}" is listed twice`);
+    if (parent === undefined) continue;
+    if (!codes.includes(parent)) throw new Error(`app/i18n/languages.json: "${code}" names the parent "${parent}", which is not one of the languages`);
+    if (code === languages.default) throw new Error(`app/i18n/languages.json: the default "${code}" has a parent: every message is its own, and the others fall back to it`);
+    const seen = new Set([code]);
+    for (let at = parent; at !== undefined; at = list.find((language) => language.code === at)?.parent) {
+      if (seen.has(at)) throw new Error(`app/i18n/languages.json: "${code}" is its own parent, through its parents`);
+      seen.add(at);
+    }
+  }
+  for (const { code, direction } of list) {
     if (direction !== "ltr" && direction !== "rtl") {
       throw new Error(`app/i18n/languages.json: "${code}" needs "direction": "ltr" or "rtl" (which way its text runs), not ${JSON.stringify(direction)}`);
     }

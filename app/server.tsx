@@ -91,8 +91,9 @@ function sharingOf(route: Route, status: 200 | 404, data?: LoadOutcome<unknown>)
 
 /** A page's title and description, in its language (the description is the head's alone: no browser has it). */
 function textOf(boot: BootState, { route }: Match): { title: string; description: string } {
-  const t = createTranslator(wholeResources(boot.language).table, localeOf(boot.language));
-  return { title: t(route.titleKey), description: t(route.descriptionKey) };
+  const { table, fallbacks } = wholeResources(boot.language);
+  const t = createTranslator(table, localeOf(boot.language), fallbacks);
+  return { title: t.text(route.titleKey), description: t.text(route.descriptionKey) };
 }
 
 /**

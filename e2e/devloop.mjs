@@ -68,6 +68,7 @@ export function oneLoopPerFile(makeCopy) {
         return {
           baseUrl: loop.baseUrl,
           dir: copy.dir,
+          output: loop.output,
           async stop() {
             await loop.stop();
             await copy.remove();

@@ -37,5 +37,6 @@ const appRouting = () =>
 export async function appPage(language, route, params = {}) {
   const [{ module: routes }, { module: router }] = await appRouting();
   const pattern = router.patternIn(routes.ROUTES[route], language);
-  return `/${language}${pattern.replace(/:(\w+)/g, (_, name) => params[name])}`;
+  // A language sits in a URL as its tag in small letters (`/fr-ca/`).
+  return `/${language.toLowerCase()}${pattern.replace(/:(\w+)/g, (_, name) => params[name])}`;
 }

@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { importAlone } from "./import-alone.mjs";
 import { groupsJson } from "./message-groups.mjs";
-import { DATE_LOCALE, GROUPS_MODULE, languageModule, pseudoOf, ROUTE_MESSAGES, routeMessagesOf, routeModule } from "./message-modules.mjs";
+import { DATE_LOCALE, GROUPS_MODULE, languageModule, ROUTE_MESSAGES, routeMessagesOf, routeModule, wholeLanguageModule } from "./message-modules.mjs";
 
 export const DECLARATIONS = "app/i18n/messages.generated.ts";
 const TABLE = /[\\/]app[\\/]i18n[\\/]tables[\\/][\w-]+\.ts$/;
@@ -80,19 +80,21 @@ async function check(root, options) {
   const listed = options.tables ?? (await listedTables(root));
   const tables = [];
   try {
-    for (const { code, locale, file } of listed) {
+    for (const { code, locale, file, parent, complete } of listed) {
       const source = await readFile(path.join(root, file), "utf8");
       const { module, duplicates } = await tableModule(root, file, source, code);
-      tables.push({ language: code, locale, file, source, module, duplicates });
+      tables.push({ language: code, locale, file, source, module, duplicates, parent, complete });
     }
   } catch (error) {
     const errors = error.problems ?? error.errors?.map((e) => ({ file: e.location?.file ?? "", line: e.location?.line ?? 0, text: e.text }));
-    if (errors) return { errors, warnings: [], compiled: new Map(), messages: new Map(), declarations: null, hostTexts: {}, textOf: () => null, fresh: true };
+    if (errors) {
+      return { errors, warnings: [], compiled: new Map(), messages: new Map(), fallbacks: new Map(), coverage: [], declarations: null, hostTexts: {}, textOf: () => null, fresh: true };
+    }
     throw error;
   }
   const sources = options.sources ?? (await appSources(root));
   const declarations = options.declarations === undefined ? path.join(root, DECLARATIONS) : options.declarations;
-  const inputs = JSON.stringify([tables.map((t) => [t.file, t.locale, t.source]), sources]);
+  const inputs = JSON.stringify([tables.map((t) => [t.file, t.locale, t.parent, t.complete, t.source]), sources]);
   let result = last?.root === root && last.inputs === inputs ? last.result : null;
   const fresh = result === null;
   if (fresh) {
@@ -119,9 +121,11 @@ export const writeDeclarations = (root) => checkCatalogue(root, { write: true })
 async function listedTables(root) {
   const declared = JSON.parse(await readFile(path.join(root, "app/i18n/languages.json"), "utf8"));
   const first = declared.languages.filter(({ code }) => code === declared.default);
-  return [...first, ...declared.languages.filter(({ code }) => code !== declared.default)].map(({ code, locale }) => ({
+  return [...first, ...declared.languages.filter(({ code }) => code !== declared.default)].map(({ code, locale, parent, complete }) => ({
     code,
     locale,
+    parent,
+    complete: complete === true,
     file: `app/i18n/tables/${code}.ts`,
   }));
 }
@@ -151,7 +155,11 @@ export function catalogue(root, split = null) {
       let checked = null;
       b.onStart(async () => {
         checked = await checkCatalogue(root);
-        if (checked.fresh) for (const warning of checked.warnings) console.warn(`[catalogue] warning: ${describe(warning)}`);
+        if (checked.fresh) {
+          for (const warning of checked.warnings) console.warn(`[catalogue] warning: ${describe(warning)}`);
+          // How much each partial language translates; the rest is its chain's.
+          for (const coverage of checked.coverage) if (coverage.missing.length > 0) console.log(`[catalogue] ${checker.coverageLine(coverage)}`);
+        }
         if (checked.errors.length > 0) return { errors: await Promise.all(checked.errors.map((p) => messageOf(root, p))) };
         return undefined;
       });
@@ -164,24 +172,27 @@ export function catalogue(root, split = null) {
         // A table of a language the list does not have is bundled as it is.
         if (contents === undefined) return undefined;
         const code = codeOf(args.path);
-        if (split?.side !== "client" || !split.groups) {
-          const pseudo = await pseudoFor(code);
-          return { contents: pseudo ? `${contents}\n${pseudoOf([...(checked.messages.get(code)?.keys() ?? [])], pseudo)}` : contents, loader: "ts" };
-        }
         const messages = checked.messages.get(code) ?? new Map();
-        return { contents: languageModule({ code, tableFile: args.path, groups: split.groups, messages, pseudo: await pseudoFor(code) }), loader: "js", resolveDir: path.dirname(args.path) };
+        const fallbacks = checked.fallbacks.get(code);
+        const pseudo = await pseudoFor(code);
+        const resolveDir = path.dirname(args.path);
+        if (split?.side === "client" && split.groups) {
+          return { contents: languageModule({ code, tableFile: args.path, groups: split.groups, messages, fallbacks, pseudo }), loader: "js", resolveDir };
+        }
+        // The server's, and a bundle without the split's (the app's unit tests): every message.
+        return { contents: wholeLanguageModule({ tableFile: args.path, messages, fallbacks, pseudo }), loader: "js", resolveDir };
       });
       b.onResolve({ filter: new RegExp(`^${GROUPS_MODULE}$`) }, () => ({ path: GROUPS_MODULE, namespace: "message-groups" }));
       b.onLoad({ filter: /.*/, namespace: "message-groups" }, () => ({ contents: JSON.stringify(split?.groups ? groupsJson(split.groups) : null), loader: "json" }));
-      if (!split) return;
       // A table's own source, for its date locale alone (the bundler drops its table).
       b.onResolve({ filter: /\?date-locale$/ }, (args) => ({ path: args.path.slice(0, -DATE_LOCALE.length), namespace: "date-locale" }));
       b.onLoad({ filter: /.*/, namespace: "date-locale" }, async (args) => ({ contents: await readFile(args.path, "utf8"), loader: "ts", resolveDir: path.dirname(args.path) }));
+      if (!split) return;
       b.onResolve({ filter: new RegExp(`^${ROUTE_MESSAGES}:`) }, (args) => ({ path: args.path.slice(ROUTE_MESSAGES.length + 1), namespace: ROUTE_MESSAGES }));
       b.onLoad({ filter: /.*/, namespace: ROUTE_MESSAGES }, async (args) => {
         const { code, route } = routeMessagesOf(args.path);
         const keys = split.groups?.routes.get(route) ?? new Set();
-        return { contents: routeModule({ keys, messages: checked.messages.get(code) ?? new Map(), pseudo: await pseudoFor(code) }), loader: "js" };
+        return { contents: routeModule({ keys, messages: checked.messages.get(code) ?? new Map(), fallbacks: checked.fallbacks.get(code), pseudo: await pseudoFor(code) }), loader: "js" };
       });
     },
   };

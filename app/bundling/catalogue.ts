@@ -5,6 +5,9 @@
 // type declarations t() is checked against, and rewrites each table with its messages
 // compiled to functions. Each problem names the file and line, the key and the language.
 import { type ArgumentType, MessageError, type ReadMessage, readMessage, typeOf } from "./messages";
+import { type Coverage, coverageOf, fallbacksOf, type Resolved, resolveChains } from "./resolution";
+
+export { type Coverage, coverageLine } from "./resolution";
 
 export interface CatalogueTable {
   /** The language's code, as in app/i18n/languages.json. */
@@ -17,6 +20,10 @@ export interface CatalogueTable {
   table: Record<string, unknown>;
   /** Keys its source writes twice (its module keeps the last value), with both lines. */
   duplicates?: DuplicateKey[];
+  /** The language it inherits from (a regional variant's parent: `fr` for `fr-CA`). */
+  parent?: string;
+  /** The build refuses a message it lacks (languages.json's `complete`). */
+  complete?: boolean;
 }
 
 export interface DuplicateKey {
@@ -43,9 +50,14 @@ export interface CheckedCatalogue {
   /**
    * Each language's messages compiled, by language then key (a JavaScript expression:
    * a string literal, or `(a,f)=>…`), the host's own texts left out: what the per-page
-   * message modules are written from (app/bundling/message-modules.mjs).
+   * message modules are written from (app/bundling/message-modules.mjs). A message a
+   * language lacks is its chain's (./resolution.ts), and `fallbacks` says whose.
    */
   messages: Map<string, Map<string, string>>;
+  /** By language: the keys whose message is another language's, and that language. */
+  fallbacks: Map<string, Map<string, string>>;
+  /** By language (but the default): how much of the catalogue it translates. */
+  coverage: Coverage[];
   /** The texts the host writes itself, by language, then by key without `host.`. */
   hostTexts: Record<string, Record<string, string>>;
   /** A message's text in a language, ICU quoting undone, when it takes no argument; else null. */
@@ -149,11 +161,13 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[]):
   for (const table of others) {
     const read = reads.get(table) ?? new Map<string, Read>();
     for (const key of Object.keys(first.table)) {
-      if (!Object.prototype.hasOwnProperty.call(table.table, key)) {
+      // A language may be partial: what it lacks comes along its chain (./resolution.ts),
+      // unless the project promised it whole.
+      if (table.complete && !Object.prototype.hasOwnProperty.call(table.table, key)) {
         errors.push({
           file: table.file,
           line: 0,
-          text: `message "${key}" is missing in ${table.language} (it is in ${first.language}, ${first.file}:${lineOf(first, key)})`,
+          text: `message "${key}" is missing in ${table.language}, which is complete ("complete": true in app/i18n/languages.json; it is in ${first.language}, ${first.file}:${lineOf(first, key)})`,
         });
       }
     }
@@ -181,35 +195,38 @@ export function checkCatalogue(tables: CatalogueTable[], sources: SourceFile[]):
   }
 
   reportUnused(first, sources, warnings);
+  const resolved = resolveChains(tables, reads);
   return {
     errors,
     warnings,
     declarations: declarations(first, reference),
     compiled: compiledTables(tables, reads, errors),
-    messages: compiledMessages(reads),
-    hostTexts: hostTexts(reads),
-    textOf: (language, key) => [...reads].find(([table]) => table.language === language)?.[1].get(key)?.text ?? null,
+    messages: compiledMessages(resolved),
+    fallbacks: fallbacksOf(resolved),
+    coverage: coverageOf(tables, reads),
+    hostTexts: hostTexts(resolved),
+    textOf: (language, key) => resolved.get(language)?.get(key)?.read.text ?? null,
   };
 }
 
 const hostArgument = (named: string) => `${named} is written by the host, which gives it no argument: write it as plain text`;
 
-function compiledMessages(reads: Map<CatalogueTable, Map<string, Read>>): Map<string, Map<string, string>> {
+function compiledMessages(resolved: Resolved): Map<string, Map<string, string>> {
   const messages = new Map<string, Map<string, string>>();
-  for (const [{ language }, read] of reads) {
-    messages.set(language, new Map([...read].filter(([key]) => !key.startsWith(HOST_KEYS)).map(([key, entry]) => [key, entry.code])));
+  for (const [language, found] of resolved) {
+    messages.set(language, new Map([...found].filter(([key]) => !key.startsWith(HOST_KEYS)).map(([key, { read }]) => [key, read.code])));
   }
   return messages;
 }
 
-/** Each language's host texts (`HOST_KEYS`), by key without the prefix. */
-function hostTexts(reads: Map<CatalogueTable, Map<string, Read>>): Record<string, Record<string, string>> {
+/** Each language's host texts (`HOST_KEYS`), by key without the prefix, along its chain. */
+function hostTexts(resolved: Resolved): Record<string, Record<string, string>> {
   const texts: Record<string, Record<string, string>> = {};
-  for (const [{ language }, read] of reads) {
+  for (const [language, found] of resolved) {
     texts[language] = {};
-    for (const [key, entry] of read) {
-      if (key.startsWith(HOST_KEYS) && entry.text !== null) {
-        texts[language][key.slice(HOST_KEYS.length)] = entry.text;
+    for (const [key, { read }] of found) {
+      if (key.startsWith(HOST_KEYS) && read.text !== null) {
+        texts[language][key.slice(HOST_KEYS.length)] = read.text;
       }
     }
   }
@@ -292,6 +309,12 @@ function declarations(first: CatalogueTable, reads: Map<string, Read>): string {
     "",
     "/** The keys of messages that take no argument. */",
     `export type PlainKey = ${plain.length > 0 ? plain.join(" | ") : "never"};`,
+    "",
+    "/**",
+    " * A table that may say only some messages (a regional variant, a language not finished yet):",
+    " * `const frCA = { … } satisfies PartialTable;` checks its keys; the rest comes along its chain.",
+    " */",
+    "export type PartialTable = { readonly [Key in keyof Messages]?: string };",
     "",
   ].join("\n");
 }

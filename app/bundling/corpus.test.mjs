@@ -41,6 +41,29 @@ test("the host's texts are each language's host. messages, as plain text, and no
   assert.deepEqual(warnings.filter((w) => w.text.includes('"host.')).map(describe), []);
 });
 
+test("a language may be partial: what it lacks is its chain's, marked as such, and the build says how much it has", async () => {
+  const partial = [good[0], { ...good[1], file: `${corpus}/broken/key-missing-in-a-complete-language.en.ts` }];
+  const { errors, coverage, messages, fallbacks } = await check(partial);
+  assert.deepEqual(errors.map(describe), []);
+  assert.equal(coverage.length, 1);
+  assert.deepEqual({ ...coverage[0], missing: coverage[0].missing }, { language: "en", translated: 6, total: 7, fallsBackTo: ["fr"], missing: ["user.greeting"] });
+  assert.equal(messages.get("en").get("user.greeting"), messages.get("fr").get("user.greeting"), "the French message, in English pages");
+  assert.deepEqual([...fallbacks.get("en")], [["user.greeting", "fr"]]);
+  assert.deepEqual([...fallbacks.get("fr")], []);
+});
+
+test("a regional variant says what differs: the rest is its parent's, then the default's", async () => {
+  const variant = { code: "en-GB", locale: "en-GB", parent: "en", file: `${corpus}/good/en-GB.ts` };
+  const { errors, coverage, messages, fallbacks } = await check([...good, variant]);
+  assert.deepEqual(errors.map(describe), []);
+  assert.equal(coverage.find(({ language }) => language === "en-GB").translated, 1);
+  assert.deepEqual(coverage.find(({ language }) => language === "en-GB").fallsBackTo, ["en", "fr"]);
+  assert.equal(messages.get("en-GB").get("page.title"), JSON.stringify("Home page"));
+  assert.equal(messages.get("en-GB").get("cart.items"), messages.get("en").get("cart.items"));
+  assert.equal(fallbacks.get("en-GB").get("cart.items"), "en");
+  assert.equal(fallbacks.get("en-GB").has("page.title"), false);
+});
+
 const broken = readdirSync(path.join(root, corpus, "broken")).sort();
 
 test("the corpus has at least 20 broken catalogues and call sites", () => {
@@ -54,7 +77,9 @@ for (const name of broken) {
   const source = readFileSync(path.join(root, file), "utf8");
   const [, kind, expected] = source.match(/^\/\/ expect (error|warning): (.+)$/m);
   test(`broken table ${name}: ${kind} "${expected}"`, async () => {
-    const tables = good.map((table) => (table.code === language ? { ...table, file } : table));
+    // A table whose source says `// complete: true` is of a language promised whole.
+    const complete = /^\/\/ complete: true$/m.test(source);
+    const tables = good.map((table) => (table.code === language ? { ...table, file, complete } : table));
     const { errors, warnings } = await check(tables);
     const found = (kind === "error" ? errors : warnings).filter((p) => describe(p).includes(expected));
     assert.equal(found.length, 1, `expected one ${kind} with "${expected}", got:\n${[...errors, ...warnings].map(describe).join("\n")}`);

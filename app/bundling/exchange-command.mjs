@@ -96,7 +96,7 @@ async function main(root, [command, ...args]) {
       return 1;
     }
     console.log(written.length > 0 ? `wrote ${written.join(", ")}` : "the tables already say all that: nothing to write");
-    // What the build will say of the tables now (a key still untranslated fails it).
+    // What the build will say of the tables now (a key a complete language still lacks fails it).
     const checked = await checkCatalogue(root, { declarations: null });
     for (const error of checked.errors) console.error(`the build will refuse: ${describe(error)}`);
     return 0;

@@ -139,7 +139,9 @@ export function importCatalogue(tables: CatalogueTable[], files: ImportedFile[])
       notes.push({
         file: table.file,
         line: 0,
-        text: `${untranslated.length} message(s) still untranslated in ${table.language}, which the build refuses until they are: ${untranslated.join(", ")}`,
+        text: table.complete
+          ? `${untranslated.length} message(s) still untranslated in ${table.language}, which the build refuses until they are (it is complete): ${untranslated.join(", ")}`
+          : `${untranslated.length} message(s) still untranslated in ${table.language}, whose pages show ${table.parent ?? first.language}'s until they are: ${untranslated.join(", ")}`,
       });
     }
   }

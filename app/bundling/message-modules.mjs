@@ -35,6 +35,20 @@ function objectOf(keys, codes) {
   return `{${entries.join(",")}}`;
 }
 
+/**
+ * `export const fallbacks = {"key":"fr",…};`: of `keys`, those whose message is another
+ * language's (a partial language's, a variant's), and whose: the page marks them with that
+ * language (`lang`).
+ */
+function fallbacksOf(keys, fallbacks) {
+  const entries = [];
+  for (const key of keys) {
+    const from = fallbacks?.get(key);
+    if (from !== undefined) entries.push(`${JSON.stringify(key)}:${JSON.stringify(from)}`);
+  }
+  return entries.length > 0 ? `export const fallbacks = {${entries.join(",")}};\n` : "";
+}
+
 /** `export const pseudo = {"<code>":{…},…};` for `keys`, when the language carries pseudo-languages. */
 export function pseudoOf(keys, pseudo) {
   if (!pseudo) return "";
@@ -44,20 +58,36 @@ export function pseudoOf(keys, pseudo) {
 
 /**
  * A language's module: its date locale (re-exported from its table's own source, of which
- * nothing else is kept), the shell's messages, and each route's as a dynamic import.
- * `pseudo`: the pseudo-languages made from it (development), by code then key.
+ * nothing else is kept), the shell's messages (each a language's along its chain, and
+ * which are another's), and each route's as a dynamic import. `pseudo`: the
+ * pseudo-languages made from it (development), by code then key.
  */
-export function languageModule({ code, tableFile, groups, messages, pseudo }) {
+export function languageModule({ code, tableFile, groups, messages, fallbacks, pseudo }) {
   const routes = [...groups.routes.keys()].map((route) => `${JSON.stringify(route)}:()=>import(${JSON.stringify(routeMessagesModule(code, route))})`);
   return [
     `export { dateLocale } from ${JSON.stringify(tableFile + DATE_LOCALE)};`,
     `export default ${objectOf(groups.shell, messages)};`,
     `export const routeMessages = {${routes.join(",")}};`,
+    fallbacksOf(groups.shell, fallbacks),
     pseudoOf(groups.shell, pseudo),
   ].join("\n");
 }
 
 /** A route's messages in a language (and in its pseudo-languages). */
-export function routeModule({ keys, messages, pseudo }) {
-  return `export default ${objectOf(keys, messages)};\n${pseudoOf(keys, pseudo)}`;
+export function routeModule({ keys, messages, fallbacks, pseudo }) {
+  return `export default ${objectOf(keys, messages)};\n${fallbacksOf(keys, fallbacks)}${pseudoOf(keys, pseudo)}`;
+}
+
+/**
+ * A language's module in the server bundle: every message (along its chain, and which are
+ * another language's), and its date locale.
+ */
+export function wholeLanguageModule({ tableFile, messages, fallbacks, pseudo }) {
+  const keys = [...messages.keys()];
+  return [
+    `export { dateLocale } from ${JSON.stringify(tableFile + DATE_LOCALE)};`,
+    `export default ${objectOf(keys, messages)};`,
+    fallbacksOf(keys, fallbacks),
+    pseudoOf(keys, pseudo),
+  ].join("\n");
 }

@@ -4,7 +4,7 @@
 // which the render hands the host with the page. A link names a route and its parameters,
 // never a path (`PageRef`): its URL in any language is written here.
 import type { PageIdentity } from "../contract";
-import { DEFAULT_LANGUAGE, type Language, LANGUAGES, localizedPath } from "../i18n/languages";
+import { chainOf, DEFAULT_LANGUAGE, type Language, LANGUAGES, localizedPath } from "../i18n/languages";
 import { canonicalPath, isPagePath } from "./pagePath";
 import { paramValue } from "./params";
 import type { Route, Routes } from "./route";
@@ -40,11 +40,13 @@ export interface Match {
   asked?: string;
 }
 
-/** A route's pattern in `language`: its own, else the default language's. */
+/** A route's pattern in `language`: its own, else its chain's first (a variant's parent's, then the default language's). */
 export function patternIn(route: Route, language: string): string {
   const { path } = route;
   if (typeof path === "string") return path;
-  return path[language] ?? path[DEFAULT_LANGUAGE];
+  const own = path[language];
+  if (own !== undefined) return own;
+  return path[chainOf(language).find((code) => path[code] !== undefined) ?? DEFAULT_LANGUAGE];
 }
 
 /** A pattern cut at its slashes, and the names of its parameters, in order. */

@@ -4,7 +4,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useReducer, useRef } from "react";
 import type { DateLocale } from "./dates";
 import { followLanguage } from "./followLanguage";
-import { type Language, localeOf } from "./languages";
+import { directionOf, type Language, localeOf } from "./languages";
 import { type Pending, reduceLanguage } from "./languageState";
 import { type LoadResources, type Resources, routeMessages } from "./resources";
 import { createTranslator, type Translate } from "./translate";
@@ -107,7 +107,7 @@ export function LanguageProvider({ initialLanguage, initialResources, load, urlI
       requestedLanguage: pending?.language ?? language,
       pending,
       dateLocale: resources.dateLocale,
-      t: createTranslator(resources.table, locale),
+      t: createTranslator(resources.table, locale, resources.fallbacks, directionOf(language)),
       routeMessages: (route) => routeMessages(resources, route),
       changeLanguage,
       retryLanguage,

@@ -1,6 +1,9 @@
 // The supported languages, read from languages.json: the one list, which the host reads
-// too. Nothing else names them: a language is added there, with its table
-// (tables/<code>.ts, which exports its date locale beside it), found by name.
+// too (host/lang.rs). Nothing else names them: a language is added there, with its table
+// (tables/<code>.ts, which exports its date locale beside it), found by name. A language
+// is a BCP 47 tag as the list writes it (`fr-CA`); it sits in a URL as that tag in small
+// letters (`/fr-ca/`); a regional variant names its parent, and a message it lacks is its
+// parent's, then the default language's (its chain).
 import declared from "./languages.json";
 
 /** A code from the list (`fr`, `en`, …); made only by `isLanguage` or `languageOf`. */
@@ -14,6 +17,10 @@ export interface LanguageInfo {
   name: string;
   /** Which way its text runs: `<html dir>` follows it, and the styles use logical properties. */
   direction: "ltr" | "rtl";
+  /** The language a regional variant inherits from (`fr` for `fr-CA`). */
+  parent?: Language;
+  /** The build refuses a message this language lacks (else it falls back along its chain). */
+  complete?: boolean;
 }
 
 export const LANGUAGES: readonly LanguageInfo[] = declared.languages as LanguageInfo[];
@@ -41,26 +48,42 @@ export function directionOf(language: Language): "ltr" | "rtl" {
   return LANGUAGES.find((l) => l.code === language)?.direction ?? "ltr";
 }
 
+/** Where `language` sits in a URL: its tag in small letters (`fr-CA` → `fr-ca`). */
+export const segmentOf = (language: string): string => language.toLowerCase();
+
+/**
+ * The languages a message of `language` is looked for in: itself, its parents, then the
+ * default (a code the list lacks: itself, then the default).
+ */
+export function chainOf(language: string): string[] {
+  const chain = [language];
+  let at = LANGUAGES.find(({ code }) => code === language);
+  while (at?.parent && !chain.includes(at.parent)) {
+    chain.push(at.parent);
+    at = LANGUAGES.find(({ code }) => code === at!.parent);
+  }
+  if (!chain.includes(DEFAULT_LANGUAGE)) chain.push(DEFAULT_LANGUAGE);
+  return chain;
+}
+
 export function localeOf(language: Language): string {
   const info = LANGUAGES.find((l) => l.code === language);
   if (!info) throw new Error(`unsupported language: ${language}`);
   return info.locale;
 }
 
-/** The language `path`'s prefix names (`/en/x` → en), or null when it has none. */
+/** The language `path`'s prefix names (`/en/x` → en, `/fr-ca/x` → fr-CA), or null when it has none. */
 export function prefixLanguage(path: string): Language | null {
-  return LANGUAGES.find(({ code }) => path === `/${code}` || path.startsWith(`/${code}/`))?.code ?? null;
+  return LANGUAGES.find(({ code }) => path === `/${segmentOf(code)}` || path.startsWith(`/${segmentOf(code)}/`))?.code ?? null;
 }
 
 /** `/fr/x` and `/x` → `/x`; the language prefix, when there is one, is dropped. */
 export function stripLanguagePrefix(path: string): string {
-  for (const { code } of LANGUAGES) {
-    if (path === `/${code}`) return "/";
-    if (path.startsWith(`/${code}/`)) return path.slice(code.length + 1);
-  }
-  return path;
+  const language = prefixLanguage(path);
+  if (language === null) return path;
+  return path.slice(language.length + 1) || "/";
 }
 
 export function localizedPath(language: Language, pathWithoutPrefix: string): string {
-  return `/${language}${pathWithoutPrefix.startsWith("/") ? pathWithoutPrefix : `/${pathWithoutPrefix}`}`;
+  return `/${segmentOf(language)}${pathWithoutPrefix.startsWith("/") ? pathWithoutPrefix : `/${pathWithoutPrefix}`}`;
 }

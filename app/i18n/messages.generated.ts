@@ -58,3 +58,9 @@ export interface Messages {
 
 /** The keys of messages that take no argument. */
 export type PlainKey = "app.name" | "language.label" | "loading.label" | "loading.failed" | "loading.retry" | "home.title" | "home.description" | "status.description" | "notFound.description" | "home.heading" | "home.intro" | "home.click" | "home.statusLink" | "status.title" | "status.heading" | "status.version" | "status.languages" | "status.time" | "status.reload" | "status.unavailable" | "status.home" | "status.check" | "screen.failed" | "notFound.title" | "notFound.heading" | "notFound.text" | "notFound.home" | "home.languagePages" | "navigation.pending" | "languages.title" | "languages.description" | "languages.code" | "languages.locale" | "languages.direction" | "languages.ltr" | "languages.rtl" | "languages.sampleDate" | "languages.samplePluralLabel" | "languages.unknown" | "languages.unavailable" | "host.serverError" | "host.comeBackLater" | "host.errorPageTitle" | "host.errorPageText";
+
+/**
+ * A table that may say only some messages (a regional variant, a language not finished yet):
+ * `const frCA = { … } satisfies PartialTable;` checks its keys; the rest comes along its chain.
+ */
+export type PartialTable = { readonly [Key in keyof Messages]?: string };

@@ -16,6 +16,8 @@ import type { TableModule } from "./translate";
 /** A route's messages in a language, as their module has them. */
 export interface RouteMessagesModule {
   default: Table;
+  /** Of these, the keys whose message is another language's (its chain's), and whose. */
+  fallbacks?: Record<string, string>;
   /** In a development build, the default language's carries its pseudo-languages'. */
   pseudo?: Record<string, Table>;
 }
@@ -24,6 +26,8 @@ export interface Resources {
   language: Language;
   /** The messages on hand: the shell's, then each route's as it loads. */
   table: Table;
+  /** Of those, the keys whose message is another language's, and whose (`t` marks them). */
+  fallbacks: Record<string, string>;
   dateLocale: DateLocale;
   /** Each route's messages, to load (none: the table holds every message). */
   routes: Readonly<Record<string, () => Promise<RouteMessagesModule>>> | null;
@@ -38,6 +42,8 @@ export interface LanguageModule extends TableModule {
   dateLocale: DateLocale;
   /** The modules of each route's own messages; absent when the table is whole. */
   routeMessages?: Record<string, () => Promise<RouteMessagesModule>>;
+  /** Of its messages, the keys whose message is another language's, and whose. */
+  fallbacks?: Record<string, string>;
   /** In a development build, the default language's carries its pseudo-languages' tables. */
   pseudo?: Record<string, Table>;
 }
@@ -52,6 +58,10 @@ export const tableModuleOf = (language: Language): string =>
     ? language
     : ((declared.languages.find(({ code }) => code === language) as { pseudoOf?: string } | undefined)?.pseudoOf ?? language);
 
+/** Whether `module` carries `language` as a pseudo-language (whose messages are all its own). */
+const pseudoIn = (module: { pseudo?: Record<string, Table> }, language: Language): boolean =>
+  process.env.NODE_ENV !== "production" && module.pseudo?.[language] !== undefined;
+
 /** `module`'s table in `language` (a pseudo-language's, when the module carries it). */
 const tableIn = (module: { default: Table; pseudo?: Record<string, Table> }, language: Language): Table =>
   (process.env.NODE_ENV !== "production" && module.pseudo?.[language]) || module.default;
@@ -63,6 +73,7 @@ const tableIn = (module: { default: Table; pseudo?: Record<string, Table> }, lan
 export const resourcesOf = (module: LanguageModule, language: Language): Resources => ({
   language,
   table: module.routeMessages ? { ...tableIn(module, language) } : tableIn(module, language),
+  fallbacks: pseudoIn(module, language) ? {} : { ...module.fallbacks },
   dateLocale: module.dateLocale,
   routes: module.routeMessages ?? null,
   arrived: new Map(),
@@ -94,6 +105,7 @@ export function routeMessages(resources: Resources, route: string | null): Promi
   const coming = load().then(
     (module) => {
       Object.assign(resources.table, tableIn(module, resources.language));
+      if (!pseudoIn(module, resources.language)) Object.assign(resources.fallbacks, module.fallbacks);
       resources.arrived.set(route!, true);
     },
     (error: unknown) => {

@@ -2,7 +2,13 @@
 // compiled message is called with the parameters. The build has compiled every ICU message
 // to such a function (app/bundling/catalogue.mjs), so nothing is parsed here, and it
 // declares every key with its arguments (./messages.generated.ts): `t` is typed with them.
+// A message the page's language lacks is another's (its chain's: a variant's parent, then
+// the default language): `t` gives it in an element that says so (`<span lang="fr">`,
+// W3C's "Declaring language in HTML"), formatted as its own language formats it; `t.text`
+// gives the text alone, where no element can say it (an attribute, a title).
+import { createElement, type ReactElement } from "react";
 import { formattersOf } from "./formatters";
+import { LANGUAGES } from "./languages";
 import type { Messages } from "./messages.generated";
 import type { Params, Table } from "./table";
 
@@ -19,15 +25,23 @@ export type MessageKey = keyof Messages;
  */
 export type ArgumentsOf<K extends keyof M, M = Messages> = M[K] extends null ? [] : null extends M[K] ? [params?: unknown] : [params: M[K]];
 
+/**
+ * What `t` gives: the message's text; or, for a message that is another language's (the
+ * page's language lacks it), that text in an element with that language's `lang`.
+ */
+export type Message = string | ReactElement;
+
 /** `t` for a catalogue's declarations `M` (the corpus checks its own with it). */
 export interface TranslateOf<M> {
   /** The message `key` with its arguments, checked by the type check. */
-  <K extends keyof M>(key: K, ...params: ArgumentsOf<K, M>): string;
+  <K extends keyof M>(key: K, ...params: ArgumentsOf<K, M>): Message;
+  /** The message's text alone: for an attribute, a title, a notification. */
+  text<K extends keyof M>(key: K, ...params: ArgumentsOf<K, M>): string;
   /**
    * The escape hatch for a key built at run time: no type check, and, as for every
    * lookup, a key the table lacks yields "". Grep for `t.dynamic(` to find them all.
    */
-  dynamic(key: string, params?: Params): string;
+  dynamic(key: string, params?: Params): Message;
 }
 
 /** `t` for the app's catalogue. */
@@ -51,29 +65,56 @@ export const tableOf = (module: TableModule): Table => module.default;
 
 const translators = new WeakMap<Table, Map<string, Translate>>();
 
+/** No message is another language's. */
+const NONE: Readonly<Record<string, string>> = Object.freeze({});
+
 /**
  * `t(key, params)` for `table` in `locale`: a missing key yields "", a compiled message
- * is called with the parameters, a string entry is its own text. One translator per
- * (table, locale).
+ * is called with the parameters, a string entry is its own text. `fallbacks`: the keys
+ * whose message is another language's, and whose (a partial language's, a variant's);
+ * `direction`, the page's. One translator per (table, locale).
  */
-export function createTranslator(table: Table, locale: string): Translate {
+export function createTranslator(
+  table: Table,
+  locale: string,
+  fallbacks: Readonly<Record<string, string>> = NONE,
+  direction: "ltr" | "rtl" = "ltr",
+): Translate {
   let byLocale = translators.get(table);
   if (!byLocale) translators.set(table, (byLocale = new Map()));
   const existing = byLocale.get(locale);
   if (existing) return existing;
 
   const formatters = formattersOf(locale);
-  const lookup = (key: string, params: Params = {}): string => {
+  const text = (key: string, params: Params = {}): string => {
     const entry = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
     if (entry === undefined) {
       warnMissing(key, locale);
       return "";
     }
-    return typeof entry === "function" ? (entry as (params: Params, f: typeof formatters) => string)(params, formatters) : entry;
+    if (typeof entry !== "function") return entry;
+    const from = Object.prototype.hasOwnProperty.call(fallbacks, key) ? LANGUAGES.find(({ code }) => code === fallbacks[key]) : undefined;
+    return (entry as (params: Params, f: typeof formatters) => string)(params, from ? formattersOf(from.locale) : formatters);
   };
-  const t: Translate = Object.assign((key: string, ...params: unknown[]) => lookup(key, params[0] as Params | undefined), {
-    dynamic: lookup,
-  });
+  const message = (key: string, params?: Params): Message => {
+    const written = text(key, params);
+    const from = Object.prototype.hasOwnProperty.call(fallbacks, key) ? LANGUAGES.find(({ code }) => code === fallbacks[key]) : undefined;
+    if (!from || written === "") return written;
+    return createElement(
+      "span",
+      {
+        lang: from.code,
+        dir: from.direction !== direction ? from.direction : undefined,
+        // Development shows each message another language's stands in for (styles.css).
+        "data-fallback": process.env.NODE_ENV === "production" ? undefined : "",
+      },
+      written,
+    );
+  };
+  const t = Object.assign((key: string, ...params: unknown[]) => message(key, params[0] as Params | undefined), {
+    text: (key: string, ...params: unknown[]) => text(key, params[0] as Params | undefined),
+    dynamic: message,
+  }) as Translate;
   byLocale.set(locale, t);
   return t;
 }

@@ -23,12 +23,12 @@ const answer = object({ code: string, name: string, locale: string, direction: o
 export async function data(value: unknown) {
   const language = answer(value, "the language");
   if (!isLanguage(language.code)) throw new Error(`the language: "${language.code}" is not one of the app's`);
-  const { table, dateLocale } = await pageResources(language.code, "languages");
-  const t = createTranslator(table, language.locale);
+  const { table, fallbacks, dateLocale } = await pageResources(language.code, "languages");
+  const t = createTranslator(table, language.locale, fallbacks, language.direction);
   return {
     ...language,
     sampleDate: formatInZone(SAMPLE_DATE, "UTC", "PPPP", dateLocale),
-    samplePlural: t("languages.samplePlural", { count: SAMPLE_COUNT }),
+    samplePlural: t.text("languages.samplePlural", { count: SAMPLE_COUNT }),
   };
 }
 export type LanguageSample = Awaited<ReturnType<typeof data>>;

@@ -6,7 +6,7 @@ import { Link } from "../navigation";
 export function LanguagePages() {
   const { t } = useLanguage();
   return (
-    <nav aria-label={t("home.languagePages")}>
+    <nav aria-label={t.text("home.languagePages")}>
       <ul className="language-pages">
         {LANGUAGES.map(({ code, name }) => (
           <li key={code} lang={code}>

@@ -1,10 +1,11 @@
 // Whatever a screen throws while it renders in the browser (data it cannot use, a bug), the
 // visitor keeps a page: a translated message where the screen was, never a blank one.
 import { Component, type ReactNode } from "react";
+import type { Message } from "../i18n/translate";
 
 interface Props {
   /** The translated message shown instead of the screen. */
-  message: string;
+  message: Message;
   children: ReactNode;
 }
 

@@ -22,13 +22,13 @@ export function StatusCheck({ timeZone }: { timeZone: string }) {
       try {
         const status = await http.get<Status>("/status");
         const time = formatInZone(Date.parse(status.serverTime), timeZone, "PPpp", dateLocale);
-        notify.success(t("status.ok", { version: status.version, time }));
+        notify.success(t.text("status.ok", { version: status.version, time }));
       } catch (error) {
         const { detail, message } = toApiError(error);
-        notify.error(t("status.failed", { detail: detail || message }));
+        notify.error(t.text("status.failed", { detail: detail || message }));
       }
     } catch (error) {
-      notify.error(t("status.failed", { detail: error instanceof Error ? error.message : String(error) }));
+      notify.error(t.text("status.failed", { detail: error instanceof Error ? error.message : String(error) }));
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,5 @@
-// expect error: message "user.greeting" is missing in en
+// expect error: message "user.greeting" is missing in en, which is complete
+// complete: true
 const en = {
   "page.title": "Home",
   "cart.items": "{count, plural, one {# item} other {# items}}",
