@@ -11,8 +11,12 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { copyOfTheApp, oneLoopPerFile } from "./devloop.mjs";
-import { inEachEngine } from "./engines/index.mjs";
-import { appPage } from "./support.mjs";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import net from "node:net";
+import { CHROMIUM, CHROMIUM_FLAGS } from "./engines/chromium.mjs";
+import { chosenEngines, inEachEngine } from "./engines/index.mjs";
+import { appPage, startHost } from "./support.mjs";
 
 /** Quebec French: two messages of its own. */
 const FR_CA = {
@@ -138,4 +142,50 @@ inEachEngine({ site: async () => ({ baseUrl: (await variantsLoop()).baseUrl, sto
     await page.waitFor({ role: "heading", name: "État du serveur" });
     assert.deepEqual(await page.problems(), [], "a clean console");
   });
+});
+
+/** A port free right now, to give the binary and its public URL the same one. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+// The copy built for production and served by the binary, as a site owner would: Lighthouse's
+// SEO audits on a variant's page and a partial language's.
+describe("chromium, production", { skip: !chosenEngines().includes("chromium") && "Lighthouse runs in Chromium only" }, () => {
+  let copy;
+  let host;
+  let chrome;
+  let origin;
+  before(async () => {
+    copy = await copyWithVariants();
+    const built = spawnSync(process.execPath, [copy.file("app/build.mjs"), copy.file("dist")], { cwd: copy.dir, encoding: "utf8" });
+    assert.equal(built.status, 0, built.stdout + built.stderr);
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    host = await startHost(["--app-build", copy.file("dist"), "--port", String(port), "--public-url", origin, "--render-threads", "1"], { port: false });
+    chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS] });
+  });
+  after(async () => {
+    await chrome?.kill();
+    await host?.stop();
+    await copy?.remove();
+  });
+
+  for (const page of ["/fr-ca/", "/de/"]) {
+    test(`[chromium] Lighthouse's SEO category scores 100 on ${page}`, async () => {
+      const { lhr } = await lighthouse(`${origin}${page}`, { port: chrome.port, onlyCategories: ["seo"], logLevel: "error" });
+      const failed = lhr.categories.seo.auditRefs
+        .map((ref) => lhr.audits[ref.id])
+        .filter((audit) => audit.score !== null && audit.score < 1)
+        .map((audit) => `${audit.id}: ${audit.title}`);
+      assert.deepEqual(failed, [], "every SEO audit passes");
+      assert.equal(lhr.categories.seo.score, 1);
+    });
+  }
 });
