@@ -38,7 +38,7 @@ export default function HeavyHome({ timeZone }: ScreenProps) {
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.id} title={t("home.description")}>
+            <tr key={row.id} title={t.text("home.description")}>
               <td>{row.id}</td>
               <td>
                 <time dateTime={new Date(row.at).toISOString()}>{formatInZone(row.at, timeZone, "PPpp", dateLocale)}</time>

@@ -51,7 +51,10 @@ if (positionals.length !== 1) {
   process.exit(2);
 }
 const outDir = path.resolve(positionals[0]);
-const languages = SITE_LANGUAGES.slice(0, Math.max(1, number("languages", SITE_LANGUAGES.length)));
+// A variant whose parent the site lacks is a language of its own there.
+const languages = SITE_LANGUAGES.slice(0, Math.max(1, number("languages", SITE_LANGUAGES.length))).map((language, _, site) =>
+  language.parent && !site.some(({ code }) => code === language.parent) ? { ...language, parent: undefined } : language,
+);
 const routeCount = number("routes", 40);
 const started = performance.now();
 const seconds = (since) => ((performance.now() - since) / 1000).toFixed(1);
@@ -84,7 +87,7 @@ const territories = codes("territoryName.", /^[A-Z]{2}$/, ["ZZ"]);
 const languageCodes = codes("languageName.", /^[a-z]{2,3}$/, ["und", "zxx", "mul"]);
 const localeValues = Math.min(number("values", 100_000), mostLocales(territories, languageCodes));
 const write = (file, text) => writeFile(path.join(source, file), text);
-await write("app/routes.ts", routesSource(routes, localeValues));
+await write("app/routes.ts", routesSource(routes, localeValues, languages));
 await write("app/ui/siteValues.ts", valuesSource(territories, languageCodes));
 for (const route of routes) await write(`app/ui/${componentName(route)}.tsx`, ["territory", "language", "locale", "timeZone"].includes(route.kind) ? dataScreen(route) : staticScreen(route, routes));
 await write("app/ui/NotFound.tsx", notFoundScreen());
@@ -96,7 +99,9 @@ const ownNames = Object.fromEntries(languages.map((language) => {
 await write("app/i18n/languages.json", languagesSource(languages, ownNames, declared.cookie));
 await mkdir(path.join(source, "app/i18n/tables"));
 for (const language of languages) {
-  const table = messages.map(({ key, texts }) => [key, texts[language.code]]);
+  // A variant keeps what differs from its parent (when the site has its parent).
+  const parent = languages.find(({ code }) => code === language.parent);
+  const table = messages.filter(({ texts }) => !parent || texts[language.code] !== texts[parent.code]).map(({ key, texts }) => [key, texts[language.code]]);
   await write(`app/i18n/tables/${language.code}.ts`, tableSource(language, languages[0].code, table, { dateFns: language.dateFns, dateFnsName: dateFnsExport(language.dateFns) }));
 }
 const generated = seconds(started);

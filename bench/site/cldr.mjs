@@ -53,8 +53,21 @@ export function cldrLocale(id) {
     }
     return undefined;
   };
-  /** Every key of `pick(layer)` along the chain, each with the first value found. */
-  const merged = (pkg, file, pick) => Object.assign({}, ...layers(pkg, file).map((layer) => pick(layer) ?? {}).reverse());
+  /**
+   * Every key of `pick(layer)` along the chain, each with the first value found; a value that
+   * is an object is merged too (a variant's layer says only the fields it changes: fr-CA's
+   * annotation of an emoji may hold its keywords and not its name).
+   */
+  const merged = (pkg, file, pick) => {
+    const out = {};
+    for (const layer of layers(pkg, file).map((layer) => pick(layer) ?? {}).reverse()) {
+      for (const [key, value] of Object.entries(layer)) {
+        const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+        out[key] = isObject(value) && isObject(out[key]) ? { ...out[key], ...value } : value;
+      }
+    }
+    return out;
+  };
   const names = (kind) => merged("cldr-localenames-full", kind, (layer) => layer.localeDisplayNames[kind]);
   return {
     id,

@@ -7,9 +7,11 @@
 //            CLDR's "no")
 //   dateFns  the date-fns locale module its table exports as its date locale
 //   direction which way its text runs
-// A regional variant (fr-CA, en-GB, pt-PT) is one more entry whose `cldr` is the variant:
-// `cldrChain` (./cldr.mjs) reads it through CLDR's parentLocales, then its language, so
-// a variant's table holds its own words where CLDR has them and its parent's elsewhere.
+// A regional variant (fr-CA, en-GB, pt-PT) names its `parent` among the site's languages
+// (languages.json's "parent") and its `cldr` is the variant's: `cldrChain` (./cldr.mjs)
+// reads it through CLDR's parentLocales, then its language, and its table keeps only what
+// differs from its parent's (docs/pages-and-languages.md: a regional variant); the rest is
+// its parent's on its pages.
 export const SITE_LANGUAGES = [
   { code: "fr", locale: "fr-FR", cldr: "fr", dateFns: "fr", direction: "ltr" },
   { code: "en", locale: "en-US", cldr: "en", dateFns: "en-US", direction: "ltr" },
@@ -41,6 +43,9 @@ export const SITE_LANGUAGES = [
   { code: "hi", locale: "hi-IN", cldr: "hi", dateFns: "hi", direction: "ltr" },
   { code: "th", locale: "th-TH", cldr: "th", dateFns: "th", direction: "ltr" },
   { code: "vi", locale: "vi-VN", cldr: "vi", dateFns: "vi", direction: "ltr" },
+  { code: "fr-CA", locale: "fr-CA", cldr: "fr-CA", dateFns: "fr-CA", direction: "ltr", parent: "fr" },
+  { code: "en-GB", locale: "en-GB", cldr: "en-GB", dateFns: "en-GB", direction: "ltr", parent: "en" },
+  { code: "pt-PT", locale: "pt-PT", cldr: "pt-PT", dateFns: "pt", direction: "ltr", parent: "pt" },
 ];
 
 /** date-fns's export name for a locale module: `en-US` → `enUS`. */

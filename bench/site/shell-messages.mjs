@@ -13,6 +13,9 @@ import { capitalised } from "./slugs.mjs";
 export function shellMessages({ languages, routes, keys, appFr, appEn }) {
   const missing = new Set();
   const text = (key, { code, locale, ...language }) => {
+    // A variant's framework texts are its parent's (its table keeps only what differs).
+    const parent = languages.find((other) => other.code === language.parent);
+    if (parent) return text(key, parent);
     if (code === "fr" && appFr[key] !== undefined) return appFr[key];
     if (code === "en" && appEn[key] !== undefined) return appEn[key];
     // A framework text with arguments keeps the app's, whose arguments every language must take.
