@@ -170,11 +170,15 @@ async function firstLoads(baseUrl, pages) {
   return loads;
 }
 
-/** The host's metrics listener's V8 heaps: { thread: bytes }, or null when the gauge is not there. */
+/**
+ * Each render runtime's V8 heap in use, from the host's metrics listener: { thread: bytes },
+ * or null when the gauge is not there. A thread samples it after its calls into the bundle,
+ * 250 ms apart at most (0 until its first sample).
+ */
 async function v8Heaps(metricsUrl) {
   const text = await (await fetch(`${metricsUrl}/metrics`)).text();
-  const heaps = Object.fromEntries([...text.matchAll(/^bilingue_v8_heap_used_bytes\{[^}]*thread="([^"]+)"[^}]*\}\s+(\S+)$/gm)].map(([, thread, value]) => [thread, Number(value)]));
-  return Object.keys(heaps).length > 0 ? heaps : null;
+  const heaps = [...text.matchAll(/^bilingue_v8_heap_used_bytes\{[^}]*thread="([^"]+)"[^}]*\}\s+(\S+)$/gm)].map(([, thread, value]) => [thread, Number(value)]);
+  return heaps.length > 0 ? Object.fromEntries(heaps.sort(([a], [b]) => a.localeCompare(b))) : null;
 }
 
 /** The binary serving the build in `dir` (with `extra`), ready, and the address of its metrics. */
@@ -186,15 +190,15 @@ async function startApp(dir, extra = [], { renderThreads = CRAWL_THREADS } = {})
   return Object.assign(host, { pids: () => [host.child.pid] });
 }
 
-/** Start-up to /readyz and RSS at ready, median of STARTS; the heaps at ready, from the first. */
+/** Start-up to /readyz and RSS at ready, median of STARTS. */
 async function startUps(dir, extra) {
   const starts = [];
   for (let i = 0; i < STARTS; i++) {
     const host = await startApp(dir, extra);
-    starts.push({ readyMs: host.readyMs, rss: rssMb(host.child.pid), heaps: await v8Heaps(host.metricsUrl) });
+    starts.push({ readyMs: host.readyMs, rss: rssMb(host.child.pid) });
     await stop(host);
   }
-  return { readyMs: median(starts.map((s) => s.readyMs)), rss: median(starts.map((s) => s.rss)), heaps: starts[0].heaps };
+  return { readyMs: median(starts.map((s) => s.readyMs)), rss: median(starts.map((s) => s.rss)) };
 }
 
 /** Samples the summed RSS of these processes every 200 ms until stopped; the peak. */
@@ -318,14 +322,19 @@ try {
   const api = ["--api-upstream", upstream.url];
   figures.start = { site: await startUps(dirs.site, api), demo: await startUps(dirs.demo) };
 
-  // The first load of every route in every language, on each build; the heaps after it.
+  // The first load of every route in every language, on each build. Without the page
+  // cache, so that every page is rendered each time it is asked: the runtimes' heaps are
+  // read after a second pass over every page, 300 ms after the first (each thread then
+  // samples its heap at least once after its warm-up).
   const siteManifest = manifestOf(dirs.site);
   checks.defaultLanguage = siteManifest.declared.default;
   const measureFirstLoads = async (dir, extra) => {
-    const host = await startApp(dir, extra);
+    const host = await startApp(dir, ["--page-cache-entries", "0", ...extra]);
     try {
       const pages = everyPage(manifestOf(dir));
       const loads = await firstLoads(host.baseUrl, pages);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await firstLoads(host.baseUrl, pages);
       return { pages: pages.length, loads, heaps: await v8Heaps(host.metricsUrl) };
     } finally {
       await stop(host);
@@ -477,7 +486,8 @@ const targets = [
 
 const seconds = (v) => `${v.toFixed(1)} s`;
 const ms = (v) => `${v.toFixed(0)} ms`;
-const heaps = (h) => (h ? Object.entries(h).map(([thread, bytes]) => `${thread} ${(bytes / 2 ** 20).toFixed(1)} MiB`).join(", ") : "not measured (no `bilingue_v8_heap_used_bytes` in /metrics)");
+const heaps = (h) =>
+  h ? Object.entries(h).map(([thread, bytes]) => `${thread} ${bytes > 0 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : "not sampled yet"}`).join(", ") : "not measured (no `bilingue_v8_heap_used_bytes` in /metrics)";
 const steps = figures.build.siteSteps;
 const figureRows = [
   ["Build (`node bench/site/build.mjs`; the demo: `node app/build.mjs`)", `${seconds(figures.build.site)} (generate ${steps.generate} s, catalogue ${steps.catalogue} s, build ${steps.build} s)`, seconds(figures.build.demo)],
@@ -485,8 +495,7 @@ const figureRows = [
   ["Server bundle", `${figures.bundle.site.toFixed(1)} MB`, `${figures.bundle.demo.toFixed(1)} MB`],
   [`Start-up to /readyz (\`--app-build\`, ${CRAWL_THREADS} render threads), median of ${STARTS}`, ms(figures.start.site.readyMs), ms(figures.start.demo.readyMs)],
   ["Resident memory at ready", megabytes(figures.start.site.rss), megabytes(figures.start.demo.rss)],
-  ["V8 heap used per render runtime after warm-up (at /readyz)", heaps(figures.start.site.heaps), heaps(figures.start.demo.heaps)],
-  ["V8 heap used per render runtime after one render of every route in every language", heaps(figures.heapAfterPages.site), heaps(figures.heapAfterPages.demo)],
+  ["V8 heap used per render runtime after warm-up (read after two renders of every route in every language)", heaps(figures.heapAfterPages.site), heaps(figures.heapAfterPages.demo)],
   [`First-load JavaScript (gzip -9), the largest of every route in every language (${siteLoads.pages} and ${demoLoads.pages} pages)`, `${kb(most.bytes)} (${most.page})`, `${kb(largest(demoLoads.loads).bytes)} (${largest(demoLoads.loads).page})`],
   ["First-load JavaScript, the smallest", kb(Math.min(...siteLoads.loads.map((l) => l.bytes))), kb(Math.min(...demoLoads.loads.map((l) => l.bytes)))],
   [
