@@ -116,6 +116,14 @@ function buildSite(dir, args) {
 
 const manifestOf = (dir) => JSON.parse(readFileSync(path.join(dir, "manifest.json"), "utf8"));
 
+/** Each language's module in a build (the shell's messages, its date locale, the way to each route's), gzip -9: [{ page: code, bytes }]. */
+function languageModules(dir) {
+  return Object.entries(manifestOf(dir).languageChunks).map(([code, files]) => ({
+    page: code,
+    bytes: files.reduce((sum, file) => sum + gzipSync(readFileSync(path.join(dir, "assets", file)), { level: 9 }).length, 0),
+  }));
+}
+
 /** A route's pattern in `code` with `value`'s parameters (the sitemap's "aa/AC"), as a page's path. */
 function pagePath(code, pattern, value) {
   const values = value ? value.split("/") : [];
@@ -164,8 +172,8 @@ async function firstLoads(baseUrl, pages) {
     if (response.status !== 200) return failures.push(`${page}: ${response.status}`);
     const urls = [...new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)"|type:"module",src:"([^"]+)"/g)].map((m) => m[1] ?? m[2]))];
     if (urls.length === 0) return failures.push(`${page}: no entry and no module preload in its document`);
-    const bytes = (await Promise.all(urls.map(sizeOf))).reduce((sum, b) => sum + b, 0);
-    loads.push({ page, bytes, files: urls.length });
+    const sizes = await Promise.all(urls.map(sizeOf));
+    loads.push({ page, bytes: sizes.reduce((sum, b) => sum + b, 0), files: urls.length, each: urls.map((url, i) => ({ url, bytes: sizes[i] })) });
   });
   return loads;
 }
@@ -344,6 +352,7 @@ try {
   const fewLoads = await measureFirstLoads(dirs.few, api);
   const demoLoads = await measureFirstLoads(dirs.demo, []);
   checks.firstLoad = { site: siteLoads, few: fewLoads, demo: demoLoads };
+  checks.languageModules = { site: languageModules(dirs.site), few: languageModules(dirs.few), demo: languageModules(dirs.demo) };
   figures.heapAfterPages = { site: siteLoads.heaps, demo: demoLoads.heaps };
 
   // The real-size page, uncached, against the plain Node peer rendering the same bundle.
@@ -428,8 +437,13 @@ const onBoth = (loads, others) => loads.filter(({ page }) => others.some((other)
 const [fewBoth, siteBoth] = [onBoth(fewLoads.loads, siteLoads.loads), onBoth(siteLoads.loads, fewLoads.loads)];
 const grown = largestGrowth(fewBoth, siteBoth);
 const grownMost = mostGrowth(fewBoth, siteBoth);
-// The home page ships the shell's messages alone, the same on both sites: what it gains is the catalogue's cost.
-const homeGrowth = mostGrowth(...[fewBoth, siteBoth].map((loads) => loads.filter(({ page }) => page === `/${checks.defaultLanguage}/`)));
+// Every page's own messages grow with the site (the generator deals each route its share of
+// what `--messages` allows), the home page's too, which its language's module holds (the
+// home screen is eager: its keys are the shell's).
+const modules = checks.languageModules;
+const moduleGrowth = mostGrowth(modules.few, modules.site);
+const fileByFile = (load) => load.each.map(({ url, bytes }) => `${url.split("/").pop()} ${kb(bytes)}`).join(", ");
+const mostOnFew = fewLoads.loads.find(({ page }) => page === most.page);
 const worldOurs = find("the world", "bilingue");
 const worldPeer = find("the world", "Node peer");
 const streamOurs = find("a visitor's own page", "bilingue");
@@ -447,7 +461,7 @@ const targets = [
     atMost(80_000, kb),
   ),
   fullRunGate(
-    `Its growth from the site of ${checks.few.messagesPerLanguage} messages to the site of ${made.messagesPerLanguage} (the largest: ${grown.from.page}, ${kb(grown.from.bytes)} → ${grown.to.page}, ${kb(grown.to.bytes)})`,
+    `Its growth from the site of ${checks.few.messagesPerLanguage.toLocaleString("en")} messages to the site of ${made.messagesPerLanguage.toLocaleString("en")} (the largest: ${grown.from.page}, ${kb(grown.from.bytes)} → ${grown.to.page}, ${kb(grown.to.bytes)})`,
     grown.bytes,
     kb,
     atMost(2_000, kb),
@@ -479,7 +493,7 @@ const targets = [
   fullRunGate(
     "The site measured is the real-size one (≥ 3,000 messages and 30 languages, 40 routes, 100,000 locale pages)",
     realSize,
-    (v) => (v ? "yes" : `no: ${made.messagesPerLanguage} messages, ${made.languages} languages, ${made.routes} routes, ${checks.crawl.values} locale pages`),
+    (v) => (v ? "yes" : `no: ${made.messagesPerLanguage.toLocaleString("en")} messages, ${made.languages} languages, ${made.routes} routes, ${checks.crawl.values} locale pages`),
     { ok: (v) => v, wanted: "yes" },
   ),
 ];
@@ -499,13 +513,14 @@ const figureRows = [
   [`First-load JavaScript (gzip -9), the largest of every route in every language (${siteLoads.pages} and ${demoLoads.pages} pages)`, `${kb(most.bytes)} (${most.page})`, `${kb(largest(demoLoads.loads).bytes)} (${largest(demoLoads.loads).page})`],
   ["First-load JavaScript, the smallest", kb(Math.min(...siteLoads.loads.map((l) => l.bytes))), kb(Math.min(...demoLoads.loads.map((l) => l.bytes)))],
   [
-    `First-load growth from ${checks.few.messagesPerLanguage} to ${made.messagesPerLanguage} messages, the page that grew most (its own messages grow too)`,
+    `First-load growth from ${checks.few.messagesPerLanguage.toLocaleString("en")} to ${made.messagesPerLanguage.toLocaleString("en")} messages, the page that grew most (its own messages grow too)`,
     `${kb(grownMost.bytes)} (${grownMost.page}: ${kb(grownMost.from)} → ${kb(grownMost.to)})`,
     "",
   ],
+  ["A language's module (the shell's messages, the home page's among them; the date locale; the way to each route's messages), the largest", `${kb(largest(modules.site).bytes)} (${largest(modules.site).page})`, `${kb(largest(modules.demo).bytes)} (${largest(modules.demo).page})`],
   [
-    `First-load growth of the home page (the shell's messages, the same on both sites: the catalogue's cost alone)`,
-    `${kb(homeGrowth.bytes)} (${homeGrowth.page}: ${kb(homeGrowth.from)} → ${kb(homeGrowth.to)})`,
+    `A language's module: its growth from ${checks.few.messagesPerLanguage.toLocaleString("en")} to ${made.messagesPerLanguage.toLocaleString("en")} messages (the home page's own grow too), the most`,
+    `${kb(moduleGrowth.bytes)} (${moduleGrowth.page}: ${kb(moduleGrowth.from)} → ${kb(moduleGrowth.to)})`,
     "",
   ],
 ];
@@ -518,8 +533,8 @@ const section = [
   "## The real-size site",
   "",
   `Run ${new Date().toISOString()} by \`node bench/site/bench.mjs\`${smoke ? " --smoke" : ""}: the site \`node bench/site/build.mjs\`${smoke ? " --small" : ""} makes from CLDR's text`,
-  `(${made.languages} languages, ${made.messagesPerLanguage} messages in each table, ${made.withPluralOrSelect} of them plurals or selects, ${made.routes} routes, ${made.localeValues.toLocaleString("en")} locale pages),`,
-  `the same site with \`--messages ${FEW_MESSAGES}\` (${checks.few.messagesPerLanguage} messages: the shell's, which it cannot go below), and the demo app beside them,`,
+  `(${made.languages} languages, ${made.messagesPerLanguage.toLocaleString("en")} messages in each table, ${made.withPluralOrSelect} of them plurals or selects, ${made.routes} routes, ${made.localeValues.toLocaleString("en")} locale pages),`,
+  `the same site with \`--messages ${FEW_MESSAGES}\` (${checks.few.messagesPerLanguage.toLocaleString("en")} messages: the shell's, which it cannot go below), and the demo app beside them,`,
   "each served by the release binary with `--app-build`, the site's API answered by `bench/upstream.mjs` at once.",
   `wrk, ${CONNECTIONS} keep-alive connections, ${duration} s per row after ${warmUp} s of warm-up, the contenders in turns, the median of ${ROUNDS} round${ROUNDS > 1 ? "s" : ""},`,
   `as a browser asks (\`Accept-Encoding: ${ACCEPTED}\`, a browser's User-Agent); ${threads} render threads and as many peer workers, each peer writing the host's page (checked byte for byte).`,
@@ -534,6 +549,8 @@ const section = [
   `${seconds(checks.crawl.seconds)}, ${(checks.crawl.pages / checks.crawl.seconds).toFixed(0)} pages/s, ${checks.crawl.failed.length} failed. RSS read every ${CRAWL_SAMPLE_MS} ms (${checks.crawl.samples.length} samples); at each tenth of the crawl:`,
   `${tenths.map(({ rss }) => rss.toFixed(0)).join(", ")} MB. "Flat": the last half's samples (from the ${Math.ceil(checks.crawl.pages / 2).toLocaleString("en")}th page on) stay within ${FLAT_MB} MB of one another.`,
   `V8 heap after the crawl: ${heaps(checks.crawl.heaps)}.`,
+  "",
+  `The largest first load, ${most.page}, file by file (gzip -9): ${fileByFile(most)}; the same page on the site of ${checks.few.messagesPerLanguage.toLocaleString("en")} messages: ${mostOnFew ? fileByFile(mostOnFew) : "not measured"}.`,
   "",
   ...gatesTable(targets),
   "",
