@@ -10,6 +10,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, wri
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeSection } from "./support.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const option = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
@@ -140,11 +141,7 @@ try {
     "",
   ].join("\n");
   console.log(section);
-  if (write) {
-    const current = readFileSync(BENCHMARKS, "utf8");
-    const at = current.indexOf(MARKER);
-    writeFileSync(BENCHMARKS, `${at === -1 ? `${current.trimEnd()}\n\n` : current.slice(0, at)}${section}`);
-  }
+  if (write) writeSection(BENCHMARKS, section);
 } finally {
   if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true });
   else console.log(dir);

@@ -46,7 +46,7 @@ import { buildStreamingRender } from "./streaming/build.mjs";
 import { atLeast, atMost, below, figure, gate, missed, none, tables } from "./targets.mjs";
 import { paced, summarise } from "./ttfb.mjs";
 import { startVarnish } from "./varnish.mjs";
-import { readOptions, requireWrk, rssMb, startServer, stop, targetDir, waitReady, wrk } from "./support.mjs";
+import { readOptions, requireWrk, rssMb, SECTION_MARKER, startServer, stop, targetDir, waitReady, wrk } from "./support.mjs";
 import { carriesData, startUpstream } from "./upstream.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -612,8 +612,8 @@ const lines = [
 ];
 const table = lines.join("\n");
 console.log(table);
-// What other scripts write below their marker (bench/catalogue-tsc.mjs's section) is kept.
-const kept = out && existsSync(out) ? readFileSync(out, "utf8").split(/(?=^<!-- bench\/[\w-]+\.mjs -->$)/m).slice(1).join("") : "";
+// What other scripts write below their marker (bench/catalogue-tsc.mjs's, bench/site/bench.mjs's sections) is kept.
+const kept = out && existsSync(out) ? readFileSync(out, "utf8").split(new RegExp(`(?=${SECTION_MARKER.source})`, "m")).slice(1).join("") : "";
 if (out) writeFileSync(out, kept ? `${table}\n${kept}` : table);
 const failed = missed(targets);
 if (failed.length > 0) {

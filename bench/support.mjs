@@ -2,7 +2,7 @@
 // its address (and what else it prints), stopping it, reading a process's resident
 // memory, running wrk and reading its report.
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
@@ -145,4 +145,22 @@ function readWrk(text) {
     socket: { connect, read, write, timeout },
     errors: errors.join("; "),
   };
+}
+
+/** How a script's own section of BENCHMARKS.md begins: `<!-- bench/site/bench.mjs -->`. */
+export const SECTION_MARKER = /^<!-- bench\/[\w/-]+\.mjs -->$/m;
+
+/**
+ * Writes `section` (its first line its marker) into `file`: in place of the section under
+ * the same marker, up to the next marker, or at the end; the rest of the file is kept.
+ */
+export function writeSection(file, section) {
+  const marker = section.slice(0, section.indexOf("\n"));
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const at = current.indexOf(`${marker}\n`);
+  if (at === -1) return writeFileSync(file, `${current.trimEnd()}\n\n${section.trimEnd()}\n`);
+  const rest = current.slice(at + marker.length);
+  const next = rest.search(SECTION_MARKER);
+  const after = next === -1 ? "" : `\n${rest.slice(next)}`;
+  writeFileSync(file, `${current.slice(0, at)}${section.trimEnd()}\n${after}`);
 }

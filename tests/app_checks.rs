@@ -105,6 +105,22 @@ fn benchmark_harness_runs_and_prints_its_table() {
     );
 }
 
+/// The real-size site's benchmark on a small site (`bench/site/bench.mjs --smoke`): every
+/// route in every language answers and its first load is measured, the growth from 50
+/// messages computed, the world page and a visitor's streamed page against the Node peers
+/// (each checked to write the host's page), a crawl of the locale pages with the memory
+/// read along it; it fails on a page that errors, a wrong sum in the gates' arithmetic, or
+/// a missed gate that holds on any build. It times nothing it judges: it runs beside others.
+#[test]
+fn real_size_site_benchmark_runs_and_judges_its_gates() {
+    machine::require(&["wrk"]);
+    run_beside_others(
+        "node",
+        &["bench/site/bench.mjs", "--smoke"],
+        "needs wrk: apt-get install -y wrk; the report above names the failed check",
+    );
+}
+
 /// A short soak: wrk at saturation with no failed request and flat memory, then SIGTERM
 /// under load with no request lost and exit code 0 (`node bench/soak.mjs` is the long one).
 #[test]

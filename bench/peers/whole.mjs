@@ -30,10 +30,18 @@ await runPeer({
         return { path, headers, document: body.toString("utf8") };
       }),
     ),
-  serve: (hostPages) => {
+  serve: async (hostPages) => {
     vm.runInThisContext(readFileSync(bundlePath, "utf8"), { filename: "server.js" });
     const render = globalThis.bilingueRender;
-    // A page without a loader is done in the first outbox.
+    // A page without a loader is done in the first outbox once its screen's module is
+    // there; a lazy screen's first render waits a microtask for it (app/server.tsx), so
+    // each page is rendered once first, its outbox read after that wait.
+    for (const { document } of hostPages) {
+      if (JSON.parse(render(JSON.stringify(bootStateOf(document).boot), 0, null)).done.length === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (JSON.parse(globalThis.bilingueOutbox()).done.length === 0) throw new Error("a page without a loader did not finish once its screen's module was there");
+      }
+    }
     const renderPage = (boot) => JSON.parse(render(JSON.stringify(boot), 0, null)).done[0].result;
     const pages = new Map(
       hostPages.map(({ path, headers, document }) => {
