@@ -450,7 +450,7 @@ const grown = largestGrowth(fewOfGrown, grownBoth);
 const grownMost = mostGrowth(fewBoth, siteBoth);
 // Every page's own messages grow with the site (the generator deals each route its share of
 // what `--messages` allows), the home page's too, which its language's module holds (the
-// home screen is eager: its keys are the shell's).
+// demo's home screen is eager: its keys are the shell's).
 const modules = checks.languageModules;
 const moduleGrowth = mostGrowth(modules.few, modules.site);
 const fileByFile = (load) => load.each.map(({ url, bytes }) => `${url.split("/").pop()} ${kb(bytes)}`).join(", ");

@@ -19,7 +19,9 @@ export function routesSource(routes, localeValues, languages) {
     const path = route.kind === "home" ? '"/"' : `{ ${own.map(([code, pattern]) => `${/^\w+$/.test(code) ? code : JSON.stringify(code)}: ${JSON.stringify(pattern)}`).join(", ")} }`;
     const lines = [`    path: ${path},`];
     if (route.params) lines.push(`    params: { ${route.params.map((name) => `${name}: ${name === "territory" || (route.kind === "territory" && name === "code") ? "TERRITORY" : "LANGUAGE"}`).join(", ")} },`);
-    lines.push(`    screen: ${route.kind === "home" ? "eager(home)" : `lazy(() => import("./ui/${componentName(route)}"))`},`);
+    // Every screen its own chunk, the home page's too: its 88 messages and links to every
+    // route would otherwise ride in every page's first load (the shell).
+    lines.push(`    screen: lazy(() => import("./ui/${componentName(route)}")),`);
     const loader = {
       territory: "http.get(`/site/territories/${encodeURIComponent(params.code)}`)",
       language: "http.get(`/site/languages/${encodeURIComponent(params.code)}`)",
@@ -45,7 +47,6 @@ export function routesSource(routes, localeValues, languages) {
 import { defineRoute, eager, lazy, type Route, type Routes } from "./data/route";
 import { type Match, matchRoute } from "./data/router";
 import type { Language } from "./i18n/languages";
-import * as home from "./ui/Home";
 import * as notFoundScreen from "./ui/NotFound";
 
 const TERRITORY = /^[A-Z]{2}$/;
