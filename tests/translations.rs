@@ -6,7 +6,7 @@
 //! give, flags no ICU message yet still finds a mistake; its PO reader sees the notes; an
 //! XLIFF file its XLIFF 2 writer edited imports its edits and leaves its drafts. Every test
 //! holds for any list of languages. The export and the import themselves are tested in
-//! app/bundling/exchange.test.mjs.
+//! app/bundling/translators.test.mjs.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -65,7 +65,7 @@ fn export(app_root: &Path, format: &str, dir: &Path) {
     let output = run(
         "node",
         &[
-            "app/bundling/exchange-command.mjs",
+            "app/bundling/translators-command.mjs",
             "export",
             format,
             &dir.to_string_lossy(),
@@ -346,7 +346,7 @@ fn import(app_root: &Path, dir: &Path) -> Output {
     run(
         "node",
         &[
-            "app/bundling/exchange-command.mjs",
+            "app/bundling/translators-command.mjs",
             "import",
             &dir.to_string_lossy(),
         ],

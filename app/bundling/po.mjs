@@ -10,7 +10,7 @@ import gettextParser from "gettext-parser";
 
 export const PO_EXTENSION = ".po";
 
-/** `language` (an ExchangeLanguage of app/bundling/exchange.ts) as a PO file's text. */
+/** `language` (an ExchangeLanguage of app/bundling/translators.ts) as a PO file's text. */
 export function writePo(language, { project }) {
   const translations = { "": { "": { msgid: "", msgstr: [""] } } };
   for (const { key, source, target, notes } of language.units) {
@@ -33,7 +33,7 @@ export function writePo(language, { project }) {
   return gettextParser.po.compile({ charset: "utf-8", headers, translations }).toString("utf8");
 }
 
-/** A PO file's text as an ImportedFile (app/bundling/exchange.ts). */
+/** A PO file's text as an ImportedFile (app/bundling/translators.ts). */
 export function readPo(file, text) {
   const read = { file, language: null, languageField: "Language header", units: [], errors: [] };
   let parsed;

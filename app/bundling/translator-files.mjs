@@ -1,4 +1,4 @@
-// The translators' files of a folder, as text, for the import (exchange-command.mjs): only
+// The translators' files of a folder, as text, for the import (translators-command.mjs): only
 // what the folder itself holds, read only when it is a regular file within the size cap,
 // and only when its bytes are UTF-8 text. A file that is not is refused with a line that
 // says what to do, and never by echoing what it holds (a link may point anywhere).

@@ -1,13 +1,13 @@
 // The tables are written all or none (write-all-or-none.mjs): a failure at any step, the
 // one between two tables' renames included, leaves every file as it was and nothing
-// beside them; the import (exchange-command.mjs) writes so.
+// beside them; the import (translators-command.mjs) writes so.
 import assert from "node:assert/strict";
 import { copyFile, mkdtemp, readdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { exportMessages, importMessages } from "./exchange-command.mjs";
-import { copyOfTheTables, editPo, entry, languages } from "./exchange-test-support.mjs";
+import { exportMessages, importMessages } from "./translators-command.mjs";
+import { copyOfTheTables, editPo, entry, languages } from "./translators-test-support.mjs";
 import { writeAllOrNone } from "./write-all-or-none.mjs";
 
 const folders = [];

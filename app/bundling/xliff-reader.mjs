@@ -1,4 +1,4 @@
-// An XLIFF 2 file's text as an ImportedFile (app/bundling/exchange.ts), read with sax, a
+// An XLIFF 2 file's text as an ImportedFile (app/bundling/translators.ts), read with sax, a
 // strict XML parser that tells where each element starts: every unit's line, and every
 // error's, is the file's own. What XLIFF 2 says of a unit is kept: its segments (and the
 // ignorable text between them, as tools split a message by sentence) joined in order, and

@@ -9,8 +9,8 @@ import { mkdir, mkdtemp, open, readFile, rm, symlink, writeFile } from "node:fs/
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { exportMessages, importMessages } from "./exchange-command.mjs";
-import { categoryNeverSelected, copyOfTheTables, describe, editPo, entry, languages, root } from "./exchange-test-support.mjs";
+import { exportMessages, importMessages } from "./translators-command.mjs";
+import { categoryNeverSelected, copyOfTheTables, describe, editPo, entry, languages, root } from "./translators-test-support.mjs";
 
 const { codes, first, other, unlisted } = await languages();
 const o = other.code;
@@ -385,7 +385,7 @@ for (const { name, format, edit, error, at, count = 1 } of CASES) {
 }
 
 /** The command, run as `npm run messages` runs it, from `cwd`. */
-const command = (args, cwd = root) => spawnSync(process.execPath, [path.join(root, "app/bundling/exchange-command.mjs"), ...args], { cwd, encoding: "utf8", timeout: 60_000 });
+const command = (args, cwd = root) => spawnSync(process.execPath, [path.join(root, "app/bundling/translators-command.mjs"), ...args], { cwd, encoding: "utf8", timeout: 60_000 });
 
 test("a usage mistake is one line naming what to do, and no stack trace", async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), "bilingue-usage-"));

@@ -3,7 +3,7 @@
 //   npm run messages -- export po DIR      every language's table as DIR/<code>.po
 //   npm run messages -- export xliff DIR   … as DIR/<code>.xlf (XLIFF 2.0)
 //   npm run messages -- import DIR         every .po, .xlf and .xliff file of DIR into the tables
-// app/bundling/exchange.ts checks; po.mjs and xliff.mjs read and write the files;
+// app/bundling/translators.ts checks; po.mjs and xliff.mjs read and write the files;
 // translator-files.mjs reads a folder's files safely, write-all-or-none.mjs the tables.
 // Every failure is one line that says what to do, never a stack trace.
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
@@ -40,11 +40,11 @@ export async function loadTables(root) {
   );
 }
 
-const exchange = (root) => importAlone(root, fileURLToPath(new URL("./exchange.ts", import.meta.url))).then(({ module }) => module);
+const translators = (root) => importAlone(root, fileURLToPath(new URL("./translators.ts", import.meta.url))).then(({ module }) => module);
 
 /** Writes every language's file into `dir`; gives the files written, or the errors. */
 export async function exportMessages(root, format, dir) {
-  const { exportCatalogue } = await exchange(root);
+  const { exportCatalogue } = await translators(root);
   const { languages, errors } = exportCatalogue(await loadTables(root));
   if (errors.length > 0) return { errors, files: [] };
   const { name, version } = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
@@ -68,7 +68,7 @@ export async function importMessages(root, dir, { fileSystem } = {}) {
   const read = await readTranslatorFiles(dir);
   if (read.errors.length > 0) return { errors: read.errors, notes: [], written: [] };
   const files = read.files.map(({ file, text }) => READERS[path.extname(file).toLowerCase()](file, text));
-  const { importCatalogue } = await exchange(root);
+  const { importCatalogue } = await translators(root);
   const { errors, notes, written } = importCatalogue(await loadTables(root), files);
   if (errors.length > 0) return { errors, notes, written: [] };
   await writeAllOrNone(root, written, fileSystem);

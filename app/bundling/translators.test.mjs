@@ -1,7 +1,7 @@
-// The catalogue out to translators' files and back (app/bundling/exchange-command.mjs), on
+// The catalogue out to translators' files and back (app/bundling/translators-command.mjs), on
 // a copy of the app's tables: a round trip changes no byte, a translation fills in what a
 // table lacked, and files come back as translators' tools leave them (drafts, segments,
-// line endings). Each refusal is in exchange-refusals.test.mjs; gettext's and
+// line endings). Each refusal is in translators-refusals.test.mjs; gettext's and
 // translate-toolkit's own handling of the files is in tests/translations.rs. Every test
 // holds for any list of languages: they come from app/i18n/languages.json.
 import assert from "node:assert/strict";
@@ -10,8 +10,8 @@ import path from "node:path";
 import { test } from "node:test";
 import gettextParser from "gettext-parser";
 import { checkCatalogue } from "./catalogue.mjs";
-import { exportMessages, importMessages, loadTables } from "./exchange-command.mjs";
-import { copyOfTheTables, describe, editPo, entry, languages, root } from "./exchange-test-support.mjs";
+import { exportMessages, importMessages, loadTables } from "./translators-command.mjs";
+import { copyOfTheTables, describe, editPo, entry, languages, root } from "./translators-test-support.mjs";
 
 const { codes, first, other, tables } = await languages();
 const [defaultTable, otherTable] = (await loadTables(root)).map(({ table }) => table);

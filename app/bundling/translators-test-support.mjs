@@ -1,5 +1,5 @@
-// What the tests of the translators' import and export share (exchange.test.mjs,
-// exchange-refusals.test.mjs, …): a copy of the app's tables to import into, and the
+// What the tests of the translators' import and export share (translators.test.mjs,
+// translators-refusals.test.mjs, …): a copy of the app's tables to import into, and the
 // languages as app/i18n/languages.json lists them, so that every test holds whatever
 // languages are added.
 import assert from "node:assert/strict";
@@ -35,7 +35,7 @@ after(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true
 
 /** A folder with a copy of the app's languages and tables (the rest linked), and `files`, one for the translators' files. */
 export async function copyOfTheTables() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "bilingue-exchange-"));
+  const dir = await mkdtemp(path.join(os.tmpdir(), "bilingue-translators-"));
   made.push(dir);
   await cp(path.join(root, "app/i18n"), path.join(dir, "app/i18n"), { recursive: true });
   await cp(path.join(root, "package.json"), path.join(dir, "package.json"));
