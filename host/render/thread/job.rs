@@ -6,16 +6,15 @@ use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 use crossbeam_channel::Receiver;
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 
-use super::loading::Reply;
 use crate::render::budget::Reservation;
 use crate::render::readiness::Readiness;
 use crate::render::runtime::ShellAsk;
 use crate::render::shells::{ShellKey, Shells};
-use crate::render::stream::AbandonAt;
+use crate::render::stream::{AbandonAt, StreamEvent};
 use crate::render::warm_up::WarmUp;
-use crate::render::{ApiCaller, Bundle, RenderError, Visitor};
+use crate::render::{ApiCaller, Bundle, RenderError, Rendering, Visitor};
 
 /// A page to render, as the pool queues it.
 pub(in crate::render) struct Job {
@@ -87,4 +86,45 @@ pub(in crate::render) struct ThreadContext {
     pub(in crate::render) stats: Arc<PoolStats>,
     pub(in crate::render) readiness: Arc<Readiness>,
     pub(in crate::render) shells: Arc<Shells>,
+}
+
+/// Where a page's handler waits for it.
+pub(in crate::render) type ReplyTo = oneshot::Sender<Result<Rendering, RenderError>>;
+
+/// Where a page goes when the bundle has it.
+pub(in crate::render) enum Reply {
+    /// Nothing sent yet: the whole page, or the start of its stream.
+    Waiting(ReplyTo),
+    /// Its head has gone (or the host sent its shell): the rest of the stream.
+    Streaming(mpsc::UnboundedSender<StreamEvent>),
+}
+
+impl Reply {
+    /// Whether no one waits for the page any more (its client went away).
+    pub(in crate::render) fn is_closed(&self) -> bool {
+        match self {
+            Reply::Waiting(reply) => reply.is_closed(),
+            Reply::Streaming(events) => events.is_closed(),
+        }
+    }
+}
+
+impl Reply {
+    /// The page failed before it was started (its thread has no runtime).
+    pub(in crate::render) fn fail(self, error: RenderError) {
+        match self {
+            Reply::Waiting(reply) => {
+                let _ = reply.send(Err(error));
+            }
+            Reply::Streaming(events) => {
+                let _ = events.send(StreamEvent::Failed(error));
+            }
+        }
+    }
+}
+
+impl From<ReplyTo> for Reply {
+    fn from(reply: ReplyTo) -> Self {
+        Reply::Waiting(reply)
+    }
 }

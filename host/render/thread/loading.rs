@@ -9,9 +9,9 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
-use super::PoolStats;
+use super::job::{PoolStats, Reply};
 use crate::data_keys::DataKeys;
 use crate::render::budget::Reservation;
 use crate::render::client_left::{ClientLeft, Departure};
@@ -19,9 +19,6 @@ use crate::render::exchange::{Finished, StreamPart, check_status};
 use crate::render::shells::{KeptShell, ShellKey, Shells};
 use crate::render::stream::{Abandoned, Stream, StreamEvent, StreamHead};
 use crate::render::{Page, RenderError, Rendering, Visitor};
-
-/// Where a page's handler waits for it.
-pub(in crate::render) type ReplyTo = oneshot::Sender<Result<Rendering, RenderError>>;
 
 /// A page started whose bundle has not finished it: it waits for its data.
 struct Loading {
@@ -41,44 +38,6 @@ struct Loading {
     _reserved: Option<Reservation>,
     /// Tells its calls that the page is gone (its client left, or it failed); made with its first call.
     departure: Option<Departure>,
-}
-
-/// Where a page goes when the bundle has it.
-pub(in crate::render) enum Reply {
-    /// Nothing sent yet: the whole page, or the start of its stream.
-    Waiting(ReplyTo),
-    /// Its head has gone (or the host sent its shell): the rest of the stream.
-    Streaming(mpsc::UnboundedSender<StreamEvent>),
-}
-
-impl Reply {
-    /// Whether no one waits for the page any more (its client went away).
-    pub(in crate::render) fn is_closed(&self) -> bool {
-        match self {
-            Reply::Waiting(reply) => reply.is_closed(),
-            Reply::Streaming(events) => events.is_closed(),
-        }
-    }
-}
-
-impl Reply {
-    /// The page failed before it was started (its thread has no runtime).
-    pub(in crate::render) fn fail(self, error: RenderError) {
-        match self {
-            Reply::Waiting(reply) => {
-                let _ = reply.send(Err(error));
-            }
-            Reply::Streaming(events) => {
-                let _ = events.send(StreamEvent::Failed(error));
-            }
-        }
-    }
-}
-
-impl From<ReplyTo> for Reply {
-    fn from(reply: ReplyTo) -> Self {
-        Reply::Waiting(reply)
-    }
 }
 
 /// What a page started brings besides its visitor and its times.
