@@ -134,7 +134,8 @@ function languageModules(dir) {
 function pagePath(code, pattern, value) {
   const values = value ? value.split("/") : [];
   const filled = pattern.split("/").map((part) => (part.startsWith(":") ? encodeURIComponent(values.shift()) : part));
-  return `/${code}${filled.join("/")}`;
+  // A language sits in a URL as its tag in small letters (`/fr-ca/`).
+  return `/${code.toLowerCase()}${filled.join("/")}`;
 }
 
 /** Every route of a build in every language, each with its first listed page's parameters: [{ page, route, language }]. */
@@ -383,6 +384,23 @@ try {
     }
   }
 
+  // A regional variant's page against its parent's, uncached, on the same host: the same
+  // screen, its messages along its chain (the site's fr-CA says ~750 of them its own way).
+  const variant = siteManifest.declared.languages.find(({ parent }) => parent !== undefined);
+  if (variant) {
+    const [variantPage, parentPage] = [variant.code, variant.parent].map((code) => pagePath(code, world.paths[code], ""));
+    checks.variantPages = { variant: variantPage, parent: parentPage };
+    const host = await startApp(dirs.site, ["--page-cache-entries", "0", "--prerender", "off"], { renderThreads: threads });
+    try {
+      await headToHead(`the world in a regional variant and in its parent, uncached`, [
+        { server: `bilingue (no cache), ${variantPage}`, url: host.baseUrl + variantPage, target: host, headers: BROWSERS },
+        { server: `bilingue (no cache), ${parentPage}`, url: host.baseUrl + parentPage, target: host, headers: BROWSERS },
+      ]);
+    } finally {
+      await stop(host);
+    }
+  }
+
   // A visitor's own streamed page: the time zone (private, its data from the API).
   const timeZone = siteManifest.routes.find(({ name }) => name === "timeZone");
   const streamedPage = pagePath(siteManifest.declared.default, timeZone.paths[siteManifest.declared.default], "");
@@ -482,6 +500,14 @@ const targets = [
     ratio(worldOurs, worldPeer),
     times,
     atLeast(1.5, times),
+  ),
+  fullRunGate(
+    checks.variantPages
+      ? `A regional variant's page (${checks.variantPages.variant}), uncached ÷ its parent's (${checks.variantPages.parent}), same host`
+      : "A regional variant's page, uncached ÷ its parent's (the site has no variant)",
+    checks.variantPages ? ratio(find("the world in a regional variant", `bilingue (no cache), ${checks.variantPages.variant}`), find("the world in a regional variant", `bilingue (no cache), ${checks.variantPages.parent}`)) : NaN,
+    times,
+    atLeast(0.95, times),
   ),
   fullRunGate(
     `A visitor's own page (${checks.streamedPage}, streamed, --prerender on) ÷ the Node streaming peer built from the site's sources, no compression`,
