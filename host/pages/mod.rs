@@ -1,9 +1,10 @@
 //! A page request, in six steps, each a call into the file that owns it; every kind of
 //! page (whole, streamed, or standing in for a failed render) goes through all six:
 //!
-//! 1. `request`: what is asked: the language (path prefix › saved choice › default) and
-//!    the path without its prefix; an unprefixed path is answered at once with the way to
-//!    its prefixed page (`redirect`), a method other than GET or HEAD is refused.
+//! 1. `request`: what is asked: the language of its path prefix and the path without it;
+//!    an unprefixed path is answered at once with the way to its prefixed page
+//!    (`redirect`), in the language it lands in (`landing`: saved choice › a crawler's
+//!    default › `accept_language` › default), a method other than GET or HEAD is refused.
 //! 2. `cache`: the cache's turn: the page is kept (sent at once), or this request renders
 //!    it, leading the render or after waiting for another's, and settles the turn.
 //! 3. `render`: V8 renders the screen (its loader's data first, within `--load-timeout`):
@@ -16,6 +17,7 @@
 //! 6. `answer`: the page's headers, the one cache write (settling the turn), the coding
 //!    (`encoding`, `gzip`), the validator and 304, and the body.
 
+mod accept_language;
 mod answer;
 mod cache;
 mod cookies;
@@ -26,6 +28,7 @@ mod escape;
 mod fallback;
 mod first_parts;
 mod gzip;
+mod landing;
 mod nonce;
 mod outcome;
 mod redirect;
@@ -146,7 +149,7 @@ pub fn routes(pages: Arc<Pages>) -> Router {
 async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Response {
     let build = pages.build();
     // 1. What is asked.
-    let asked = match request::read(request, &build.routes, &pages.site.freshness) {
+    let asked = match request::read(request, &build.routes, &pages.site) {
         Read::Page(asked) => asked,
         Read::Answer(answer) => return answer,
     };

@@ -14,9 +14,10 @@ use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, Version, header};
 use axum::response::{IntoResponse, Response};
 
+use super::Site;
 use super::cookies;
+use super::landing::Landing;
 use super::redirect;
-use super::sharing::Freshness;
 use crate::lang::Language;
 use crate::language_prefix::{PathLanguage, split_path};
 use crate::links::{self, PageLinks};
@@ -134,7 +135,7 @@ fn takes_trailers(version: Version, headers: &HeaderMap) -> bool {
 }
 
 /// Reads `request` (taken whole, so that nothing of it is copied).
-pub fn read(request: Request, routes: &AppRoutes, freshness: &Freshness) -> Read {
+pub fn read(request: Request, routes: &AppRoutes, site: &Site) -> Read {
     let (parts, _) = request.into_parts();
     if parts.method != Method::GET && parts.method != Method::HEAD {
         return Read::Answer(
@@ -151,22 +152,15 @@ pub fn read(request: Request, routes: &AppRoutes, freshness: &Freshness) -> Read
         PathLanguage::Prefixed { language, .. } => (language, true, 1 + language.segment().len()),
         PathLanguage::Unsupported => (Language::default_language(), false, 0),
         PathLanguage::Unprefixed { path } => {
-            let saved = cookies::saved_language(
-                parts
-                    .headers
-                    .get_all(header::COOKIE)
-                    .iter()
-                    .map(HeaderValue::as_bytes),
-            );
-            let language = saved.unwrap_or_else(Language::default_language);
+            let landing = Landing::of(&parts.headers, &site.crawlers);
             let has_cookie = parts.headers.contains_key(header::COOKIE);
             let path = canonical(path);
             return Read::Answer(redirect::to_the_prefixed_page(
-                language,
+                landing.language,
                 &path,
-                routes.find_in_any(language, &path).as_ref(),
+                routes.find_in_any(landing.language, &path).as_ref(),
                 parts.uri.query(),
-                redirect::cache_control(has_cookie, freshness),
+                landing.headers(has_cookie, &site.freshness),
             ));
         }
     };
@@ -183,7 +177,7 @@ pub fn read(request: Request, routes: &AppRoutes, freshness: &Freshness) -> Read
             language,
             page,
             parts.uri.query(),
-            freshness,
+            &site.freshness,
         ));
     }
     let may_wait = found.is_some_and(|found| found.may_load());

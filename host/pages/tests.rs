@@ -14,6 +14,7 @@ use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use tokio::sync::{Semaphore, mpsc};
 use tower::ServiceExt as _;
 
+use super::landing;
 use crate::lang::Language;
 use crate::manifest::{EMBEDDED, app_page};
 use crate::render::{
@@ -546,7 +547,25 @@ async fn an_unprefixed_path_leads_to_the_saved_language_and_only_a_cookieless_wa
     assert_eq!(anyone.status, StatusCode::FOUND);
     assert_eq!(anyone.header(header::LOCATION), "/fr/a?b=c");
     assert!(anyone.header(header::CACHE_CONTROL).starts_with("public, "));
-    assert_eq!(anyone.header(header::VARY), "cookie");
+    assert_eq!(anyone.header(header::VARY), "accept-language, cookie");
+    assert_eq!(anyone.header(landing::REDUCED_ACCEPT_LANGUAGE), "fr");
+    let asking_english = ask(
+        &renderer,
+        Method::GET,
+        "/a",
+        &[("accept-language", "en-GB,en;q=0.9,fr;q=0.8")],
+    )
+    .await;
+    assert_eq!(asking_english.header(header::LOCATION), "/en/a");
+    assert!(
+        asking_english
+            .header(header::CACHE_CONTROL)
+            .starts_with("public, ")
+    );
+    assert_eq!(
+        asking_english.header(landing::REDUCED_ACCEPT_LANGUAGE),
+        "en"
+    );
     let english = ask(
         &renderer,
         Method::GET,
@@ -651,6 +670,8 @@ async fn an_unprefixed_path_leads_to_the_page_at_its_path_in_the_saved_language(
         let answer = ask(&renderer, Method::GET, words, &[("cookie", &cookie)]).await;
         assert_eq!(answer.status, StatusCode::FOUND, "{words}");
         assert_eq!(answer.header(header::LOCATION), own, "{words} in {one}");
+        let asking = ask(&renderer, Method::GET, words, &[("accept-language", &one)]).await;
+        assert_eq!(asking.header(header::LOCATION), own, "{words} asking {one}");
         let anyone = ask(&renderer, Method::GET, words, &[]).await;
         let default = Language::default_language().code();
         assert!(
