@@ -9,6 +9,8 @@ mod user_agent;
 
 pub use sitemap::Sitemap;
 pub use user_agent::CrawlerTest;
+#[cfg(test)]
+pub use user_agent::USER_AGENT_READ;
 
 use std::io::Write as _;
 use std::sync::Arc;

@@ -23,7 +23,7 @@ pub struct CrawlerTest {
 
 /// A user agent is read this far at most: no browser's is longer, and the rest could
 /// only be there to make the match expensive.
-const USER_AGENT_READ: usize = 1024;
+pub const USER_AGENT_READ: usize = 1024;
 
 impl CrawlerTest {
     /// Compiles the patterns the build made ready (`app/bundling/crawlers.mjs`), then checks

@@ -40,6 +40,8 @@ mod streamed;
 #[cfg(test)]
 mod tests;
 mod timing;
+#[cfg(test)]
+mod varnish_vcl;
 mod written;
 
 pub use cache::PageCache;
