@@ -160,7 +160,7 @@ fn an_unprefixed_url_leads_to_the_page_in_the_saved_language() {
             Some(_) => "private, no-store",
         };
         assert_eq!(header(&response, "cache-control"), kept, "{cookie:?}");
-        assert_eq!(header(&response, "vary"), "cookie");
+        assert_eq!(header(&response, "vary"), "accept-language, cookie");
     }
     let home = get("/");
     assert_eq!(

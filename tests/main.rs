@@ -1,6 +1,7 @@
 //! The integration tests, in one binary so V8 is linked once. Each module is one area:
 //!
 //! - `http`: pages over real HTTP against the real router (languages, signals, assets).
+//! - `accept_language`: `/` in the visitor's language (Accept-Language, saved choice, crawlers).
 //! - `cdn`: the binary behind Varnish (its built-in VCL): hits, Age, 304, no leak, deploys.
 //! - `shipped_vcl`: behind Varnish with `deploy/varnish.vcl`: stale-if-error, earlier builds' assets.
 //! - `caching`: what browsers and shared caches may keep, validators, 304, HEAD.
@@ -37,6 +38,7 @@
 //! `support::upstream`, the one way to stand in for a server the host calls (an API
 //! upstream, an OTLP collector).
 
+mod accept_language;
 mod api;
 mod app_checks;
 mod caching;

@@ -2,10 +2,13 @@
 //! binary: a stopped origin's pages are served stale for their `stale-if-error` (Varnish
 //! alone does not), and not past it; an up origin's page is never served stale past its
 //! `stale-while-revalidate`; an earlier build's assets, served from `--previous-assets`,
-//! go with a purge of that build. (Purging by key: `cdn.rs`.)
+//! go with a purge of that build; the way from `/` is kept once per language whatever
+//! browsers send as `Accept-Language`, and a crawler is led to the default whatever is
+//! kept. (Purging by key: `cdn.rs`.)
 
 use std::time::{Duration, Instant};
 
+use crate::accept_language;
 use crate::cdn::{Varnish, is_hit};
 use crate::support::binary::Host;
 use crate::support::{self, header, module_scripts};
@@ -129,4 +132,183 @@ fn an_earlier_builds_assets_carry_its_key_and_go_with_a_purge_of_it() {
     assert!(!purged.contains("Purged 0"), "{purged}");
     assert_eq!(hits(), [true, true, false], "only A's asset went: {kept:?}");
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// Where the way from `/` led, and whether Varnish answered it from its cache.
+fn way_through(varnish: &Varnish, user_agent: &[u8], accept_language: &[u8]) -> (String, bool) {
+    let way = accept_language::ask(
+        &varnish.base,
+        "/",
+        &[
+            ("user-agent", user_agent),
+            ("accept-language", accept_language),
+        ],
+    );
+    assert_eq!(way.status(), 302);
+    (header(&way, "location"), is_hit(&way))
+}
+
+#[test]
+fn the_way_from_the_root_is_kept_once_per_language_whatever_browsers_send() {
+    let host = Host::started(&[]);
+    let varnish = Varnish::start_shipped(&host.base);
+    let browser = accept_language::BROWSER.as_bytes();
+    let mut asked: Vec<(Vec<u8>, Vec<&str>)> = accept_language::BROWSERS
+        .iter()
+        .map(|(header, leads)| (header.as_bytes().to_vec(), leads.to_vec()))
+        .collect();
+    asked.extend(accept_language::odd_headers());
+    // The same headers as other browsers write them: other cases, spaces, weights.
+    let more: Vec<_> = asked
+        .iter()
+        .map(|(value, leads)| {
+            let text = String::from_utf8_lossy(value);
+            (
+                text.to_uppercase().replace(',', " ,\t").into_bytes(),
+                leads.clone(),
+            )
+        })
+        .filter(|(value, _)| value.is_ascii())
+        .collect();
+    asked.extend(more);
+
+    let mut fetched: Vec<String> = Vec::new();
+    for round in ["first", "second"] {
+        for (accept_language, leads) in &asked {
+            let shown = String::from_utf8_lossy(accept_language)
+                .chars()
+                .take(40)
+                .collect::<String>();
+            let language = accept_language::first_offered(leads);
+            let (to, hit) = way_through(&varnish, browser, accept_language);
+            assert_eq!(
+                to,
+                accept_language::page_in(&language, "home"),
+                "{round}: {shown:?}"
+            );
+            let direct = accept_language::ask(
+                &host.base,
+                "/",
+                &[
+                    ("user-agent", browser),
+                    ("accept-language", accept_language),
+                ],
+            );
+            assert_eq!(header(&direct, "location"), to, "the host alone: {shown:?}");
+            if !hit {
+                fetched.push(to);
+            }
+        }
+    }
+    let (languages, _) = accept_language::site_languages();
+    eprintln!(
+        "{} requests of {} headers through Varnish: {} fetched ({fetched:?}), the rest hits",
+        2 * asked.len(),
+        asked.len(),
+        fetched.len()
+    );
+    assert!(
+        fetched.len() <= languages.len(),
+        "at most one way kept per language: {fetched:?}"
+    );
+    let mut distinct = fetched.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(
+        distinct.len(),
+        fetched.len(),
+        "each fetched once: {fetched:?}"
+    );
+
+    // Headers made of the pieces headers are made of: Varnish's reduction and the host's
+    // lookup agree on every one, and still no more is kept.
+    let mut seed = 0x1a9c_u64;
+    let mut random = move || {
+        // xorshift64: the same headers each run.
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    const PIECES: [&str; 17] = [
+        "fr", "en", "de", "-CA", "-GB", "-US", "*", ",", ", ", ";q=", "0.5", "1", "0", " ", ";",
+        "x", "\t",
+    ];
+    for _ in 0..300 {
+        let value: String = (0..random() % 12)
+            .map(|_| PIECES[(random() % PIECES.len() as u64) as usize])
+            .collect();
+        let (to, hit) = way_through(&varnish, browser, value.as_bytes());
+        let direct = accept_language::ask(
+            &host.base,
+            "/",
+            &[
+                ("user-agent", browser),
+                ("accept-language", value.as_bytes()),
+            ],
+        );
+        assert_eq!(to, header(&direct, "location"), "{value:?}");
+        if !hit {
+            fetched.push(to);
+        }
+    }
+    assert!(fetched.len() <= languages.len(), "{fetched:?}");
+}
+
+#[test]
+fn a_crawler_is_led_to_the_default_behind_varnish_whatever_it_asks_and_whatever_is_kept() {
+    let host = Host::started(&[]);
+    let varnish = Varnish::start_shipped(&host.base);
+    let (_, default) = accept_language::site_languages();
+    let english = accept_language::first_offered(&["en"]);
+    assert_ne!(
+        english, default,
+        "the test needs a language other than the default"
+    );
+    // A browser's English way is kept first, for the very header the crawlers send.
+    let browser = accept_language::BROWSER.as_bytes();
+    let asking_english = b"en-GB,en;q=0.9";
+    way_through(&varnish, browser, asking_english);
+    assert_eq!(
+        way_through(&varnish, browser, asking_english),
+        (accept_language::page_in(&english, "home"), true)
+    );
+    // isbot's corpus, asking English: the crawlers are led to the default, the browsers to
+    // English, as the host alone leads them.
+    let corpus = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/isbot-user-agents.txt"
+    ))
+    .unwrap();
+    let mut led = std::collections::BTreeMap::<String, usize>::new();
+    for user_agent in corpus
+        .split(|b| *b == b'\n')
+        .filter(|line| !line.is_empty())
+    {
+        let (to, _) = way_through(&varnish, user_agent, b"en-GB,en;q=0.9");
+        let direct = accept_language::ask(
+            &host.base,
+            "/",
+            &[
+                ("user-agent", user_agent),
+                ("accept-language", b"en-GB,en;q=0.9"),
+            ],
+        );
+        assert_eq!(
+            to,
+            header(&direct, "location"),
+            "{}",
+            String::from_utf8_lossy(user_agent)
+        );
+        *led.entry(to).or_default() += 1;
+    }
+    eprintln!("isbot's corpus asking English, through Varnish: {led:?}");
+    let home = |language: &str| {
+        led.get(&accept_language::page_in(language, "home"))
+            .copied()
+    };
+    assert!(
+        home(&default) > Some(500) && home(&english) > Some(500),
+        "{led:?}"
+    );
 }
