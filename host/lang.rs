@@ -1,7 +1,8 @@
 //! The supported languages: the one list in `app/i18n/languages.json`, which the app reads
 //! too (the build embeds it; development mode reads the app's own copy), with the default
 //! and the name of the cookie that keeps a visitor's choice. Which language a request gets
-//! is read by `pages::request` (path prefix › saved choice › default).
+//! is read by `pages::request` (its path's prefix) and, for a path without one,
+//! `pages::landing` (saved choice › a crawler's default › Accept-Language › default).
 //!
 //! A language is a BCP 47 tag as the list writes it (`fr`, `fr-CA`): what `<html lang>`,
 //! `Content-Language` and hreflang say. It sits in a URL as its segment, the tag in small

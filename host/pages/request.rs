@@ -1,8 +1,9 @@
-//! Step 1 of a page request: what it asks for. Its language (the path's prefix, else the
-//! visitor's saved choice, else the default) and its path without the prefix, canonical
+//! Step 1 of a page request: what it asks for. Its language (the path's prefix) and its
+//! path without the prefix, canonical
 //! (`url_path::page_path`: what a browser leaves raw, `|` or `é`, encoded; a path no page
 //! can have, `//x` or one too long, marked as such, for the not-found page); a path
-//! without a prefix is answered at once with the way to its prefixed page, a path in
+//! without a prefix is answered at once with the way to its prefixed page, in the language
+//! it lands in (`landing`: saved choice, a crawler's default, Accept-Language), a path in
 //! another language's words with the way to its own (`redirect`, from the manifest's
 //! routes), and a method other than GET or HEAD is refused, so only a prefixed page in its
 //! language's words goes on to the cache and the render. Synchronous, and it trusts
