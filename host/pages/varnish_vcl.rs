@@ -105,9 +105,10 @@ sub bilingue_reduce_accept_language {{
 
 # The next element of the list, when it is `OWS language-range [OWS ";" OWS "q=" qvalue]
 # OWS` (RFC 4647 §2.1, RFC 9110 §12.4.2), and weighs more than the best so far (the
-# earlier wins a tie; q=0 never does): its site's language, if any, is the best.
+# earlier wins a tie; q=0 never does): its site's language, if any, is the best. Once a
+# language is found at q=1, nothing after it can win.
 sub bilingue_next_language_range {{
-    if (!req.http.bilingue-rest) {{
+    if (!req.http.bilingue-rest || std.real(req.http.bilingue-best-q, 0) >= 1) {{
         return;
     }}
     set req.http.bilingue-element = regsub(req.http.bilingue-rest, "^([^,]*).*$", "\1");
