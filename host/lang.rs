@@ -8,6 +8,11 @@
 //! `Content-Language` and hreflang say. It sits in a URL as its segment, the tag in small
 //! letters (`/fr-ca/`). A regional variant names its parent (`fr-CA` → `fr`): a message it
 //! lacks is its parent's, then the default language's (its chain).
+//!
+//! The list is a site's value ([`Languages`], read from its build), not the process's: two
+//! sites in one process have a list each. A [`Language`] is a small copyable value that
+//! knows its list (a reference into it: a list is made once per site and lives as long as
+//! the process does, as a site does).
 
 use std::sync::OnceLock;
 
@@ -41,6 +46,9 @@ pub struct LanguageInfo {
     /// `fr-FR, fr;q=0.9`: what an API is asked in for a page in this language.
     #[serde(skip, default = "no_accept_language")]
     accept_language: axum::http::HeaderValue,
+    /// The list it is in, set once the list is made.
+    #[serde(skip)]
+    list: OnceLock<&'static LanguageList>,
 }
 
 /// Which way a language's text runs: `<html dir>`, and the app's logical styles, follow it.
@@ -55,19 +63,20 @@ fn no_accept_language() -> axum::http::HeaderValue {
     axum::http::HeaderValue::from_static("")
 }
 
-/// `languages.json`.
+/// `languages.json`: a site's list.
 #[derive(Debug, Deserialize)]
-struct Declared {
+pub struct LanguageList {
+    /// The list as it was read (`languages.json`'s value), to tell a new one from it.
+    #[serde(skip)]
+    source: serde_json::Value,
     default: String,
     /// The cookie that keeps the visitor's choice.
     cookie: String,
     languages: Vec<LanguageInfo>,
 }
 
-static DECLARED: OnceLock<Declared> = OnceLock::new();
-
-fn read_declared(json: &str) -> Result<Declared, String> {
-    let mut declared: Declared =
+fn read_declared(json: &str) -> Result<LanguageList, String> {
+    let mut declared: LanguageList =
         serde_json::from_str(json).map_err(|e| format!("languages.json: {e}"))?;
     if declared.languages.is_empty() {
         return Err("languages.json declares no language".into());
@@ -165,29 +174,72 @@ pub fn is_language_tag(tag: &str) -> bool {
         })
 }
 
-fn declared() -> &'static Declared {
-    DECLARED.get_or_init(|| {
-        read_declared(include_str!("../app/i18n/languages.json"))
-            .expect("app/i18n/languages.json is valid")
-    })
+/// A site's languages: its list, its default, its cookie's name. Cheap to copy.
+#[derive(Debug, Clone, Copy)]
+pub struct Languages(&'static LanguageList);
+
+impl PartialEq for Languages {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl Eq for Languages {}
+
+impl Languages {
+    /// The list `json` declares (the shape of `languages.json`), checked, made for the
+    /// process's life (a site's, which never ends before it).
+    pub fn read(json: &str) -> Result<Self, String> {
+        let mut list = read_declared(json)?;
+        list.source = serde_json::from_str(json).map_err(|e| format!("languages.json: {e}"))?;
+        let list: &'static LanguageList = Box::leak(Box::new(list));
+        for language in &list.languages {
+            let _ = language.list.set(list);
+        }
+        Ok(Self(list))
+    }
+
+    pub fn all(self) -> impl Iterator<Item = Language> {
+        self.0.languages.iter().map(Language)
+    }
+
+    pub fn default_language(self) -> Language {
+        self.by_code(&self.0.default)
+            .expect("checked when the list is read")
+    }
+
+    /// The language whose tag is `code`, as the list writes it.
+    pub fn by_code(self, code: &str) -> Option<Language> {
+        self.all().find(|l| l.code() == code)
+    }
+
+    /// The language whose tag is `tag` in any case (BCP 47 tags are case-insensitive:
+    /// `fr-ca` is `fr-CA`), as a browser or a cookie may write it.
+    pub fn by_tag(self, tag: &str) -> Option<Language> {
+        self.all().find(|l| l.code().eq_ignore_ascii_case(tag))
+    }
+
+    /// The language whose URL segment is `segment` (`fr-ca`), exactly.
+    pub fn by_segment(self, segment: &str) -> Option<Language> {
+        self.all().find(|l| l.segment() == segment)
+    }
+
+    /// Whether `declared` (a build's `languages.json`) is the list these were read from.
+    pub fn declared_by(self, declared: &serde_json::Value) -> bool {
+        self.0.source == *declared
+    }
+
+    /// How many languages the site has.
+    pub fn count(self) -> usize {
+        self.0.languages.len()
+    }
+
+    /// The cookie the app writes when the visitor changes language.
+    pub fn cookie_name(self) -> &'static str {
+        &self.0.cookie
+    }
 }
 
-/// Uses `json` (the shape of `languages.json`) as the list of languages instead of the
-/// built-in one: development mode reads the app's own. Only before any language is
-/// looked at.
-pub fn declare(json: &str) -> Result<(), String> {
-    let declared = read_declared(json)?;
-    DECLARED
-        .set(declared)
-        .map_err(|_| "the languages were already read".to_string())
-}
-
-/// The cookie the app writes when the visitor changes language.
-pub fn cookie_name() -> &'static str {
-    &declared().cookie
-}
-
-/// A supported language: a reference into the declared list, cheap to copy and compare.
+/// A site's language: a reference into its list, cheap to copy and compare.
 #[derive(Debug, Clone, Copy)]
 pub struct Language(&'static LanguageInfo);
 
@@ -211,40 +263,9 @@ impl serde::Serialize for Language {
 }
 
 impl Language {
-    pub fn all() -> impl Iterator<Item = Language> {
-        declared().languages.iter().map(Language)
-    }
-
-    pub fn default_language() -> Language {
-        Self::from_code(&declared().default).expect("checked when the list is read")
-    }
-
-    /// The language whose tag is `code`, as the list writes it.
-    pub fn from_code(code: &str) -> Option<Language> {
-        declared()
-            .languages
-            .iter()
-            .find(|l| l.code == code)
-            .map(Language)
-    }
-
-    /// The language whose tag is `tag` in any case (BCP 47 tags are case-insensitive:
-    /// `fr-ca` is `fr-CA`), as a browser or a cookie may write it.
-    pub fn from_tag(tag: &str) -> Option<Language> {
-        declared()
-            .languages
-            .iter()
-            .find(|l| l.code.eq_ignore_ascii_case(tag))
-            .map(Language)
-    }
-
-    /// The language whose URL segment is `segment` (`fr-ca`), exactly.
-    pub fn from_segment(segment: &str) -> Option<Language> {
-        declared()
-            .languages
-            .iter()
-            .find(|l| l.segment == segment)
-            .map(Language)
+    /// The list it is one of: its site's.
+    pub fn languages(self) -> Languages {
+        Languages(self.0.list.get().expect("set when the list is made"))
     }
 
     /// Its BCP 47 tag, as the list writes it (`fr-CA`).
@@ -261,12 +282,12 @@ impl Language {
     pub fn parent(self) -> Option<Language> {
         self.0
             .parent_index
-            .map(|index| Language(&declared().languages[index]))
+            .map(|index| Language(&self.languages().0.languages[index]))
     }
 
     /// The languages a message is looked for in: itself, its parents, then the default.
     pub fn chain(self) -> impl Iterator<Item = Language> {
-        let default = Self::default_language();
+        let default = self.languages().default_language();
         let mut next = Some(self);
         std::iter::from_fn(move || {
             let current = next?;
@@ -299,15 +320,19 @@ impl Language {
         self.0.accept_language.clone()
     }
 
-    /// How many languages are supported.
-    pub fn count() -> usize {
-        declared().languages.len()
-    }
-
     /// This language's place in the declared list, from 0 to `count() - 1`.
     pub fn index(self) -> usize {
         self.0.index
     }
+}
+
+/// The demo's list (`app/i18n/languages.json`), read once: what unit tests serve.
+#[cfg(test)]
+pub fn demo() -> Languages {
+    static DEMO: OnceLock<Languages> = OnceLock::new();
+    *DEMO.get_or_init(|| {
+        Languages::read(include_str!("../app/i18n/languages.json")).expect("the demo's list")
+    })
 }
 
 #[cfg(test)]
@@ -315,7 +340,7 @@ mod tests {
     use super::*;
 
     fn lang(code: &str) -> Language {
-        Language::from_code(code).unwrap()
+        demo().by_code(code).unwrap()
     }
 
     #[test]
@@ -333,12 +358,12 @@ mod tests {
 
     #[test]
     fn french_is_the_default() {
-        assert_eq!(Language::default_language().code(), "fr");
-        assert_eq!(cookie_name(), "bilingue_lang");
+        assert_eq!(demo().default_language().code(), "fr");
+        assert_eq!(demo().cookie_name(), "bilingue_lang");
     }
 
     /// A list with a variant and a partial language, as the docs add them.
-    fn with_variants() -> Declared {
+    fn with_variants() -> LanguageList {
         read_declared(
             r#"{"default":"fr","cookie":"c","languages":[
                 {"code":"fr","locale":"fr-FR","name":"Français","direction":"ltr"},
@@ -365,11 +390,12 @@ mod tests {
         let chain = |code: &str| lang(code).chain().map(Language::code).collect::<Vec<_>>();
         assert_eq!(chain("en"), ["en", "fr"]);
         assert_eq!(chain("fr"), ["fr"]);
-        assert_eq!(Language::from_tag("EN"), Language::from_code("en"));
-        assert_eq!(Language::from_code("EN"), None);
-        assert_eq!(Language::from_segment("en"), Language::from_code("en"));
+        let demo = demo();
+        assert_eq!(demo.by_tag("EN"), demo.by_code("en"));
+        assert_eq!(demo.by_code("EN"), None);
+        assert_eq!(demo.by_segment("en"), demo.by_code("en"));
         assert_eq!(
-            Language::from_segment("EN"),
+            demo.by_segment("EN"),
             None,
             "a URL's segment is in small letters"
         );

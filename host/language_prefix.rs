@@ -5,7 +5,7 @@
 //! strips the same prefixes (`stripLanguagePrefix`, app/i18n/languages.ts); both sides are
 //! held to the cases in `app/i18n/prefix-cases.json`.
 
-use crate::lang::Language;
+use crate::lang::{Language, Languages};
 use crate::manifest::AppRoutes;
 
 /// A request path, split into its language prefix and the path without it.
@@ -25,7 +25,7 @@ pub fn split_path<'a>(path: &'a str, routes: &AppRoutes) -> PathLanguage<'a> {
     let Some(after_slash) = path.strip_prefix('/') else {
         return PathLanguage::Unprefixed { path: "/" };
     };
-    if let Some((language, rest)) = offered_prefix(path) {
+    if let Some((language, rest)) = offered_prefix(routes.languages(), path) {
         return PathLanguage::Prefixed {
             language,
             path: rest,
@@ -40,13 +40,13 @@ pub fn split_path<'a>(path: &'a str, routes: &AppRoutes) -> PathLanguage<'a> {
 
 /// The language we offer that `path` is prefixed with, and the path without it: `/en/x` →
 /// (en, `/x`), `/en` → (en, `/`); none for any other path.
-pub fn offered_prefix(path: &str) -> Option<(Language, &str)> {
+pub fn offered_prefix(languages: Languages, path: &str) -> Option<(Language, &str)> {
     let after_slash = path.strip_prefix('/')?;
     let (segment, rest) = match after_slash.find('/') {
         Some(i) => (&after_slash[..i], &after_slash[i..]),
         None => (after_slash, "/"),
     };
-    Some((Language::from_segment(segment)?, rest))
+    Some((languages.by_segment(segment)?, rest))
 }
 
 /// `de`, `ast`, `pt-BR`, `zh-Hant`: a BCP 47 primary subtag with at most one more subtag.
@@ -68,7 +68,7 @@ mod tests {
     use crate::test_support::Random;
 
     fn lang(code: &str) -> Language {
-        Language::from_code(code).unwrap()
+        crate::lang::demo().by_code(code).unwrap()
     }
 
     /// The cases the app's `stripLanguagePrefix` is held to as well.
@@ -95,7 +95,7 @@ mod tests {
                 },
             };
             assert_eq!(
-                split_path(&case.path, &AppRoutes::default()),
+                split_path(&case.path, &AppRoutes::none(crate::lang::demo())),
                 expected,
                 "{}",
                 case.path
@@ -107,7 +107,7 @@ mod tests {
     fn language_like_prefixes_we_do_not_offer_are_unsupported() {
         for path in ["/de/", "/de", "/pt-BR/x", "/zh-Hant/", "/EN/"] {
             assert_eq!(
-                split_path(path, &AppRoutes::default()),
+                split_path(path, &AppRoutes::none(crate::lang::demo())),
                 PathLanguage::Unsupported,
                 "{path}"
             );
@@ -134,7 +134,7 @@ mod tests {
         for _ in 0..20_000 {
             let bytes = random.text();
             let path = String::from_utf8_lossy(&bytes);
-            match split_path(&path, &AppRoutes::default()) {
+            match split_path(&path, &AppRoutes::none(crate::lang::demo())) {
                 PathLanguage::Prefixed {
                     language,
                     path: rest,

@@ -62,13 +62,6 @@ pub fn declared_routes() -> &'static [DeclaredRoute] {
     &manifest::EMBEDDED.routes
 }
 
-/// Development mode (and `--app-build`): the list of languages comes from the app's build folder, and must be
-/// read before anything asks for a language.
-pub fn declare_dev_languages(dir: &std::path::Path) -> Result<(), String> {
-    let manifest = manifest::Manifest::read(&dir.join("manifest.json"))?;
-    lang::declare(&manifest.declared.to_string())
-}
-
 impl Host {
     /// The public routes.
     pub fn app(&self) -> Router {
@@ -157,14 +150,15 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
     use std::time::Duration;
     let manifest = &*manifest::EMBEDDED;
     let origin = origin::Origin::parse("https://www.example.org").unwrap();
+    let languages = lang::demo();
     // The app's routes, then the test's, the same in every language.
     let declared: Vec<manifest::DeclaredRoute> = (manifest.routes.iter().cloned())
         .chain(manifest::declared_everywhere(routes))
         .collect();
     let build = pages::PageBuild {
-        document: pages::DocumentAssets::from_manifest(manifest),
-        routes: manifest::AppRoutes::new(&declared).unwrap(),
-        texts: Arc::new(texts::Texts::new(&manifest.host_texts).unwrap()),
+        document: pages::DocumentAssets::from_manifest(languages, manifest),
+        routes: manifest::AppRoutes::new(languages, &declared).unwrap(),
+        texts: Arc::new(texts::Texts::new(languages, &manifest.host_texts).unwrap()),
     };
     Parts {
         pages: Arc::new(pages::Pages::new(
@@ -172,6 +166,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
             build,
             Arc::new(pages::PageCache::new(10)),
             pages::Site {
+                languages,
                 origin: origin.clone(),
                 crawlers: crawlers::CrawlerTest::new(&manifest.crawlers).unwrap(),
                 time_zone: "UTC".into(),
@@ -184,22 +179,30 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
                 },
             },
         )),
-        api: api::router(None),
+        api: api::router(languages, None),
         search: Arc::new(crawlers::RobotsAndSitemap::new(
             &origin,
-            crawlers::Sitemap::new(&origin, &manifest.routes, &manifest.sitemap, "2026").unwrap(),
+            crawlers::Sitemap::new(
+                languages,
+                &origin,
+                &manifest.routes,
+                &manifest.sitemap,
+                "2026",
+            )
+            .unwrap(),
             false,
         )),
         readiness: Arc::new(render::Readiness::new(1)),
         lifecycle: Arc::default(),
         observe: metrics::Observe {
-            metrics: metrics::Metrics::new(),
+            metrics: metrics::Metrics::new(languages),
             access_log: false,
         },
         tracing: trace::Tracing::default(),
         dev: None,
         no_index: false,
         purge_keys: Arc::new(purge_keys::PurgeKeys::new(
+            languages,
             "test",
             &declared
                 .iter()

@@ -27,12 +27,14 @@ pub fn page_links<'a>(
 ) -> PageLinks {
     let prefixed =
         |language: Language| origin.url(&format!("/{}{}", language.segment(), path_in(language)));
-    let mut alternates: Vec<(&'static str, String)> = Language::all()
+    let languages = language.languages();
+    let mut alternates: Vec<(&'static str, String)> = languages
+        .all()
         .map(|other| (other.code(), prefixed(other)))
         .collect();
     alternates.push((
         "x-default",
-        origin.url(path_in(Language::default_language())),
+        origin.url(path_in(languages.default_language())),
     ));
     PageLinks {
         canonical: prefixed(language),
@@ -70,8 +72,8 @@ mod tests {
     fn each_language_is_named_at_its_own_path() {
         let origin = Origin::parse("https://www.example.org").unwrap();
         let (fr, en) = (
-            Language::from_code("fr").unwrap(),
-            Language::from_code("en").unwrap(),
+            crate::lang::demo().by_code("fr").unwrap(),
+            crate::lang::demo().by_code("en").unwrap(),
         );
         let path_in = |language: Language| match language.code() {
             "fr" => "/langues/en",

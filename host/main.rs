@@ -44,17 +44,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    if let Some(dir) = &config.app_build
-        && let Err(e) = bilingue::declare_dev_languages(dir)
-    {
-        eprintln!("bilingue: --app-build {}: {e}", dir.display());
-        return ExitCode::FAILURE;
-    }
     if let Some(dir) = &config.dev {
-        if let Err(e) = bilingue::declare_dev_languages(dir) {
-            eprintln!("bilingue: --dev {}: {e}", dir.display());
-            return ExitCode::FAILURE;
-        }
         tracing::warn!(dir = %dir.display(), "DEVELOPMENT MODE: serving the app from its build folder; never use --dev in production");
     }
     raise_open_file_limit();

@@ -11,7 +11,7 @@ use std::sync::{Arc, LazyLock};
 
 use serde::Deserialize;
 
-use crate::lang::Language;
+use crate::lang::{Language, Languages};
 use crate::texts::HostTexts;
 use crate::url_path::{decodes, segment_problem};
 
@@ -99,8 +99,9 @@ pub struct SitemapRoute {
 /// words (then redirected to its own path), and which route's; and a path starting with a
 /// route's first segment, in any language, is the app's, never a language prefix, however
 /// much it looks like a language tag (`/faq`, `/cgu`).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct AppRoutes {
+    languages: Languages,
     /// `None`: a bundle other than the build's renders the pages (`--server-bundle`), and
     /// the manifest cannot say which paths it takes.
     routes: Option<Vec<AppRoute>>,
@@ -138,12 +139,23 @@ pub enum Found<'a, 'p> {
 }
 
 impl AppRoutes {
-    /// Fails when a route has no path in a language the host serves.
-    pub fn new(declared: &[DeclaredRoute]) -> Result<Self, String> {
+    /// No route at all: any path may be a page, no first segment is a route's.
+    #[cfg(test)]
+    pub fn none(languages: Languages) -> Self {
+        Self {
+            languages,
+            routes: None,
+            first_segments: HashSet::new(),
+        }
+    }
+
+    /// Fails when a route has no path in one of `languages`.
+    pub fn new(languages: Languages, declared: &[DeclaredRoute]) -> Result<Self, String> {
         let routes = declared
             .iter()
             .map(|route| {
-                let patterns = Language::all()
+                let patterns = languages
+                    .all()
                     .map(|language| {
                         route.paths.get(language.code()).cloned().ok_or_else(|| {
                             format!(
@@ -169,6 +181,7 @@ impl AppRoutes {
             .map(str::to_owned)
             .collect();
         Ok(Self {
+            languages,
             routes: Some(routes),
             first_segments,
         })
@@ -181,6 +194,11 @@ impl AppRoutes {
             routes: None,
             ..self
         }
+    }
+
+    /// The languages whose patterns it holds: its site's.
+    pub fn languages(&self) -> Languages {
+        self.languages
     }
 
     pub fn routes(&self, segment: &str) -> bool {
@@ -202,7 +220,8 @@ impl AppRoutes {
         {
             return Found::Here(page);
         }
-        Language::all()
+        self.languages
+            .all()
             .filter(|other| *other != language)
             .find_map(|other| {
                 routes
@@ -320,7 +339,8 @@ pub fn declared_everywhere(patterns: &[&str]) -> Vec<DeclaredRoute> {
                 "" => "home".into(),
                 first => first.replace(|c: char| !c.is_ascii_alphanumeric(), ""),
             },
-            paths: Language::all()
+            paths: crate::lang::demo()
+                .all()
                 .map(|language| (language.code().to_owned(), pattern.to_string()))
                 .collect(),
             loads: true,
@@ -351,7 +371,8 @@ pub fn app_page(code: &str, route: &str, params: &[(&str, &str)]) -> String {
 impl AppRoutes {
     /// Routes whose pattern is the same in every language ([`declared_everywhere`]).
     pub fn same_in_every_language(patterns: &[&str]) -> Self {
-        Self::new(&declared_everywhere(patterns)).expect("every language has a path")
+        Self::new(crate::lang::demo(), &declared_everywhere(patterns))
+            .expect("every language has a path")
     }
 }
 
@@ -360,7 +381,7 @@ mod tests {
     use super::*;
 
     fn lang(code: &str) -> Language {
-        Language::from_code(code).unwrap()
+        crate::lang::demo().by_code(code).unwrap()
     }
 
     /// `/`, `/status` the same in every language, and `/langues/:code` or `/languages/:code`.
@@ -370,17 +391,20 @@ mod tests {
             paths: [("fr".to_string(), fr.to_string()), ("en".into(), en.into())].into(),
             loads: name != "home",
         };
-        AppRoutes::new(&[
-            route("home", "/", "/"),
-            route("status", "/etat", "/status"),
-            route("languages", "/langues/:code", "/languages/:code"),
-        ])
+        AppRoutes::new(
+            crate::lang::demo(),
+            &[
+                route("home", "/", "/"),
+                route("status", "/etat", "/status"),
+                route("languages", "/langues/:code", "/languages/:code"),
+            ],
+        )
         .unwrap()
     }
 
     #[test]
     fn the_embedded_manifest_is_read_strictly_and_names_the_apps_routes() {
-        let routes = AppRoutes::new(&EMBEDDED.routes).unwrap();
+        let routes = AppRoutes::new(crate::lang::demo(), &EMBEDDED.routes).unwrap();
         for route in &EMBEDDED.routes {
             for (code, pattern) in &route.paths {
                 let first = pattern.split('/').nth(1).unwrap_or_default();
@@ -405,7 +429,7 @@ mod tests {
                     .iter()
                     .map(|name| (*name, segments.next().unwrap_or("")))
                     .collect();
-                for language in Language::all() {
+                for language in crate::lang::demo().all() {
                     let path = filled(&route.paths[language.code()], |name| {
                         values
                             .iter()
@@ -428,7 +452,7 @@ mod tests {
             paths: [("fr".to_string(), "/etat".to_string())].into(),
             loads: true,
         };
-        let error = AppRoutes::new(&[lacking]).unwrap_err();
+        let error = AppRoutes::new(crate::lang::demo(), &[lacking]).unwrap_err();
         assert!(error.contains("\"status\" has no path in en"), "{error}");
     }
 

@@ -17,7 +17,7 @@ use metrics_exporter_prometheus::{
     Matcher, PrometheusBuilder, PrometheusHandle, PrometheusRecorder,
 };
 
-use crate::lang::Language;
+use crate::lang::{Language, Languages};
 use crate::pages::PageCache;
 use crate::render::RenderPool;
 use crate::server::Lifecycle;
@@ -71,8 +71,8 @@ fn metadata() -> Metadata<'static> {
 impl Metrics {
     /// The recorder, with a thread that folds recorded render times into the histogram
     /// every few seconds, scraped or not, until the metrics are dropped.
-    pub fn new() -> Arc<Self> {
-        let metrics = Arc::new(Self::recording());
+    pub fn new(languages: Languages) -> Arc<Self> {
+        let metrics = Arc::new(Self::recording(languages));
         let upkeep: Weak<Self> = Arc::downgrade(&metrics);
         std::thread::Builder::new()
             .name("metrics-upkeep".into())
@@ -89,7 +89,7 @@ impl Metrics {
         metrics
     }
 
-    fn recording() -> Self {
+    fn recording(languages: Languages) -> Self {
         let recorder = PrometheusBuilder::new()
             .set_buckets_for_metric(
                 Matcher::Full("bilingue_render_seconds".into()),
@@ -187,7 +187,7 @@ impl Metrics {
             &Key::from_static_name("bilingue_render_seconds"),
             &metadata(),
         );
-        let columns = Language::count() + 1;
+        let columns = languages.count() + 1;
         Self {
             recorder,
             handle,

@@ -35,7 +35,7 @@ use axum::response::Response;
 use sha2::{Digest, Sha256};
 
 use crate::data_keys::DataKeys;
-use crate::lang::Language;
+use crate::lang::{Language, Languages};
 use crate::render::is_route_name;
 
 pub const SURROGATE_KEY: HeaderName = HeaderName::from_static("surrogate-key");
@@ -178,7 +178,7 @@ fn route_key(name: &str) -> String {
 impl PurgeKeys {
     /// `route_names`: the app's routes (the manifest's); a name that cannot be a key's is
     /// left out, and its pages are `route-other`.
-    pub fn new(build: &str, route_names: &[String]) -> Self {
+    pub fn new(languages: Languages, build: &str, route_names: &[String]) -> Self {
         let mut route_keys = vec!["route-other".to_string()];
         let mut routes = HashMap::new();
         for name in route_names.iter().filter(|name| is_route_name(name)) {
@@ -193,7 +193,7 @@ impl PurgeKeys {
             ])
         };
         let language_slots =
-            std::iter::once(None).chain(Language::all().map(|language| Some(language.segment())));
+            std::iter::once(None).chain(languages.all().map(|language| Some(language.segment())));
         let pages = language_slots
             .map(|language| {
                 route_keys
@@ -325,7 +325,7 @@ mod tests {
 
     fn purge_keys() -> PurgeKeys {
         let names = ["home", "status", "languageDetail", "Not A Key"].map(String::from);
-        PurgeKeys::new("ab12", &names)
+        PurgeKeys::new(crate::lang::demo(), "ab12", &names)
     }
 
     fn header(keys: &Keys) -> String {
@@ -338,7 +338,7 @@ mod tests {
 
     fn page(language: Option<&str>, route: Option<&str>) -> String {
         let page = PageFamily {
-            language: language.map(|code| Language::from_code(code).unwrap()),
+            language: language.map(|code| crate::lang::demo().by_code(code).unwrap()),
             route: route.map(Arc::from),
         };
         header(purge_keys().for_page(&page))
@@ -407,7 +407,7 @@ mod tests {
             }
         }
         let french = PageFamily {
-            language: Language::from_code("fr"),
+            language: crate::lang::demo().by_code("fr"),
             route: Some("home".into()),
         };
         assert!(!purge.for_page(&french).names("lang-en"));

@@ -14,7 +14,7 @@ use crate::assets;
 use crate::config::Config;
 use crate::crawlers::{CrawlerTest, RobotsAndSitemap, Sitemap};
 use crate::dev::Dev;
-use crate::lang::Language;
+use crate::lang::Languages;
 use crate::manifest::{self, Manifest};
 use crate::metrics::{Metrics, Observe, Scrape};
 use crate::origin::Origin;
@@ -71,12 +71,14 @@ impl Host {
             None => Origin::localhost(port),
         };
         let upstream = upstream(config, &origin)?;
-        let api = api::router(upstream.clone());
         let exporter = exporter(config)?;
         let dev = config.dev.clone().map(|dir| Arc::new(Dev::new(dir)));
         let build = Build::read(config, dev.as_deref())?;
+        let languages = build.languages;
+        let api = api::router(languages, upstream.clone());
         let assets = assets_of(config)?;
         let sitemap = Sitemap::new(
+            languages,
             &origin,
             &build.manifest.routes,
             &build.manifest.sitemap,
@@ -90,15 +92,15 @@ impl Host {
             .iter()
             .map(|r| r.name.clone())
             .collect();
-        let purge_keys = Arc::new(PurgeKeys::new(&build.id, &route_names));
+        let purge_keys = Arc::new(PurgeKeys::new(languages, &build.id, &route_names));
         tracing::info!(
             build = purge_keys.build(),
             "the build (its purge keys: build-{})",
             build.id
         );
-        let site = site(config, origin, &build.manifest)?;
-        let page_build = page_build(config, &build.manifest)?;
-        let metrics = Metrics::new();
+        let site = site(config, languages, origin, &build.manifest)?;
+        let page_build = page_build(config, languages, &build.manifest)?;
+        let metrics = Metrics::new(languages);
         let pool = Arc::new(render_pool(
             config,
             build.bundle,
@@ -197,10 +199,11 @@ fn assets_of(config: &Config) -> Result<assets::Store, StartError> {
     Ok(assets::Store { current, previous })
 }
 
-/// The app's build the host serves, read once: its manifest, its server bundle, and the
-/// ID they make together (its purge key).
+/// The app's build the host serves, read once: its manifest, its languages, its server
+/// bundle, and the ID they make together (its purge key).
 struct Build {
     manifest: Cow<'static, Manifest>,
+    languages: Languages,
     bundle: Bundle,
     id: String,
 }
@@ -238,8 +241,11 @@ impl Build {
             Bundle::Snapshot(bytes) => build_id(text.as_bytes(), bytes),
             Bundle::Script(source) => build_id(text.as_bytes(), source.as_bytes()),
         };
+        let languages = Languages::read(&manifest.declared.to_string())
+            .map_err(|e| StartError::Build(format!("the manifest's languages: {e}")))?;
         Ok(Self {
             manifest,
+            languages,
             bundle,
             id,
         })
@@ -268,8 +274,14 @@ fn exporter(config: &Config) -> Result<Option<Arc<Exporter>>, StartError> {
 }
 
 /// What every page is written with, from the options and the build's crawler list.
-fn site(config: &Config, origin: Origin, manifest: &Manifest) -> Result<Site, StartError> {
+fn site(
+    config: &Config,
+    languages: Languages,
+    origin: Origin,
+    manifest: &Manifest,
+) -> Result<Site, StartError> {
     Ok(Site {
+        languages,
         origin,
         crawlers: CrawlerTest::new(&manifest.crawlers).map_err(StartError::Build)?,
         time_zone: config.time_zone.as_str().into(),
@@ -285,8 +297,12 @@ fn site(config: &Config, origin: Origin, manifest: &Manifest) -> Result<Site, St
 
 /// The build's files and routes, as the page handler takes them; another bundle's routes
 /// are not the manifest's.
-fn page_build(config: &Config, manifest: &Manifest) -> Result<PageBuild, StartError> {
-    let mut build = PageBuild::from_manifest(manifest).map_err(StartError::Build)?;
+fn page_build(
+    config: &Config,
+    languages: Languages,
+    manifest: &Manifest,
+) -> Result<PageBuild, StartError> {
+    let mut build = PageBuild::from_manifest(languages, manifest).map_err(StartError::Build)?;
     if config.server_bundle.is_some() {
         build.routes = build.routes.of_another_bundle();
     }
@@ -305,7 +321,7 @@ fn render_pool(
 ) -> Result<RenderPool, StartError> {
     let runtime = tokio::runtime::Handle::try_current().map_err(|_| StartError::NoRuntime)?;
     let warm_up = vec![BootState {
-        language: Language::default_language(),
+        language: site.languages.default_language(),
         path: "/".into(),
         time_zone: site.time_zone.clone(),
         data: None,

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use crate::lang::Language;
+use crate::lang::{Language, Languages};
 
 /// One language's texts, as the manifest has them (read strictly).
 #[derive(Debug, Clone, Deserialize)]
@@ -32,15 +32,17 @@ pub struct HostTexts {
 
 /// Every language's texts.
 #[derive(Debug)]
-pub struct Texts(
+pub struct Texts {
+    languages: Languages,
     /// By [`Language::index`].
-    Vec<HostTexts>,
-);
+    texts: Vec<HostTexts>,
+}
 
 impl Texts {
     /// From the manifest's texts by language code: every language has its own.
-    pub fn new(by_code: &HashMap<String, HostTexts>) -> Result<Self, String> {
-        Language::all()
+    pub fn new(languages: Languages, by_code: &HashMap<String, HostTexts>) -> Result<Self, String> {
+        languages
+            .all()
             .map(|language| {
                 by_code.get(language.code()).cloned().ok_or_else(|| {
                     format!(
@@ -51,11 +53,16 @@ impl Texts {
                 })
             })
             .collect::<Result<_, _>>()
-            .map(Self)
+            .map(|texts| Self { languages, texts })
     }
 
     pub fn of(&self, language: Language) -> &HostTexts {
-        &self.0[language.index()]
+        &self.texts[language.index()]
+    }
+
+    /// The languages they are in: the site's.
+    pub fn languages(&self) -> Languages {
+        self.languages
     }
 }
 
@@ -65,12 +72,12 @@ mod tests {
     use crate::manifest::EMBEDDED;
 
     fn lang(code: &str) -> Language {
-        Language::from_code(code).unwrap()
+        crate::lang::demo().by_code(code).unwrap()
     }
 
     #[test]
     fn each_language_has_its_own_texts_from_its_table() {
-        let texts = Texts::new(&EMBEDDED.host_texts).unwrap();
+        let texts = Texts::new(crate::lang::demo(), &EMBEDDED.host_texts).unwrap();
         assert_eq!(texts.of(lang("fr")).error_page_title, "Erreur du serveur");
         assert_eq!(texts.of(lang("en")).error_page_title, "Server error");
         assert_eq!(
@@ -83,7 +90,7 @@ mod tests {
     fn a_language_without_its_texts_is_refused_by_name() {
         let mut by_code = EMBEDDED.host_texts.clone();
         by_code.remove("en");
-        let error = Texts::new(&by_code).unwrap_err();
+        let error = Texts::new(crate::lang::demo(), &by_code).unwrap_err();
         assert!(
             error.contains("\"en\"") && error.contains("tables/en.ts"),
             "{error}"

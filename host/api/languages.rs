@@ -4,16 +4,16 @@
 //! data `language-<code>` (`Surrogate-Key`), from the list's code, never the one asked.
 
 use axum::Json;
-use axum::extract::Path;
+use axum::extract::{Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use super::{json_error, name_data};
-use crate::lang::Language;
+use crate::lang::Languages;
 
-pub async fn language(Path(code): Path<String>) -> Response {
-    let Some(language) = Language::from_code(&code) else {
+pub async fn language(State(languages): State<Languages>, Path(code): Path<String>) -> Response {
+    let Some(language) = languages.by_code(&code) else {
         return json_error(StatusCode::NOT_FOUND, format!("no such language: {code}"));
     };
     let mut response = Json(json!({

@@ -13,6 +13,7 @@ pub use loader_calls::LoaderCalls;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use axum::extract::State;
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
@@ -20,7 +21,7 @@ use axum::{Json, Router};
 use serde_json::json;
 
 use crate::data_keys::DataKeys;
-use crate::lang::Language;
+use crate::lang::{Language, Languages};
 use crate::purge_keys::SURROGATE_KEY;
 use crate::url_path::segment_problem;
 
@@ -43,7 +44,7 @@ fn name_data(response: &mut Response, key: &str) {
 
 /// The routes of `/api`: the built-in ones, or every path forwarded to the upstream. The
 /// app serves them, and a page's loader calls them in-process.
-pub fn router(upstream: Option<proxy::Upstream>) -> Router {
+pub fn router(languages: Languages, upstream: Option<proxy::Upstream>) -> Router {
     match upstream {
         Some(upstream) => Router::new()
             .route("/api", any(proxy::forward))
@@ -58,7 +59,8 @@ pub fn router(upstream: Option<proxy::Upstream>) -> Router {
             )
             .route("/api", any(not_found))
             .route("/api/", any(not_found))
-            .route("/api/{*rest}", any(not_found)),
+            .route("/api/{*rest}", any(not_found))
+            .with_state(languages),
     }
 }
 
@@ -74,8 +76,8 @@ pub fn path_problem(path: &str) -> Option<&'static str> {
     path.split('/').skip(1).find_map(segment_problem)
 }
 
-async fn status() -> Response {
-    let languages: Vec<&str> = Language::all().map(Language::code).collect();
+async fn status(State(languages): State<Languages>) -> Response {
+    let languages: Vec<&str> = languages.all().map(Language::code).collect();
     let mut response = Json(json!({
         "version": env!("CARGO_PKG_VERSION"),
         "languages": languages,

@@ -22,7 +22,7 @@ use super::nonce::Nonce;
 use super::request::Asked;
 use crate::assets::PREFIX;
 use crate::data_keys::DataKeys;
-use crate::lang::{Direction, Language};
+use crate::lang::{Direction, Language, Languages};
 use crate::links::PageLinks;
 use crate::manifest::Manifest;
 use crate::origin::Origin;
@@ -49,14 +49,17 @@ pub struct DocumentAssets {
 }
 
 impl DocumentAssets {
-    pub fn from_manifest(manifest: &Manifest) -> Self {
+    pub fn from_manifest(languages: Languages, manifest: &Manifest) -> Self {
         let url = |name: &String| format!("{PREFIX}{name}");
-        let preloads = Language::all()
+        let preloads = languages
+            .all()
             .map(|language| Preloads::of(manifest, language))
             .collect();
-        let og_locales = Language::all()
+        let og_locales = languages
+            .all()
             .map(|language| {
-                let others = Language::all()
+                let others = languages
+                    .all()
                     .filter(|other| *other != language)
                     .map(Language::og_locale)
                     .collect();

@@ -11,7 +11,6 @@ use super::outcome::Fallback;
 use super::request::Asked;
 use super::written::Written;
 use super::{PageBuild, Pages};
-use crate::lang::Language;
 use crate::manifest::Found;
 use crate::render::{BootState, RenderError};
 
@@ -40,12 +39,17 @@ pub fn write(
     let (route, paths): (_, Vec<String>) = match &found {
         Found::Here(page) => (
             Some(page.route().clone()),
-            Language::all()
+            (asked.language.languages().all())
                 .map(|language| page.path_in(language))
                 .collect(),
         ),
         // Another bundle's routes are unknown: its page is taken to have one path.
-        _ => (None, Language::all().map(|_| path.to_owned()).collect()),
+        _ => (
+            None,
+            (asked.language.languages().all())
+                .map(|_| path.to_owned())
+                .collect(),
+        ),
     };
     let sending = match (crawler, status) {
         (true, StatusCode::OK) => "asking the crawler to come back later (503)",

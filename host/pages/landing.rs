@@ -17,7 +17,7 @@ use super::accept_language::{self, Preferred};
 use super::cookies;
 use super::sharing::{Freshness, Sharing};
 use crate::crawlers::CrawlerTest;
-use crate::lang::Language;
+use crate::lang::{Language, Languages};
 
 /// The reduced `Accept-Language` a way rests on: one of the site's tags, as the list
 /// writes it.
@@ -41,8 +41,9 @@ enum Basis {
 
 impl Landing {
     /// Reads the request's headers: its cookies, its user agent, its `Accept-Language`.
-    pub fn of(headers: &HeaderMap, crawlers: &CrawlerTest) -> Self {
+    pub fn of(languages: Languages, headers: &HeaderMap, crawlers: &CrawlerTest) -> Self {
         let saved = cookies::saved_language(
+            languages,
             headers
                 .get_all(header::COOKIE)
                 .iter()
@@ -59,13 +60,13 @@ impl Landing {
                 .get_all(header::ACCEPT_LANGUAGE)
                 .iter()
                 .map(HeaderValue::as_bytes),
-            Language::from_tag,
+            |tag| languages.by_tag(tag),
         ) {
             Some(Preferred::Language(language)) => language,
-            Some(Preferred::Any) | None => Language::default_language(),
+            Some(Preferred::Any) | None => languages.default_language(),
         };
         let language = match crawlers.is_crawler(headers) {
-            true => Language::default_language(),
+            true => languages.default_language(),
             false => asked,
         };
         Self {
@@ -124,7 +125,7 @@ mod tests {
                 HeaderValue::from_str(value).unwrap(),
             );
         }
-        let landing = Landing::of(&headers, &crawlers);
+        let landing = Landing::of(crate::lang::demo(), &headers, &crawlers);
         let has_cookie = headers.contains_key(header::COOKIE);
         let freshness = Freshness {
             max_age: std::time::Duration::from_secs(60),
@@ -152,7 +153,7 @@ mod tests {
         assert_eq!(said(&headers, header::VARY), "accept-language, cookie");
         assert_eq!(said(&headers, REDUCED_ACCEPT_LANGUAGE), "en");
         let (nothing, headers) = land(&[("user-agent", BROWSER), ("accept-language", "zh")]);
-        assert_eq!(nothing.language, Language::default_language());
+        assert_eq!(nothing.language, crate::lang::demo().default_language());
         assert_eq!(said(&headers, REDUCED_ACCEPT_LANGUAGE), "fr");
     }
 
@@ -182,7 +183,7 @@ mod tests {
     #[test]
     fn a_crawler_is_led_to_the_default_and_keeps_a_way_no_browser_gets_to_itself() {
         let (landing, headers) = land(&[("user-agent", GOOGLEBOT), ("accept-language", "en")]);
-        assert_eq!(landing.language, Language::default_language());
+        assert_eq!(landing.language, crate::lang::demo().default_language());
         assert_eq!(said(&headers, header::CACHE_CONTROL), "private, no-store");
         assert_eq!(said(&headers, REDUCED_ACCEPT_LANGUAGE), "fr");
         // Without a header, or with one reduced to the default (as the VCL sends a
@@ -192,7 +193,7 @@ mod tests {
             &[("user-agent", GOOGLEBOT), ("accept-language", "fr")],
         ] {
             let (landing, headers) = land(asked);
-            assert_eq!(landing.language, Language::default_language());
+            assert_eq!(landing.language, crate::lang::demo().default_language());
             assert!(
                 said(&headers, header::CACHE_CONTROL).starts_with("public, "),
                 "{asked:?}"

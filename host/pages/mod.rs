@@ -56,6 +56,7 @@ use axum::extract::{Request, State};
 use axum::response::Response;
 
 use crate::crawlers::CrawlerTest;
+use crate::lang::Languages;
 use crate::manifest::{AppRoutes, Manifest};
 use crate::origin::Origin;
 use crate::render::{BootState, PageRenderer, RenderError};
@@ -77,11 +78,11 @@ pub struct PageBuild {
 
 impl PageBuild {
     /// Fails when the manifest lacks a language's texts, or a route's path in a language.
-    pub fn from_manifest(manifest: &Manifest) -> Result<Self, String> {
+    pub fn from_manifest(languages: Languages, manifest: &Manifest) -> Result<Self, String> {
         Ok(Self {
-            document: DocumentAssets::from_manifest(manifest),
-            routes: AppRoutes::new(&manifest.routes)?,
-            texts: Arc::new(Texts::new(&manifest.host_texts)?),
+            document: DocumentAssets::from_manifest(languages, manifest),
+            routes: AppRoutes::new(languages, &manifest.routes)?,
+            texts: Arc::new(Texts::new(languages, &manifest.host_texts)?),
         })
     }
 }
@@ -91,6 +92,8 @@ pub type DescribeFailure = dyn Fn(&RenderError) -> String + Send + Sync;
 
 /// What every page is written with, from the options.
 pub struct Site {
+    /// Its languages, from its build.
+    pub languages: Languages,
     /// Where visitors reach the site: the pages' absolute links start with it.
     pub origin: Origin,
     pub crawlers: CrawlerTest,

@@ -108,7 +108,7 @@ impl Asked {
     pub fn visitor(&self) -> Visitor {
         Visitor {
             // Several Cookie fields are one list (RFC 6265 §5.4 sends one; HTTP/2 may split it).
-            cookie: cookies::all_but_the_choice(self.cookie_fields()),
+            cookie: cookies::all_but_the_choice(self.language.languages(), self.cookie_fields()),
             authorization: self.headers.get(header::AUTHORIZATION).cloned(),
             language: self.language,
             peer: self.peer.map(|PeerAddr(address)| address),
@@ -151,9 +151,9 @@ pub fn read(request: Request, routes: &AppRoutes, site: &Site) -> Read {
     let full = parts.uri.path();
     let (language, offered, unprefixed_from) = match split_path(full, routes) {
         PathLanguage::Prefixed { language, .. } => (language, true, 1 + language.segment().len()),
-        PathLanguage::Unsupported => (Language::default_language(), false, 0),
+        PathLanguage::Unsupported => (site.languages.default_language(), false, 0),
         PathLanguage::Unprefixed { path } => {
-            let landing = Landing::of(&parts.headers, &site.crawlers);
+            let landing = Landing::of(site.languages, &parts.headers, &site.crawlers);
             let has_cookie = parts.headers.contains_key(header::COOKIE);
             let path = canonical(path);
             return Read::Answer(redirect::to_the_prefixed_page(

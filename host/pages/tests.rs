@@ -15,7 +15,6 @@ use tokio::sync::{Semaphore, mpsc};
 use tower::ServiceExt as _;
 
 use super::landing;
-use crate::lang::Language;
 use crate::manifest::{EMBEDDED, app_page};
 use crate::render::{
     BootState, Page, PageIdentity, PageRenderer, PageSharing, RenderError, Rendered, Rendering,
@@ -596,13 +595,13 @@ async fn a_language_we_do_not_offer_is_a_404_the_cache_never_holds() {
 fn translated_pages() -> Vec<(String, String, String, String, String)> {
     let mut pages = Vec::new();
     for route in &EMBEDDED.routes {
-        let params: Vec<(&str, &str)> = route.paths[Language::default_language().code()]
+        let params: Vec<(&str, &str)> = route.paths[crate::lang::demo().default_language().code()]
             .split('/')
             .filter_map(|part| part.strip_prefix(':'))
             .map(|name| (name, "en"))
             .collect();
-        for one in Language::all() {
-            for other in Language::all() {
+        for one in crate::lang::demo().all() {
+            for other in crate::lang::demo().all() {
                 if route.paths[one.code()] != route.paths[other.code()] {
                     pages.push((
                         route.name.clone(),
@@ -673,7 +672,7 @@ async fn an_unprefixed_path_leads_to_the_page_at_its_path_in_the_saved_language(
         let asking = ask(&renderer, Method::GET, words, &[("accept-language", &one)]).await;
         assert_eq!(asking.header(header::LOCATION), own, "{words} asking {one}");
         let anyone = ask(&renderer, Method::GET, words, &[]).await;
-        let default = Language::default_language().code();
+        let default = crate::lang::demo().default_language().code();
         assert!(
             anyone
                 .header(header::LOCATION)

@@ -18,8 +18,9 @@ const END: &str = "# END GENERATED";
 
 /// The block, from its first marker line to its last.
 fn block() -> String {
-    let default = Language::default_language().code();
-    let mut tags: Vec<&str> = Language::all().map(Language::code).collect();
+    let languages = crate::lang::demo();
+    let default = languages.default_language().code();
+    let mut tags: Vec<&str> = languages.all().map(Language::code).collect();
     // A range takes the longest of the site's tags it starts with.
     tags.sort_by_key(|tag| std::cmp::Reverse(tag.len()));
     let mut site_language = String::new();
@@ -29,7 +30,8 @@ fn block() -> String {
             tag.to_ascii_lowercase()
         ));
     }
-    let segments = Language::all()
+    let segments = languages
+        .all()
         .map(Language::segment)
         .collect::<Vec<_>>()
         .join("|");

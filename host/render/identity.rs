@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::lang::Language;
+use crate::lang::{Language, Languages, is_language_tag};
 use crate::url_path::is_url_path;
 
 /// What a page is, as the app's router found it (`identityOf`, app/data/router.ts): its
@@ -37,7 +37,9 @@ pub struct PageIdentity {
 /// The longest route name (a purge key is at most 64 bytes, `route-` included).
 const NAME_AT_MOST: usize = 58;
 
-/// Reads a page's identity, and checks it (`deserialize_with`).
+/// Reads a page's identity, and checks its shape (`deserialize_with`); whether it has a
+/// path in each of its site's languages is [`PageIdentity::problem_in`]'s to say, once the
+/// render is back with the site that asked for it.
 pub fn checked<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<PageIdentity, D::Error> {
@@ -55,6 +57,27 @@ impl PageIdentity {
         self.paths.get(language.code()).map_or("/", String::as_str)
     }
 
+    /// What makes it no page of the site whose languages are `languages`: a path in a
+    /// language it does not serve, or none in one it serves.
+    pub fn problem_in(&self, languages: Languages) -> Option<String> {
+        if self.route.is_none() && self.paths.is_empty() {
+            return None;
+        }
+        if let Some(extra) = self
+            .paths
+            .keys()
+            .find(|code| languages.by_code(code).is_none())
+        {
+            return Some(format!(
+                "a path in {extra:.20?}, a language the host does not serve"
+            ));
+        }
+        languages
+            .all()
+            .find(|language| !self.paths.contains_key(language.code()))
+            .map(|language| format!("no path in {}", language.code()))
+    }
+
     fn problem(&self) -> Option<String> {
         match &self.route {
             // The not-found page: at no path.
@@ -66,28 +89,15 @@ impl PageIdentity {
             }
             Some(_) => {}
         }
-        if let Some(extra) = self
-            .paths
-            .keys()
-            .find(|code| Language::from_code(code).is_none())
-        {
-            return Some(format!(
-                "a path in {extra:.20?}, a language the host does not serve"
-            ));
-        }
-        for language in Language::all() {
-            match self.paths.get(language.code()) {
-                None => return Some(format!("no path in {}", language.code())),
-                Some(path) if !is_url_path(path) => {
-                    return Some(format!(
-                        "its path in {}, {path:.80?}, is no URL path",
-                        language.code()
-                    ));
-                }
-                Some(_) => {}
+        self.paths.iter().find_map(|(code, path)| {
+            if !is_language_tag(code) {
+                Some(format!("a path in {code:.20?}, which is no language tag"))
+            } else if !is_url_path(path) {
+                Some(format!("its path in {code}, {path:.80?}, is no URL path"))
+            } else {
+                None
             }
-        }
-        None
+        })
     }
 }
 
@@ -107,7 +117,8 @@ impl PageIdentity {
         Self {
             route: route.map(str::to_owned),
             params: Default::default(),
-            paths: Language::all()
+            paths: crate::lang::demo()
+                .all()
                 .map(|language| (language.code().to_owned(), path.to_owned()))
                 .collect(),
         }
@@ -124,9 +135,13 @@ mod tests {
             #[serde(deserialize_with = "checked")]
             page: PageIdentity,
         }
-        serde_json::from_str::<Holder>(&format!(r#"{{"page":{json}}}"#))
+        let page = serde_json::from_str::<Holder>(&format!(r#"{{"page":{json}}}"#))
             .map(|holder| holder.page)
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        match page.problem_in(crate::lang::demo()) {
+            Some(problem) => Err(problem),
+            None => Ok(page),
+        }
     }
 
     #[test]
@@ -137,11 +152,11 @@ mod tests {
         .unwrap();
         assert_eq!(identity.route.as_deref(), Some("languages"));
         assert_eq!(
-            identity.path_in(Language::from_code("fr").unwrap()),
+            identity.path_in(crate::lang::demo().by_code("fr").unwrap()),
             "/langues/en"
         );
         assert_eq!(
-            identity.path_in(Language::from_code("en").unwrap()),
+            identity.path_in(crate::lang::demo().by_code("en").unwrap()),
             "/languages/en"
         );
         let not_found = read(r#"{"route":null,"params":{},"paths":{}}"#);
@@ -198,6 +213,10 @@ mod tests {
             (
                 r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/"},"more":1}"#,
                 "unknown field",
+            ),
+            (
+                r#"{"route":"home","params":{},"paths":{"fr":"/","en/x":"/"}}"#,
+                "no language tag",
             ),
             (
                 r#"{"route":null,"params":{},"paths":{"fr":"/x"}}"#,

@@ -104,11 +104,10 @@ impl Shells {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::Language;
 
     fn key(path: &str) -> ShellKey {
         ShellKey {
-            language: Language::default_language().code(),
+            language: crate::lang::demo().default_language().code(),
             path: path.into(),
         }
     }

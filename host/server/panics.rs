@@ -185,9 +185,11 @@ pub async fn or_500(
                 let json = "{\"error\":\"internal server error\"}";
                 return internal_error("application/json", json.into());
             }
-            let language = offered_prefix(path)
-                .map_or_else(Language::default_language, |(language, _)| language);
-            let page = page(language, texts().of(language));
+            let texts = texts();
+            let languages = texts.languages();
+            let language = offered_prefix(languages, path)
+                .map_or_else(|| languages.default_language(), |(language, _)| language);
+            let page = page(language, texts.of(language));
             internal_error("text/html; charset=utf-8", page)
         }
     }
@@ -261,7 +263,7 @@ mod tests {
 
     #[test]
     fn the_page_is_in_its_language_with_its_texts_escaped_and_kept_by_no_one() {
-        let english = Language::from_code("en").unwrap();
+        let english = crate::lang::demo().by_code("en").unwrap();
         let text = page(english, &texts());
         assert!(
             text.starts_with("<!doctype html>\n<html lang=\"en\">"),

@@ -13,7 +13,7 @@ mod xml;
 
 use std::ops::Range;
 
-use crate::lang::Language;
+use crate::lang::{Language, Languages};
 use crate::manifest::{DeclaredRoute, SitemapRoute};
 use crate::origin::Origin;
 
@@ -24,6 +24,7 @@ pub(super) use xml::part_path;
 
 /// What `/sitemap.xml` and its parts are made of.
 pub struct Sitemap {
+    languages: Languages,
     origin: Origin,
     built_at: String,
     routes: Vec<ListedRoute>,
@@ -36,16 +37,18 @@ pub struct Sitemap {
 impl Sitemap {
     /// The sitemap of the pages `listed`, of the routes `declared`, within the protocol's bounds.
     pub fn new(
+        languages: Languages,
         origin: &Origin,
         declared: &[DeclaredRoute],
         listed: &[SitemapRoute],
         built_at: &str,
     ) -> Result<Self, String> {
-        Self::within(origin, declared, listed, built_at, PROTOCOL)
+        Self::within(languages, origin, declared, listed, built_at, PROTOCOL)
     }
 
     /// The same, each file within `bounds` (tests cut small sitemaps into parts).
     fn within(
+        languages: Languages,
         origin: &Origin,
         declared: &[DeclaredRoute],
         listed: &[SitemapRoute],
@@ -54,14 +57,13 @@ impl Sitemap {
     ) -> Result<Self, String> {
         let routes = listed
             .iter()
-            .map(|route| ListedRoute::new(declared, route))
+            .map(|route| ListedRoute::new(languages, declared, route))
             .collect::<Result<Vec<_>, _>>()?;
-        let languages = Language::count();
         let runs: Vec<parts::Run> = routes
             .iter()
             .map(|route| parts::Run {
-                urls: route.len() * languages,
-                most_bytes: most_bytes(origin, route, built_at),
+                urls: route.len() * languages.count(),
+                most_bytes: most_bytes(languages, origin, route, built_at),
             })
             .collect();
         let starts = runs
@@ -74,6 +76,7 @@ impl Sitemap {
             .collect();
         let frame = xml::URLSET_OPEN.len() + xml::URLSET_CLOSE.len();
         Ok(Self {
+            languages,
             origin: origin.clone(),
             built_at: built_at.to_owned(),
             routes,
@@ -96,20 +99,21 @@ impl Sitemap {
     fn url(&self, url: usize) -> (usize, usize, Language) {
         let route = self.starts.partition_point(|&start| start <= url) - 1;
         let within = url - self.starts[route];
-        let languages = Language::count();
-        let language = Language::all()
-            .nth(within % languages)
+        let count = self.languages.count();
+        let language = (self.languages.all())
+            .nth(within % count)
             .expect("a language of the list");
-        (route, within / languages, language)
+        (route, within / count, language)
     }
 }
 
 /// The most bytes one `<url>` of `route` takes: its bare entry in the language where that
 /// is longest, and its longest page's segments, which each of the entry's URLs holds once
 /// (its `<loc>`, each language's alternate and x-default).
-fn most_bytes(origin: &Origin, route: &ListedRoute, built_at: &str) -> usize {
+fn most_bytes(languages: Languages, origin: &Origin, route: &ListedRoute, built_at: &str) -> usize {
     let bare = route.bare_paths();
-    let longest_bare = Language::all()
+    let longest_bare = languages
+        .all()
         .map(|language| {
             let mut entry = String::new();
             xml::write_url(&mut entry, origin, language, &bare, built_at);
@@ -117,7 +121,7 @@ fn most_bytes(origin: &Origin, route: &ListedRoute, built_at: &str) -> usize {
         })
         .max()
         .unwrap_or(0);
-    longest_bare + (Language::count() + 2) * route.longest_segments(xml::escaped_len)
+    longest_bare + (languages.count() + 2) * route.longest_segments(xml::escaped_len)
 }
 
 #[cfg(test)]

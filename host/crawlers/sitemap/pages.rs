@@ -3,7 +3,7 @@
 //! language is its pattern there, filled when a part is written: the host keeps one string
 //! per page, never one per page and language.
 
-use crate::lang::Language;
+use crate::lang::Languages;
 use crate::manifest::{DeclaredRoute, SitemapRoute, filled};
 
 /// One route's listed pages.
@@ -19,7 +19,11 @@ pub(super) struct ListedRoute {
 impl ListedRoute {
     /// The pages `listed` names, of the route `declared` declares; fails when the manifest
     /// lists a route it does not declare, or a page with other parameters than its route's.
-    pub fn new(declared: &[DeclaredRoute], listed: &SitemapRoute) -> Result<Self, String> {
+    pub fn new(
+        languages: Languages,
+        declared: &[DeclaredRoute],
+        listed: &SitemapRoute,
+    ) -> Result<Self, String> {
         let route = declared
             .iter()
             .find(|route| route.name == listed.route)
@@ -29,7 +33,8 @@ impl ListedRoute {
                     listed.route
                 )
             })?;
-        let patterns = Language::all()
+        let patterns = languages
+            .all()
             .map(|language| {
                 route.paths.get(language.code()).cloned().ok_or_else(|| {
                     format!(
@@ -40,7 +45,7 @@ impl ListedRoute {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let names: Vec<String> = patterns[Language::default_language().index()]
+        let names: Vec<String> = patterns[languages.default_language().index()]
             .split('/')
             .filter_map(|part| part.strip_prefix(':'))
             .map(str::to_owned)

@@ -65,7 +65,7 @@ mod tests {
     use super::*;
 
     fn key(code: &str) -> Key {
-        (Language::from_code(code).unwrap(), "/".into())
+        (crate::lang::demo().by_code(code).unwrap(), "/".into())
     }
 
     #[tokio::test]

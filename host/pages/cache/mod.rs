@@ -307,7 +307,7 @@ pub(crate) mod tests {
     use crate::data_keys::DataKeys;
 
     fn lang(code: &str) -> Language {
-        Language::from_code(code).unwrap()
+        crate::lang::demo().by_code(code).unwrap()
     }
 
     pub(crate) fn headers() -> PageHeaders {

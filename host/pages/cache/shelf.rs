@@ -119,7 +119,7 @@ mod tests {
     use super::*;
 
     fn lang(code: &str) -> Language {
-        Language::from_code(code).unwrap()
+        crate::lang::demo().by_code(code).unwrap()
     }
 
     fn entry() -> Entry {

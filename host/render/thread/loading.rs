@@ -512,7 +512,7 @@ mod tests {
         let mut pages = loading();
         let (reply, mut replied) = tokio::sync::oneshot::channel();
         let key = ShellKey::of(&crate::render::BootState {
-            language: crate::lang::Language::default_language(),
+            language: crate::lang::demo().default_language(),
             path: "/status".into(),
             time_zone: "UTC".into(),
             data: None,

@@ -9,7 +9,6 @@ use tokio::sync::oneshot;
 
 use super::PoolStats;
 use super::loading::{Extras, LoadingPages};
-use crate::lang::Language;
 use crate::render::exchange::{Finished, StreamPart};
 use crate::render::{RenderError, Rendered, Rendering, Visitor};
 use crate::trace::Trace;
@@ -22,7 +21,7 @@ pub(super) fn visitor() -> Arc<Visitor> {
     Arc::new(Visitor {
         cookie: None,
         authorization: None,
-        language: Language::default_language(),
+        language: crate::lang::demo().default_language(),
         peer: None,
         trace: Trace::untraced(),
     })
