@@ -4,7 +4,8 @@
 // reports the browser sends, and can pause a document before its first script (see
 // `holdNextDocument`). A page's body reaches the browser as the site wrote it; only its
 // transfer changes: documents are sent decoded (the proxy reads them whole to record
-// them), and every policy gets a `report-uri` pointing back here.
+// them), and every policy gets a `report-uri` pointing back here. Every engine asks in the same
+// language, whatever the machine's locale: a browser's Accept-Language decides where `/` leads.
 import http from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
@@ -13,6 +14,8 @@ const REPORT_PATH = "/__e2e/csp-report";
 const DECODERS = { br: promisify(zlib.brotliDecompress), gzip: promisify(zlib.gunzip), deflate: promisify(zlib.inflate) };
 // Headers that describe one hop, not the answer.
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"]);
+// What a French visitor's browser sends; the engines' own value follows the machine's locale.
+export const BROWSER_LANGUAGE = "fr-FR,fr;q=0.9,en-US;q=0.8,en;q=0.7";
 
 /**
  * @typedef {{ method: string, path: string, status: number | null }} Request
@@ -47,7 +50,7 @@ export async function startProxy(upstream) {
   /** Sends `request` to the site; answers `response` with what comes back. */
   function forward(request, response, record, { rewrite = (/** @type {string} */ html) => html } = {}) {
     return new Promise((resolve, reject) => {
-      const headers = { ...request.headers, host: target.host };
+      const headers = { ...request.headers, host: target.host, "accept-language": BROWSER_LANGUAGE };
       const upstreamRequest = http.request(
         { host: target.hostname, port: target.port, method: request.method, path: request.url, headers, agent },
         async (answer) => {
