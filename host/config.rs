@@ -30,6 +30,15 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_PUBLIC_URL", value_name = "URL")]
     pub public_url: Option<String>,
 
+    /// A language served at the root of an origin of its own, as CODE=ORIGIN (e.g. fr=https://exemple.fr); repeat it for each such language (the variable takes them comma-separated). Its pages, links and sitemap are there; its prefix on --public-url answers 308 to there [default: every language under its prefix on --public-url].
+    #[arg(
+        long,
+        env = "BILINGUE_LANGUAGE_ORIGIN",
+        value_name = "CODE=ORIGIN",
+        value_delimiter = ','
+    )]
+    pub language_origin: Vec<String>,
+
     /// For staging: robots.txt disallows everything and every answer carries X-Robots-Tag: noindex.
     #[arg(long, env = "BILINGUE_NO_INDEX")]
     pub no_index: bool,

@@ -23,7 +23,6 @@ mod dev;
 mod every_answer;
 mod health;
 mod lang;
-mod language_prefix;
 mod links;
 pub mod logging;
 mod manifest;
@@ -31,6 +30,7 @@ mod metrics;
 mod origin;
 mod page_purge;
 mod pages;
+mod placement;
 mod purge_keys;
 pub mod render;
 pub mod scheduling;
@@ -151,6 +151,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
     let manifest = &*manifest::EMBEDDED;
     let origin = origin::Origin::parse("https://www.example.org").unwrap();
     let languages = lang::demo();
+    let placement = placement::Placement::prefixed(languages, origin);
     // The app's routes, then the test's, the same in every language.
     let declared: Vec<manifest::DeclaredRoute> = (manifest.routes.iter().cloned())
         .chain(manifest::declared_everywhere(routes))
@@ -167,7 +168,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
             Arc::new(pages::PageCache::new(10)),
             pages::Site {
                 languages,
-                origin: origin.clone(),
+                placement: placement.clone(),
                 crawlers: crawlers::CrawlerTest::new(&manifest.crawlers).unwrap(),
                 time_zone: "UTC".into(),
                 load_timeout: Duration::from_secs(1),
@@ -180,18 +181,14 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
             },
         )),
         api: api::router(languages, None),
-        search: Arc::new(crawlers::RobotsAndSitemap::new(
-            &origin,
-            crawlers::Sitemap::new(
-                languages,
-                &origin,
-                &manifest.routes,
-                &manifest.sitemap,
-                "2026",
+        search: Arc::new(
+            crawlers::RobotsAndSitemap::new(
+                &placement,
+                (&manifest.routes, &manifest.sitemap, "2026"),
+                false,
             )
             .unwrap(),
-            false,
-        )),
+        ),
         readiness: Arc::new(render::Readiness::new(1)),
         lifecycle: Arc::default(),
         observe: metrics::Observe {

@@ -1,43 +1,44 @@
-//! The absolute URLs a page names for crawlers, from the public origin: its canonical URL
-//! and each language's version of it, with x-default, each at the page's own path in that
-//! language (`/fr/langues/en`, `/en/languages/en`), as the page's identity or the sitemap
-//! gives them. The page's document and headers name them, and the sitemap lists them, all
-//! from this one place.
+//! The absolute URLs a page names for crawlers: its canonical URL and each language's
+//! version of it, with x-default, each at the page's own path in that language where that
+//! language sits (`https://www.example.org/en/languages/en`, `https://exemple.fr/langues/en`:
+//! `placement`), as the page's identity or the sitemap gives them. The page's document and
+//! headers name them, and the sitemap lists them, all from this one place.
 
 use axum::http::HeaderValue;
 
 use crate::lang::Language;
-use crate::origin::Origin;
+use crate::placement::Placement;
 
-/// The URLs a page names for crawlers, absolute: itself (its prefixed URL), and each
-/// language's version of it with x-default (the unprefixed URL, which follows the
-/// visitor's choice).
+/// The URLs a page names for crawlers, absolute: itself, and each language's version of
+/// it with x-default (the unprefixed URL on the site's origin, which follows the visitor's
+/// choice).
 pub struct PageLinks {
     canonical: String,
     alternates: Vec<(&'static str, String)>,
 }
 
 /// The links of the page in `language` whose path (without the prefix) in each language
-/// `path_in` gives. x-default is the default language's path, unprefixed: the host sends
-/// it on to the visitor's language, at that language's path.
+/// `path_in` gives. x-default is the default language's path, unprefixed on the site's
+/// origin: the host sends it on to the visitor's language, at that language's path.
 pub fn page_links<'a>(
-    origin: &Origin,
+    placement: &Placement,
     language: Language,
     path_in: impl Fn(Language) -> &'a str,
 ) -> PageLinks {
-    let prefixed =
-        |language: Language| origin.url(&format!("/{}{}", language.segment(), path_in(language)));
+    let placed = |language: Language| placement.url(language, path_in(language));
     let languages = language.languages();
     let mut alternates: Vec<(&'static str, String)> = languages
         .all()
-        .map(|other| (other.code(), prefixed(other)))
+        .map(|other| (other.code(), placed(other)))
         .collect();
     alternates.push((
         "x-default",
-        origin.url(path_in(languages.default_language())),
+        placement
+            .shared()
+            .url(path_in(languages.default_language())),
     ));
     PageLinks {
-        canonical: prefixed(language),
+        canonical: placed(language),
         alternates,
     }
 }
@@ -70,7 +71,8 @@ mod tests {
 
     #[test]
     fn each_language_is_named_at_its_own_path() {
-        let origin = Origin::parse("https://www.example.org").unwrap();
+        let origin = crate::origin::Origin::parse("https://www.example.org").unwrap();
+        let placement = Placement::prefixed(crate::lang::demo(), origin);
         let (fr, en) = (
             crate::lang::demo().by_code("fr").unwrap(),
             crate::lang::demo().by_code("en").unwrap(),
@@ -79,7 +81,7 @@ mod tests {
             "fr" => "/langues/en",
             _ => "/languages/en",
         };
-        let links = page_links(&origin, en, path_in);
+        let links = page_links(&placement, en, path_in);
         assert_eq!(links.canonical(), "https://www.example.org/en/languages/en");
         assert_eq!(
             links.alternates(),
@@ -93,12 +95,39 @@ mod tests {
             ]
         );
         assert_eq!(
-            page_links(&origin, fr, path_in).canonical(),
+            page_links(&placement, fr, path_in).canonical(),
             "https://www.example.org/fr/langues/en"
         );
         let header = links.link_header().unwrap();
         assert!(header.to_str().unwrap().starts_with(
             r#"<https://www.example.org/fr/langues/en>; rel="alternate"; hreflang="fr", "#
         ));
+    }
+
+    #[test]
+    fn a_language_on_its_own_origin_is_named_there_and_x_default_stays_on_the_sites() {
+        let origin = crate::origin::Origin::parse("https://www.example.org").unwrap();
+        let placement = Placement::new(
+            crate::lang::demo(),
+            origin,
+            &["fr=https://exemple.fr".into()],
+        )
+        .unwrap();
+        let en = crate::lang::demo().by_code("en").unwrap();
+        let links = page_links(&placement, en, |language| match language.code() {
+            "fr" => "/langues/en",
+            _ => "/languages/en",
+        });
+        assert_eq!(
+            links.alternates(),
+            [
+                ("fr", "https://exemple.fr/langues/en".to_string()),
+                ("en", "https://www.example.org/en/languages/en".to_string()),
+                (
+                    "x-default",
+                    "https://www.example.org/langues/en".to_string()
+                ),
+            ]
+        );
     }
 }

@@ -12,13 +12,14 @@ use axum::Router;
 use crate::api::{self, LoaderCalls, proxy::Upstream};
 use crate::assets;
 use crate::config::Config;
-use crate::crawlers::{CrawlerTest, RobotsAndSitemap, Sitemap};
+use crate::crawlers::{CrawlerTest, RobotsAndSitemap};
 use crate::dev::Dev;
 use crate::lang::Languages;
 use crate::manifest::{self, Manifest};
 use crate::metrics::{Metrics, Observe, Scrape};
 use crate::origin::Origin;
 use crate::pages::{Freshness, PageBuild, PageCache, Pages, Site};
+use crate::placement::Placement;
 use crate::purge_keys::{PurgeKeys, build_id};
 use crate::render::{BootState, Bundle, Limits, PoolOptions, RenderError, RenderPool};
 use crate::server::Lifecycle;
@@ -77,15 +78,15 @@ impl Host {
         let languages = build.languages;
         let api = api::router(languages, upstream.clone());
         let assets = assets_of(config)?;
-        let sitemap = Sitemap::new(
-            languages,
-            &origin,
-            &build.manifest.routes,
-            &build.manifest.sitemap,
-            &build.manifest.built_at,
+        let placement = Placement::new(languages, origin, &config.language_origin)
+            .map_err(StartError::Option)?;
+        let manifest = &build.manifest;
+        let search = RobotsAndSitemap::new(
+            &placement,
+            (&manifest.routes, &manifest.sitemap, &manifest.built_at),
+            config.no_index,
         )
         .map_err(StartError::Build)?;
-        let search = RobotsAndSitemap::new(&origin, sitemap, config.no_index);
         let route_names: Vec<String> = build
             .manifest
             .routes
@@ -98,7 +99,7 @@ impl Host {
             "the build (its purge keys: build-{})",
             build.id
         );
-        let site = site(config, languages, origin, &build.manifest)?;
+        let site = site(config, languages, placement, &build.manifest)?;
         let page_build = page_build(config, languages, &build.manifest)?;
         let metrics = Metrics::new(languages);
         let pool = Arc::new(render_pool(
@@ -277,12 +278,12 @@ fn exporter(config: &Config) -> Result<Option<Arc<Exporter>>, StartError> {
 fn site(
     config: &Config,
     languages: Languages,
-    origin: Origin,
+    placement: Placement,
     manifest: &Manifest,
 ) -> Result<Site, StartError> {
     Ok(Site {
         languages,
-        origin,
+        placement,
         crawlers: CrawlerTest::new(&manifest.crawlers).map_err(StartError::Build)?,
         time_zone: config.time_zone.as_str().into(),
         load_timeout: config.load_timeout,
@@ -325,6 +326,7 @@ fn render_pool(
         path: "/".into(),
         time_zone: site.time_zone.clone(),
         data: None,
+        placement: site.placement.for_the_app(),
     }];
     Ok(RenderPool::start(PoolOptions {
         bundle,

@@ -1,7 +1,8 @@
-//! What crawlers read, and how they are told apart from people. `/robots.txt` is written
-//! once at start-up from the public origin and served from memory; the sitemap
-//! ([`sitemap`]) is `/sitemap.xml`, one file or the index of its parts, each part written
-//! as it is sent. `--no-index` (staging) disallows everything and marks every answer
+//! What crawlers read, and how they are told apart from people. Each origin the site is
+//! served at (its own, and a language's: `placement`) has its `/robots.txt`, written once
+//! at start-up and served from memory, and its sitemap ([`sitemap`]) of the pages it
+//! serves: `/sitemap.xml`, one file or the index of its parts, each part written as it is
+//! sent. `--no-index` (staging) disallows everything and marks every answer
 //! `noindex`. A crawler is recognised by its user agent ([`user_agent`]).
 
 mod sitemap;
@@ -18,12 +19,13 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::accept_encoding::takes_gzip;
-use crate::origin::Origin;
+use crate::manifest::{DeclaredRoute, SitemapRoute};
+use crate::placement::Placement;
 
 /// `/robots.txt`, `/sitemap.xml` and, when the sitemap is an index, its parts
 /// (`/sitemap-1.xml`…), from what [`RobotsAndSitemap`] holds.
@@ -31,17 +33,20 @@ pub fn routes(files: Arc<RobotsAndSitemap>) -> Router {
     let mut router = Router::new()
         .route("/robots.txt", get(robots_txt))
         .route("/sitemap.xml", get(sitemap_xml));
-    if files.index.is_some() {
-        for part in 1..=files.sitemap.parts() {
-            router = router.route(
-                &sitemap::part_path(part),
-                get(
-                    move |files: State<Arc<RobotsAndSitemap>>, headers: HeaderMap| {
-                        sitemap_part(files, headers, part - 1)
-                    },
-                ),
-            );
-        }
+    let most_parts = (files.origins.iter())
+        .filter(|files| files.index.is_some())
+        .map(|files| files.sitemap.parts())
+        .max()
+        .unwrap_or(0);
+    for part in 1..=most_parts {
+        router = router.route(
+            &sitemap::part_path(part),
+            get(
+                move |files: State<Arc<RobotsAndSitemap>>, uri: Uri, headers: HeaderMap| {
+                    sitemap_part(files, uri, headers, part - 1)
+                },
+            ),
+        );
     }
     router.with_state(files)
 }
@@ -49,6 +54,13 @@ pub fn routes(files: Arc<RobotsAndSitemap>) -> Router {
 /// `/robots.txt`, written once; the sitemap's index, written once when it has parts; and
 /// what the sitemap's files are written from, when a crawler asks.
 pub struct RobotsAndSitemap {
+    placement: Placement,
+    /// By origin, in the order of [`Placement::origins`]: the site's first.
+    origins: Vec<OriginFiles>,
+}
+
+/// One origin's files.
+struct OriginFiles {
     robots: Bytes,
     sitemap: Arc<Sitemap>,
     /// The index and its gzip, when the URLs take several files.
@@ -56,29 +68,60 @@ pub struct RobotsAndSitemap {
 }
 
 impl RobotsAndSitemap {
-    pub fn new(origin: &Origin, sitemap: Sitemap, no_index: bool) -> Self {
-        let robots = if no_index {
-            "User-agent: *\nDisallow: /\n".to_string()
-        } else {
-            format!(
-                "User-agent: *\nAllow: /\n\nSitemap: {}\n",
-                origin.url("/sitemap.xml")
-            )
+    /// Each origin's files, its sitemap that of the pages `listed` of the routes `declared`.
+    pub fn new(
+        placement: &Placement,
+        (declared, listed, built_at): (&[DeclaredRoute], &[SitemapRoute], &str),
+        no_index: bool,
+    ) -> Result<Self, String> {
+        let origins = placement
+            .origins()
+            .map(|origin| {
+                let sitemap = Sitemap::new(placement, origin, declared, listed, built_at)?;
+                let robots = if no_index {
+                    "User-agent: *\nDisallow: /\n".to_string()
+                } else {
+                    format!(
+                        "User-agent: *\nAllow: /\n\nSitemap: {}\n",
+                        origin.url("/sitemap.xml")
+                    )
+                };
+                let index = sitemap.index().map(|index| {
+                    let mut gzip =
+                        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                    gzip.write_all(index.as_bytes()).expect("in-memory gzip");
+                    (index.into(), gzip.finish().expect("in-memory gzip").into())
+                });
+                Ok(OriginFiles {
+                    robots: robots.into(),
+                    sitemap: Arc::new(sitemap),
+                    index,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Self {
+            placement: placement.clone(),
+            origins,
+        })
+    }
+
+    /// The files of the origin a request was sent to (the site's, for any other).
+    fn at(&self, uri: &Uri, headers: &HeaderMap) -> &OriginFiles {
+        let Some(language) = self.placement.own_language_of(uri, headers) else {
+            return &self.origins[0];
         };
-        let index = sitemap.index().map(|index| {
-            let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-            gzip.write_all(index.as_bytes()).expect("in-memory gzip");
-            (index.into(), gzip.finish().expect("in-memory gzip").into())
-        });
-        Self {
-            robots: robots.into(),
-            sitemap: Arc::new(sitemap),
-            index,
-        }
+        let own = self.placement.origin_of(language);
+        let at = self.placement.origins().position(|origin| origin == own);
+        &self.origins[at.unwrap_or(0)]
     }
 }
 
-async fn robots_txt(State(files): State<Arc<RobotsAndSitemap>>) -> Response {
+async fn robots_txt(
+    State(files): State<Arc<RobotsAndSitemap>>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    let files = files.at(&uri, &headers);
     (
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
@@ -90,22 +133,33 @@ async fn robots_txt(State(files): State<Arc<RobotsAndSitemap>>) -> Response {
 }
 
 /// The index, or the one file when the URLs fit in one.
-async fn sitemap_xml(State(files): State<Arc<RobotsAndSitemap>>, headers: HeaderMap) -> Response {
-    match &files.index {
+async fn sitemap_xml(
+    State(files): State<Arc<RobotsAndSitemap>>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    match &files.at(&uri, &headers).index {
         Some((plain, gzip)) => match takes_gzip(&headers) {
             true => xml_answer(Body::from(gzip.clone()), true),
             false => xml_answer(Body::from(plain.clone()), false),
         },
-        None => sitemap_part(State(files), headers, 0).await,
+        None => sitemap_part(State(files), uri, headers, 0).await,
     }
 }
 
-/// Part `part` (from 0), written as it is sent.
+/// Part `part` (from 0) of the origin's sitemap, written as it is sent; none past its last
+/// (another origin's sitemap may have more parts).
 async fn sitemap_part(
     State(files): State<Arc<RobotsAndSitemap>>,
+    uri: Uri,
     headers: HeaderMap,
     part: usize,
 ) -> Response {
+    let files = files.at(&uri, &headers);
+    let whole = part == 0 && files.index.is_none();
+    if !whole && (files.index.is_none() || part >= files.sitemap.parts()) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
     let gzip = takes_gzip(&headers);
     let chunks = sitemap::Chunks::new(files.sitemap.clone(), part, gzip);
     let stream = futures_util::stream::iter(chunks.map(Ok::<_, std::convert::Infallible>));

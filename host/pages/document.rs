@@ -25,7 +25,7 @@ use crate::data_keys::DataKeys;
 use crate::lang::{Direction, Language, Languages};
 use crate::links::PageLinks;
 use crate::manifest::Manifest;
-use crate::origin::Origin;
+use crate::placement::Placement;
 use crate::render::{BootState, Rendered};
 use crate::security;
 
@@ -198,7 +198,7 @@ pub struct WholeDocument {
 /// data, for the browser to hydrate with.
 pub fn whole(
     build: &PageBuild,
-    origin: &Origin,
+    placement: &Placement,
     asked: &Asked,
     boot: BootState,
     mut rendered: Rendered,
@@ -206,7 +206,9 @@ pub fn whole(
     let rendered_status =
         StatusCode::from_u16(rendered.status).expect("the pool checks the status range");
     let status = asked.status(rendered_status);
-    let links = asked.links(origin, status, |language| rendered.page.path_in(language));
+    let links = asked.links(placement, status, |language| {
+        rendered.page.path_in(language)
+    });
     let boot = BootState {
         data: rendered.data.take(),
         ..boot

@@ -63,7 +63,7 @@ pub fn write(
         let text = &build.texts.of(asked.language).come_back_later;
         return Ok(Written::ComeBackLater(format!("{text}\n")));
     }
-    let links = asked.links(&pages.site.origin, status, |language| {
+    let links = asked.links(&pages.site.placement, status, |language| {
         &paths[language.index()]
     });
     let texts = build.texts.of(asked.language);

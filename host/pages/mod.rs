@@ -58,7 +58,7 @@ use axum::response::Response;
 use crate::crawlers::CrawlerTest;
 use crate::lang::Languages;
 use crate::manifest::{AppRoutes, Manifest};
-use crate::origin::Origin;
+use crate::placement::Placement;
 use crate::render::{BootState, PageRenderer, RenderError};
 use crate::texts::Texts;
 use cache::Turn;
@@ -94,8 +94,9 @@ pub type DescribeFailure = dyn Fn(&RenderError) -> String + Send + Sync;
 pub struct Site {
     /// Its languages, from its build.
     pub languages: Languages,
-    /// Where visitors reach the site: the pages' absolute links start with it.
-    pub origin: Origin,
+    /// Where visitors reach the site, and where each language sits: the pages' absolute
+    /// links start with it.
+    pub placement: Placement,
     pub crawlers: CrawlerTest,
     /// The IANA time zone dates are shown in.
     pub time_zone: Arc<str>,
@@ -195,7 +196,7 @@ fn write(
     Ok(match outcome {
         Outcome::Whole(page) => Written::Whole(document::WholeDocument {
             data_keys: page.data_keys,
-            ..document::whole(build, &pages.site.origin, asked, boot, page.rendered)?
+            ..document::whole(build, &pages.site.placement, asked, boot, page.rendered)?
         }),
         Outcome::Streamed { stream, nonce } => Written::Frame(Box::new(streamed::frame(
             pages.clone(),

@@ -7,7 +7,12 @@
 //! - `/fr/languages/en`, a page in another language's words under a prefix: to the same
 //!   page at its path in the prefix's language (`/fr/langues/en`), for good (308), the same
 //!   for everyone.
+//! - A page asked where its language does not sit (`placement`): `/fr/x` on the site's
+//!   origin when French has its own, `/en/x` or `/fr/x` on French's origin: to where it
+//!   sits, at its path in that language, for good (308), the same for everyone.
 //!
+//! Each way's `Location` starts where the language sits, seen from where it was asked
+//! (`Placement::location`: `/fr`, or `https://exemple.fr` from another origin).
 //! Each says what page it leads to, for its purge keys (`PageFamily`).
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -23,6 +28,7 @@ use crate::url_path::push_encoded;
 /// route takes it (in any language's words), else the same path under the prefix.
 /// `headers`: who may keep it and what it varies on (`Landing::headers`).
 pub fn to_the_prefixed_page(
+    start: String,
     language: Language,
     path: &str,
     page: Option<&RoutedPage<'_, '_>>,
@@ -34,12 +40,42 @@ pub fn to_the_prefixed_page(
         language: None,
         route: page.map(|page| page.route().clone()),
     };
-    way(StatusCode::FOUND, language, &path, query, headers, family)
+    way(
+        StatusCode::FOUND,
+        start,
+        language,
+        &path,
+        query,
+        headers,
+        family,
+    )
+}
+
+/// The way from a page asked where `language` does not sit to where it does, at its path
+/// in `language` when a route takes it (in any language's words): for good, for everyone.
+pub fn to_where_it_sits(
+    start: String,
+    language: Language,
+    path: &str,
+    page: Option<&RoutedPage<'_, '_>>,
+    query: Option<&str>,
+    freshness: &Freshness,
+) -> Response {
+    let status = StatusCode::PERMANENT_REDIRECT;
+    let cache_control = freshness.cache_control(Sharing::Public { limit: None }, status);
+    let path = page.map_or_else(|| path.to_owned(), |page| page.path_in(language));
+    let family = PageFamily {
+        language: Some(language),
+        route: page.map(|page| page.route().clone()),
+    };
+    let headers = HeaderMap::from_iter([(header::CACHE_CONTROL, cache_control)]);
+    way(status, start, language, &path, query, headers, family)
 }
 
 /// The way from a page in another language's words under `language`'s prefix to its path
 /// in `language`: for good, and for everyone.
 pub fn to_its_own_path(
+    start: String,
     language: Language,
     page: &RoutedPage<'_, '_>,
     query: Option<&str>,
@@ -53,18 +89,19 @@ pub fn to_its_own_path(
     };
     let path = page.path_in(language);
     let headers = HeaderMap::from_iter([(header::CACHE_CONTROL, cache_control)]);
-    way(status, language, &path, query, headers, family)
+    way(status, start, language, &path, query, headers, family)
 }
 
 fn way(
     status: StatusCode,
+    start: String,
     language: Language,
     path: &str,
     query: Option<&str>,
     headers: HeaderMap,
     family: PageFamily,
 ) -> Response {
-    let mut location = format!("/{}", language.segment());
+    let mut location = start;
     push_encoded(&mut location, path, b"/");
     if let Some(query) = query {
         location.push('?');

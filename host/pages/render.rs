@@ -20,6 +20,7 @@ pub async fn page(pages: &Pages, asked: &Asked) -> (BootState, Outcome, RenderTi
         path: asked.path().to_string(),
         time_zone: pages.site.time_zone.clone(),
         data: None,
+        placement: pages.site.placement.for_the_app(),
     };
     let crawler = pages.site.crawlers.is_crawler(&asked.headers);
     // HEAD asks for the same head as GET: a person's page may stream, and HEAD stops it.

@@ -20,10 +20,9 @@ use super::cookies;
 use super::landing::Landing;
 use super::redirect;
 use crate::lang::Language;
-use crate::language_prefix::{PathLanguage, split_path};
 use crate::links::{self, PageLinks};
 use crate::manifest::{AppRoutes, Found};
-use crate::origin::Origin;
+use crate::placement::{Placed, Placement};
 use crate::render::Visitor;
 use crate::server::PeerAddr;
 use crate::trace::Trace;
@@ -86,11 +85,11 @@ impl Asked {
     /// from what the page is): a page found names them, no other does.
     pub fn links<'a>(
         &self,
-        origin: &Origin,
+        placement: &Placement,
         status: StatusCode,
         path_in: impl Fn(Language) -> &'a str,
     ) -> Option<PageLinks> {
-        (status == StatusCode::OK).then(|| links::page_links(origin, self.language, path_in))
+        (status == StatusCode::OK).then(|| links::page_links(placement, self.language, path_in))
     }
 
     /// The language the page's keys name: none for a prefix we do not offer.
@@ -149,14 +148,28 @@ pub fn read(request: Request, routes: &AppRoutes, site: &Site) -> Read {
         );
     }
     let full = parts.uri.path();
-    let (language, offered, unprefixed_from) = match split_path(full, routes) {
-        PathLanguage::Prefixed { language, .. } => (language, true, 1 + language.segment().len()),
-        PathLanguage::Unsupported => (site.languages.default_language(), false, 0),
-        PathLanguage::Unprefixed { path } => {
+    let placement = &site.placement;
+    let own = placement.own_language_of(&parts.uri, &parts.headers);
+    let (language, offered, unprefixed_from) = match placement.read(own, full, routes) {
+        Placed::Page { language, from } => (language, true, from),
+        Placed::Unsupported => (site.languages.default_language(), false, 0),
+        Placed::Moved { language, path } => {
+            let path = canonical(path);
+            return Read::Answer(redirect::to_where_it_sits(
+                placement.location(own, language),
+                language,
+                &path,
+                routes.find_in_any(language, &path).as_ref(),
+                parts.uri.query(),
+                &site.freshness,
+            ));
+        }
+        Placed::Unprefixed { path } => {
             let landing = Landing::of(site.languages, &parts.headers, &site.crawlers);
             let has_cookie = parts.headers.contains_key(header::COOKIE);
             let path = canonical(path);
             return Read::Answer(redirect::to_the_prefixed_page(
+                placement.location(None, landing.language),
                 landing.language,
                 &path,
                 routes.find_in_any(landing.language, &path).as_ref(),
@@ -175,6 +188,7 @@ pub fn read(request: Request, routes: &AppRoutes, site: &Site) -> Read {
     let found = (offered && !no_page).then(|| routes.find(language, &path));
     if let Some(Found::Elsewhere(page)) = &found {
         return Read::Answer(redirect::to_its_own_path(
+            placement.location(own, language),
             language,
             page,
             parts.uri.query(),

@@ -51,7 +51,7 @@ pub fn frame(
 ) -> Result<StreamedPage, askama::Error> {
     let rendered_status = StatusCode::from_u16(stream.head.status).unwrap_or(StatusCode::OK);
     let status = asked.status(rendered_status);
-    let links = asked.links(&pages.site.origin, status, |language| {
+    let links = asked.links(&pages.site.placement, status, |language| {
         stream.head.page.path_in(language)
     });
     let content = Content {

@@ -61,6 +61,11 @@ pub struct BootState {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(type = "LoadOutcome<unknown>", optional))]
     pub data: Option<Box<RawValue>>,
+    /// Where the site's languages sit, when some has an origin of its own; without it,
+    /// every language sits under its prefix on the page's origin.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(type = "Placement", optional))]
+    pub placement: Option<Arc<crate::placement::AppPlacement>>,
 }
 
 /// What the server bundle answers for a page.
@@ -276,6 +281,7 @@ mod tests {
         let config = Config::new().with_large_int("number");
         let declarations = [
             BootState::decl(&config),
+            crate::placement::AppPlacement::decl(&config),
             Rendered::decl(&config),
             PageSharing::decl(&config),
             PageIdentity::decl(&config),

@@ -22,7 +22,7 @@ use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::lang::{Direction, Language};
-use crate::language_prefix::offered_prefix;
+use crate::placement::prefix::offered_prefix;
 use crate::texts::{HostTexts, Texts};
 
 /// Panics caught since start-up, handlers, bodies and render threads alike.

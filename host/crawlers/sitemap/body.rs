@@ -61,7 +61,7 @@ impl Chunks {
             let sitemap = &self.sitemap;
             xml::write_url(
                 &mut xml,
-                &sitemap.origin,
+                &sitemap.placement,
                 language,
                 &self.paths,
                 &sitemap.built_at,

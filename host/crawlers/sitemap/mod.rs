@@ -1,5 +1,8 @@
-//! The sitemap: every indexable page the app declares, in every language at its path
-//! there, each with its alternates, as the pages' own links name them. The manifest lists
+//! The sitemap of one origin: every indexable page the app declares, in each language
+//! that origin serves (all of them but those on origins of their own, on the site's; its
+//! own language on a language's origin: one sitemap per origin, as Google reads them), at
+//! its path there, each with its alternates wherever they sit, as the pages' own links
+//! name them. The manifest lists
 //! each page once, by its parameters (`pages`); the URLs are written when a crawler asks,
 //! part by part, never held (`body`). When they fit one file (sitemaps.org: 50,000 URLs,
 //! 50 MB), `/sitemap.xml` is that file; past that it is an index of parts,
@@ -13,9 +16,10 @@ mod xml;
 
 use std::ops::Range;
 
-use crate::lang::{Language, Languages};
+use crate::lang::Language;
 use crate::manifest::{DeclaredRoute, SitemapRoute};
 use crate::origin::Origin;
+use crate::placement::Placement;
 
 pub use body::Chunks;
 use pages::ListedRoute;
@@ -24,7 +28,10 @@ pub(super) use xml::part_path;
 
 /// What `/sitemap.xml` and its parts are made of.
 pub struct Sitemap {
-    languages: Languages,
+    placement: Placement,
+    /// The languages whose URLs it lists: those its origin serves.
+    languages: Vec<Language>,
+    /// The origin it is served at.
     origin: Origin,
     built_at: String,
     routes: Vec<ListedRoute>,
@@ -35,20 +42,21 @@ pub struct Sitemap {
 }
 
 impl Sitemap {
-    /// The sitemap of the pages `listed`, of the routes `declared`, within the protocol's bounds.
+    /// The sitemap `origin` serves of the pages `listed`, of the routes `declared`, within
+    /// the protocol's bounds.
     pub fn new(
-        languages: Languages,
+        placement: &Placement,
         origin: &Origin,
         declared: &[DeclaredRoute],
         listed: &[SitemapRoute],
         built_at: &str,
     ) -> Result<Self, String> {
-        Self::within(languages, origin, declared, listed, built_at, PROTOCOL)
+        Self::within(placement, origin, declared, listed, built_at, PROTOCOL)
     }
 
     /// The same, each file within `bounds` (tests cut small sitemaps into parts).
     fn within(
-        languages: Languages,
+        placement: &Placement,
         origin: &Origin,
         declared: &[DeclaredRoute],
         listed: &[SitemapRoute],
@@ -57,13 +65,14 @@ impl Sitemap {
     ) -> Result<Self, String> {
         let routes = listed
             .iter()
-            .map(|route| ListedRoute::new(languages, declared, route))
+            .map(|route| ListedRoute::new(placement.languages(), declared, route))
             .collect::<Result<Vec<_>, _>>()?;
+        let languages = placement.languages_at(origin);
         let runs: Vec<parts::Run> = routes
             .iter()
             .map(|route| parts::Run {
-                urls: route.len() * languages.count(),
-                most_bytes: most_bytes(languages, origin, route, built_at),
+                urls: route.len() * languages.len(),
+                most_bytes: most_bytes(placement, &languages, route, built_at),
             })
             .collect();
         let starts = runs
@@ -76,6 +85,7 @@ impl Sitemap {
             .collect();
         let frame = xml::URLSET_OPEN.len() + xml::URLSET_CLOSE.len();
         Ok(Self {
+            placement: placement.clone(),
             languages,
             origin: origin.clone(),
             built_at: built_at.to_owned(),
@@ -99,29 +109,32 @@ impl Sitemap {
     fn url(&self, url: usize) -> (usize, usize, Language) {
         let route = self.starts.partition_point(|&start| start <= url) - 1;
         let within = url - self.starts[route];
-        let count = self.languages.count();
-        let language = (self.languages.all())
-            .nth(within % count)
-            .expect("a language of the list");
-        (route, within / count, language)
+        let count = self.languages.len();
+        (route, within / count, self.languages[within % count])
     }
 }
 
 /// The most bytes one `<url>` of `route` takes: its bare entry in the language where that
 /// is longest, and its longest page's segments, which each of the entry's URLs holds once
 /// (its `<loc>`, each language's alternate and x-default).
-fn most_bytes(languages: Languages, origin: &Origin, route: &ListedRoute, built_at: &str) -> usize {
+fn most_bytes(
+    placement: &Placement,
+    languages: &[Language],
+    route: &ListedRoute,
+    built_at: &str,
+) -> usize {
     let bare = route.bare_paths();
     let longest_bare = languages
-        .all()
+        .iter()
         .map(|language| {
             let mut entry = String::new();
-            xml::write_url(&mut entry, origin, language, &bare, built_at);
+            xml::write_url(&mut entry, placement, *language, &bare, built_at);
             entry.len()
         })
         .max()
         .unwrap_or(0);
-    longest_bare + (languages.count() + 2) * route.longest_segments(xml::escaped_len)
+    let alternates = placement.languages().count();
+    longest_bare + (alternates + 2) * route.longest_segments(xml::escaped_len)
 }
 
 #[cfg(test)]

@@ -11,6 +11,11 @@ fn origin() -> Origin {
     Origin::parse(ORIGIN).unwrap()
 }
 
+/// Every language under its prefix on [`ORIGIN`].
+fn placement() -> Placement {
+    Placement::prefixed(crate::lang::demo(), origin())
+}
+
 /// A route whose pattern is `fr` in French and `other` in every other language.
 fn route(name: &str, fr: &str, other: &str) -> DeclaredRoute {
     DeclaredRoute {
@@ -57,9 +62,8 @@ fn part(sitemap: &Arc<Sitemap>, part: usize) -> String {
 #[test]
 fn the_sitemap_names_each_page_in_each_language_with_its_alternates() {
     let listed = [listed("home", &[""]), listed("odd", &[""])];
-    let sitemap = Arc::new(
-        Sitemap::new(crate::lang::demo(), &origin(), &declared(), &listed, BUILT).unwrap(),
-    );
+    let sitemap =
+        Arc::new(Sitemap::new(&placement(), &origin(), &declared(), &listed, BUILT).unwrap());
     assert_eq!(sitemap.parts(), 1);
     assert!(sitemap.index().is_none(), "one file: no index");
     let xml = part(&sitemap, 0);
@@ -78,9 +82,8 @@ fn the_sitemap_names_each_page_in_each_language_with_its_alternates() {
 #[test]
 fn each_language_is_listed_at_its_own_path_its_parameters_filled_by_name() {
     let listed = [listed("languages", &["en"]), listed("locale", &["fr/CA"])];
-    let sitemap = Arc::new(
-        Sitemap::new(crate::lang::demo(), &origin(), &declared(), &listed, BUILT).unwrap(),
-    );
+    let sitemap =
+        Arc::new(Sitemap::new(&placement(), &origin(), &declared(), &listed, BUILT).unwrap());
     let xml = part(&sitemap, 0);
     assert_eq!(
         xml.matches("<url>").count(),
@@ -101,7 +104,7 @@ fn each_language_is_listed_at_its_own_path_its_parameters_filled_by_name() {
 #[test]
 fn a_page_or_route_the_manifest_does_not_declare_is_refused() {
     let unknown = [listed("nowhere", &[""])];
-    let error = Sitemap::new(crate::lang::demo(), &origin(), &declared(), &unknown, BUILT)
+    let error = Sitemap::new(&placement(), &origin(), &declared(), &unknown, BUILT)
         .err()
         .unwrap();
     assert!(
@@ -110,7 +113,7 @@ fn a_page_or_route_the_manifest_does_not_declare_is_refused() {
     );
     for page in ["", "fr", "fr/CA/x", "fr/"] {
         let wrong = [listed("locale", &[page])];
-        let error = Sitemap::new(crate::lang::demo(), &origin(), &declared(), &wrong, BUILT)
+        let error = Sitemap::new(&placement(), &origin(), &declared(), &wrong, BUILT)
             .err()
             .unwrap();
         assert!(
@@ -137,15 +140,8 @@ fn many(bounds: Bounds) -> (Arc<Sitemap>, Vec<String>) {
             &locales.iter().map(String::as_str).collect::<Vec<_>>(),
         ),
     ];
-    let sitemap = Sitemap::within(
-        crate::lang::demo(),
-        &origin(),
-        &declared(),
-        &listed,
-        BUILT,
-        bounds,
-    )
-    .unwrap();
+    let sitemap =
+        Sitemap::within(&placement(), &origin(), &declared(), &listed, BUILT, bounds).unwrap();
     let sitemap = Arc::new(sitemap);
     let parts = (0..sitemap.parts()).map(|n| part(&sitemap, n)).collect();
     (sitemap, parts)
@@ -217,8 +213,8 @@ fn no_url_takes_more_than_its_route_says() {
     for (n, xml) in parts.iter().enumerate() {
         let (route, _, _) = sitemap.url(sitemap.parts[n].start);
         let most = most_bytes(
-            sitemap.languages,
-            &sitemap.origin,
+            &sitemap.placement,
+            &sitemap.languages,
             &sitemap.routes[route],
             BUILT,
         );

@@ -6,6 +6,7 @@
 use crate::lang::Language;
 use crate::links::page_links;
 use crate::origin::Origin;
+use crate::placement::Placement;
 
 pub(super) const URLSET_OPEN: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
     <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
@@ -16,12 +17,12 @@ pub(super) const URLSET_CLOSE: &str = "</urlset>\n";
 /// [`Language::index`]), in `language`.
 pub(super) fn write_url(
     out: &mut String,
-    origin: &Origin,
+    placement: &Placement,
     language: Language,
     paths: &[String],
     built_at: &str,
 ) {
-    let links = page_links(origin, language, |language| &paths[language.index()]);
+    let links = page_links(placement, language, |language| &paths[language.index()]);
     out.push_str("  <url>\n    <loc>");
     escape_into(out, links.canonical());
     out.push_str("</loc>\n    <lastmod>");

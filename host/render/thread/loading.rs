@@ -516,6 +516,7 @@ mod tests {
             path: "/status".into(),
             time_zone: "UTC".into(),
             data: None,
+            placement: None,
         });
         let extras = Extras {
             making_shell: Some(key.clone()),

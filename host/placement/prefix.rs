@@ -81,8 +81,9 @@ mod tests {
 
     #[test]
     fn the_host_and_the_app_strip_the_same_prefixes() {
-        let cases: Vec<Case> = serde_json::from_str(include_str!("../app/i18n/prefix-cases.json"))
-            .expect("app/i18n/prefix-cases.json");
+        let cases: Vec<Case> =
+            serde_json::from_str(include_str!("../../app/i18n/prefix-cases.json"))
+                .expect("app/i18n/prefix-cases.json");
         assert!(cases.len() >= 8);
         for case in cases {
             let expected = match &case.language {
