@@ -5,6 +5,7 @@ import "./ui/styles.css";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./App";
 import { BOOT_STATE_ID, type BootState, ROOT_ID } from "./boot";
+import { placeLanguages } from "./i18n/languages";
 import { loadResources, pageResources } from "./i18n/resources";
 import { resolveRoute } from "./routes";
 
@@ -18,6 +19,7 @@ async function start() {
     await new Promise((parsed) => document.addEventListener("DOMContentLoaded", parsed, { once: true }));
   }
   const boot = JSON.parse(document.getElementById(BOOT_STATE_ID)!.textContent!) as BootState;
+  placeLanguages(boot.placement, boot.language);
   // A screen whose module will not load shows the screen's failure message instead. The
   // page's messages (the shell's and its route's) come with it, preloaded by the host.
   const match = resolveRoute(boot.language, boot.path);

@@ -27,7 +27,22 @@ timeZone: string,
 /**
  * What the screen's loader gave, when it has one (the bundle says; the host writes).
  */
-data?: LoadOutcome<unknown>, };
+data?: LoadOutcome<unknown>, 
+/**
+ * Where the site's languages sit, when some has an origin of its own; without it,
+ * every language sits under its prefix on the page's origin.
+ */
+placement?: Placement, };
+
+export type Placement = { 
+/**
+ * `https://www.example.org`: where the prefixed languages sit.
+ */
+origin: string, 
+/**
+ * By language code: the origin a language sits at the root of.
+ */
+origins: { [key in string]: string }, };
 
 export type RenderResult = { status: number, title: string, 
 /**

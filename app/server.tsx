@@ -15,7 +15,7 @@ import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
 import type { PageSharing, Route } from "./data/route";
 import { identityOf, type Match } from "./data/router";
 import http, { type HttpClient, type RequestConfig, withConfig } from "./http/client";
-import { DEFAULT_LANGUAGE, isLanguage, type Language, localeOf } from "./i18n/languages";
+import { DEFAULT_LANGUAGE, isLanguage, type Language, localeOf, placeLanguages } from "./i18n/languages";
 import { type LanguageModule, type LoadResources, type Resources, resourcesOf, tableModuleOf } from "./i18n/resources";
 import { createTranslator } from "./i18n/translate";
 import { resolveRoute } from "./routes";
@@ -135,6 +135,8 @@ export function render(boot: BootState, job: number, streamNonce: string | null,
 
 function start(boot: BootState, job: number, streamNonce: string | null, shell: ShellAsk): void {
   checkTimeZone(boot.timeZone);
+  // The site's, the same for every page: a page's links stay on its own origin.
+  placeLanguages(boot.placement, null);
   const page = { ...boot, language: isLanguage(boot.language) ? boot.language : DEFAULT_LANGUAGE };
   const match = resolveRoute(page.language, page.path);
   const { route } = match;

@@ -4,7 +4,7 @@
 // which the render hands the host with the page. A link names a route and its parameters,
 // never a path (`PageRef`): its URL in any language is written here.
 import type { PageIdentity } from "../contract";
-import { chainOf, DEFAULT_LANGUAGE, type Language, LANGUAGES, localizedPath } from "../i18n/languages";
+import { chainOf, DEFAULT_LANGUAGE, type Language, LANGUAGES, languageUrl } from "../i18n/languages";
 import { canonicalPath, isPagePath } from "./pagePath";
 import { paramValue } from "./params";
 import type { Route, Routes } from "./route";
@@ -136,9 +136,12 @@ export function pathIn(match: Match, language: string): string {
   return parts.map((part) => (part.startsWith(":") ? encodeURIComponent(match.params[part.slice(1)]) : part)).join("/");
 }
 
-/** `match`'s URL path in `language`, prefix and all: `/fr/langues/en`. */
+/**
+ * `match`'s URL in `language`, prefix and all: `/fr/langues/en` (absolute when the language
+ * sits on another origin than the document's).
+ */
 export function hrefIn(match: Match, language: Language): string {
-  return localizedPath(language, pathIn(match, language));
+  return languageUrl(language, pathIn(match, language));
 }
 
 /**

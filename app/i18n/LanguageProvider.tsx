@@ -3,8 +3,8 @@
 // choice (App.tsx).
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useReducer, useRef } from "react";
 import type { DateLocale } from "./dates";
-import { followLanguage } from "./followLanguage";
-import { directionOf, type Language, localeOf } from "./languages";
+import { followLanguage, leaveFor } from "./followLanguage";
+import { directionOf, isElsewhere, type Language, languageUrl, localeOf } from "./languages";
 import { type Pending, reduceLanguage } from "./languageState";
 import { type LoadResources, type Resources, routeMessages } from "./resources";
 import { createTranslator, type Translate } from "./translate";
@@ -78,8 +78,12 @@ export function LanguageProvider({ initialLanguage, initialResources, load, urlI
     [load, routeOnShow],
   );
   const changeLanguage = useCallback(
-    (language: Language) => requestLanguage(language, (request) => dispatch({ type: "failed", language, request })),
-    [requestLanguage],
+    (language: Language) => {
+      // A language on another origin is another document: its page there, or its home.
+      if (isElsewhere(language)) return leaveFor(language, urlIn(language) ?? languageUrl(language, "/"));
+      requestLanguage(language, (request) => dispatch({ type: "failed", language, request }));
+    },
+    [requestLanguage, urlIn],
   );
   const retryLanguage = useCallback(
     (language: Language) =>

@@ -1,7 +1,8 @@
 // What follows the active language outside React's tree: <html lang> and <html dir>, the
 // content-language meta, the URL (the page's own in that language: its route's path in
-// that language's words) and the saved choice (the cookie).
-import { directionOf, LANGUAGE_COOKIE, type Language } from "./languages";
+// that language's words) and the saved choice (the cookie, kept on the site's shared
+// origin: a language's own origin is the choice). A language on another origin is left for.
+import { directionOf, keepsTheChoice, LANGUAGE_COOKIE, type Language } from "./languages";
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
@@ -21,5 +22,16 @@ export function followLanguage(language: Language, url: string | null): void {
     next.pathname = url;
     window.history.replaceState(window.history.state, "", next);
   }
+  keepChoice(language);
+}
+
+/** Goes to `url`, the page in `language` on another origin, keeping the choice where it is kept. */
+export function leaveFor(language: Language, url: string): void {
+  keepChoice(language);
+  window.location.assign(url);
+}
+
+function keepChoice(language: Language): void {
+  if (!keepsTheChoice()) return;
   document.cookie = `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax`;
 }

@@ -3,7 +3,8 @@
 // (tables/<code>.ts, which exports its date locale beside it), found by name. A language
 // is a BCP 47 tag as the list writes it (`fr-CA`); it sits in a URL as that tag in small
 // letters (`/fr-ca/`); a regional variant names its parent, and a message it lacks is its
-// parent's, then the default language's (its chain).
+// parent's, then the default language's (its chain). A language may sit at the root of
+// an origin of its own (`--language-origin`): the boot state's placement says which.
 import declared from "./languages.json";
 
 /** A code from the list (`fr`, `en`, …); made only by `isLanguage` or `languageOf`. */
@@ -72,8 +73,40 @@ export function localeOf(language: Language): string {
   return info.locale;
 }
 
+/**
+ * Where the site's languages sit, as the boot state says (`Placement` in app/contract.ts,
+ * which imports from here): the site's origin, and the languages' own origins by code.
+ */
+interface Placement {
+  origin: string;
+  origins: { readonly [code: string]: string };
+}
+
+/** Where the site's languages sit: the boot state's; null while every one sits under its prefix. */
+let placement: Placement | null = null;
+/** In the browser, the language the document was served in; null on the server. */
+let servedIn: Language | null = null;
+
+/**
+ * Where the site's languages sit, from the boot state; `documentLanguage`, in the browser,
+ * is the language the document came in: it says which origin the document is on. The
+ * server leaves it null: a page's links are in its own language, on its own origin.
+ */
+export function placeLanguages(given: Placement | undefined, documentLanguage: Language | null): void {
+  placement = given ?? null;
+  servedIn = documentLanguage;
+}
+
+/** The origin `language` sits at the root of, when it has one of its own. */
+const ownOriginOf = (language: string): string | null =>
+  placement !== null && Object.hasOwn(placement.origins, language) ? placement.origins[language] : null;
+
+/** The document's language, when the document is on that language's own origin (no prefixes there). */
+const ownLanguageHere = (): Language | null => (servedIn !== null && ownOriginOf(servedIn) !== null ? servedIn : null);
+
 /** The language `path`'s prefix names (`/en/x` → en, `/fr-ca/x` → fr-CA), or null when it has none. */
 export function prefixLanguage(path: string): Language | null {
+  if (ownLanguageHere() !== null) return null;
   return LANGUAGES.find(({ code }) => path === `/${segmentOf(code)}` || path.startsWith(`/${segmentOf(code)}/`))?.code ?? null;
 }
 
@@ -84,6 +117,26 @@ export function stripLanguagePrefix(path: string): string {
   return path.slice(language.length + 1) || "/";
 }
 
+/**
+ * `pathWithoutPrefix` in `language` on that language's origin: under its prefix, or at the
+ * root of its own origin.
+ */
 export function localizedPath(language: Language, pathWithoutPrefix: string): string {
-  return `/${segmentOf(language)}${pathWithoutPrefix.startsWith("/") ? pathWithoutPrefix : `/${pathWithoutPrefix}`}`;
+  const path = pathWithoutPrefix.startsWith("/") ? pathWithoutPrefix : `/${pathWithoutPrefix}`;
+  return ownOriginOf(language) !== null ? path : `/${segmentOf(language)}${path}`;
 }
+
+/** Whether `language` sits on another origin than the document's (the browser must leave for it). */
+export function isElsewhere(language: Language): boolean {
+  if (placement === null || servedIn === null) return false;
+  return (ownOriginOf(language) ?? placement.origin) !== (ownOriginOf(servedIn) ?? placement.origin);
+}
+
+/** `localizedPath`, made absolute when the language sits on another origin than the document's. */
+export function languageUrl(language: Language, pathWithoutPrefix: string): string {
+  const path = localizedPath(language, pathWithoutPrefix);
+  return isElsewhere(language) ? `${ownOriginOf(language) ?? placement!.origin}${path}` : path;
+}
+
+/** Whether the language choice is the cookie's to keep here: on the site's shared origin only. */
+export const keepsTheChoice = (): boolean => ownLanguageHere() === null;
