@@ -52,6 +52,7 @@ mod faults;
 mod hostile_data;
 mod house;
 mod http;
+mod language_origin;
 mod loaders;
 mod loading_budget;
 mod logs;

@@ -56,9 +56,15 @@ impl Host {
 
     /// Runs the binary with these options until it exits by itself (at most `limit`).
     pub fn run(args: &[&str], limit: Duration) -> Exit {
+        Self::run_with(args, &[], limit)
+    }
+
+    /// The same, with environment variables set for the child only.
+    pub fn run_with(args: &[&str], env: &[(&str, &str)], limit: Duration) -> Exit {
         let mut child = Command::new(env!("CARGO_BIN_EXE_bilingue"))
             .args(defaults(args))
             .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
