@@ -233,41 +233,41 @@ fn names_in(
     (named, reexported)
 }
 
-/// The graph of each module of the host that has modules of its own: in the graph of `m`,
-/// `a → b` says that code in `m::a` (in any file under it) names something of `m::b`. A
-/// module's own file (lib.rs, mod.rs) is its face: its modules may use what it holds, and
-/// it is no node of its graph. A name brought in by a `pub use` counts as where it comes
-/// from. main.rs is a crate of its own.
-fn module_graphs() -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> {
+/// A path some code names: the module whose code names it, the path as written (from the
+/// crate's root) and where it comes from (through `pub use`).
+struct NamedPath {
+    from: Vec<String>,
+    written: Vec<String>,
+    resolved: Vec<String>,
+}
+
+/// Every path the host's code names; and each module's own modules (by module).
+fn named_paths() -> (Vec<NamedPath>, BTreeMap<Vec<String>, BTreeSet<String>>) {
     let files: Vec<(Vec<String>, String)> = source_files()
         .into_iter()
         .filter(|(path, _)| path != Path::new("main.rs"))
         .map(|(path, text)| (module_of(&path), code_of(&text)))
         .collect();
-    let mut graphs: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    let mut modules: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
     for (module, _) in &files {
         for depth in 0..module.len() {
-            graphs
+            modules
                 .entry(module[..depth].to_vec())
                 .or_default()
-                .entry(module[depth].clone())
-                .or_default();
+                .insert(module[depth].clone());
         }
     }
     let mut aliases: BTreeMap<Vec<String>, Vec<String>> = BTreeMap::new();
-    let mut named: Vec<(&[String], Vec<String>)> = Vec::new();
+    let mut named: Vec<(Vec<String>, Vec<String>)> = Vec::new();
     for (module, code) in &files {
-        let children = graphs
-            .get(module)
-            .map(|graph| graph.keys().cloned().collect())
-            .unwrap_or_default();
+        let children = modules.get(module).cloned().unwrap_or_default();
         let (paths, reexported) = names_in(code, module, &children);
         for Named { path, name } in reexported {
             if let Some(name) = name {
                 aliases.insert([module.clone(), vec![name]].concat(), path);
             }
         }
-        named.extend(paths.into_iter().map(|n| (module.as_slice(), n.path)));
+        named.extend(paths.into_iter().map(|n| (module.clone(), n.path)));
     }
     let resolve = |mut path: Vec<String>| {
         // A bound: `pub use` chains are short, and a loop of them is no compiler's.
@@ -282,8 +282,40 @@ fn module_graphs() -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> 
         }
         path
     };
-    for (from, path) in named {
-        let path = resolve(path);
+    let named = named
+        .into_iter()
+        .map(|(from, written)| NamedPath {
+            from,
+            resolved: resolve(written.clone()),
+            written,
+        })
+        .collect();
+    (named, modules)
+}
+
+/// The graph of each module of the host that has modules of its own: in the graph of `m`,
+/// `a → b` says that code in `m::a` (in any file under it) names something of `m::b`. A
+/// module's own file (lib.rs, mod.rs) is its face: its modules may use what it holds, and
+/// it is no node of its graph. A name brought in by a `pub use` counts as where it comes
+/// from. main.rs is a crate of its own.
+fn module_graphs() -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> {
+    let (named, modules) = named_paths();
+    let mut graphs: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = modules
+        .iter()
+        .map(|(module, children)| {
+            let graph = children
+                .iter()
+                .map(|c| (c.clone(), BTreeSet::new()))
+                .collect();
+            (module.clone(), graph)
+        })
+        .collect();
+    for NamedPath {
+        from,
+        resolved: path,
+        ..
+    } in named
+    {
         for depth in 0..from.len() {
             let graph = graphs
                 .get_mut(&from[..depth])
@@ -299,6 +331,34 @@ fn module_graphs() -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> 
         }
     }
     graphs
+}
+
+/// What code under `hub` (a folder) names through the hub's own file (its mod.rs): an item
+/// the hub holds or brings in with `pub use`, rather than the module that holds it, as
+/// `module → hub::item`.
+fn arrows_back_to(hub: &[&str]) -> BTreeSet<String> {
+    let hub: Vec<String> = hub.iter().map(|m| m.to_string()).collect();
+    let (named, modules) = named_paths();
+    let own = &modules[&hub];
+    let names_the_hub = |path: &[String]| {
+        path.len() > hub.len() && path.starts_with(&hub) && !own.contains(&path[hub.len()])
+    };
+    named
+        .into_iter()
+        .filter(|named| named.from.len() > hub.len() && named.from.starts_with(&hub))
+        .filter_map(
+            |NamedPath {
+                 from,
+                 written,
+                 resolved,
+             }| {
+                let to = [written, resolved]
+                    .into_iter()
+                    .find(|path| names_the_hub(path))?;
+                Some(format!("{} → {}", from.join("::"), to.join("::")))
+            },
+        )
+        .collect()
 }
 
 /// A cycle in `graph`, as the modules along it (the first again at the end), if any.
@@ -363,6 +423,24 @@ fn no_host_module_at_any_depth_is_in_an_import_cycle() {
         })
         .collect();
     assert!(cycles.is_empty(), "import cycles: {cycles:#?}");
+}
+
+/// N27: the files of pages/ and render/ share their types through a module of their own
+/// (pages/site.rs, render/page.rs), never through the folder's hub, which only composes.
+#[test]
+fn no_file_of_pages_or_render_names_what_its_hub_holds() {
+    let hubs: [&[&str]; 2] = [&["pages"], &["render"]];
+    for hub in hubs {
+        let arrows = arrows_back_to(hub);
+        assert!(arrows.is_empty(), "arrows back up to {hub:?}: {arrows:#?}");
+    }
+    // The rule sees such arrows where they are: render/thread/, which it does not hold,
+    // shares its thread's context through its mod.rs.
+    let thread = arrows_back_to(&["render", "thread"]);
+    assert!(
+        thread.contains("render::thread::replacement → render::thread::ThreadContext"),
+        "{thread:#?}"
+    );
 }
 
 #[test]

@@ -16,7 +16,6 @@ use std::sync::{Arc, LazyLock};
 use askama::Template;
 use axum::http::{HeaderValue, StatusCode};
 
-use super::PageBuild;
 use super::escape::json_for_script;
 use super::nonce::Nonce;
 use super::request::Asked;
@@ -197,7 +196,7 @@ pub struct WholeDocument {
 /// Step 5: the document of a page rendered whole; its boot state carries the loader's
 /// data, for the browser to hydrate with.
 pub fn whole(
-    build: &PageBuild,
+    assets: &DocumentAssets,
     placement: &Placement,
     asked: &Asked,
     boot: BootState,
@@ -223,9 +222,9 @@ pub fn whole(
     };
     Ok(WholeDocument {
         status,
-        document: write(&build.document, &boot, &content)?,
+        document: write(assets, &boot, &content)?,
         links,
-        policy: build.document.policy().clone(),
+        policy: assets.policy().clone(),
         route: rendered.page.route.as_deref().map(Arc::from),
         data_keys: DataKeys::default(),
     })

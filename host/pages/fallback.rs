@@ -9,8 +9,8 @@ use super::document::{self, Content, WholeDocument};
 use super::error::PageError;
 use super::outcome::Fallback;
 use super::request::Asked;
+use super::state::{PageBuild, Pages};
 use super::written::Written;
-use super::{PageBuild, Pages};
 use crate::manifest::Found;
 use crate::render::{BootState, RenderError};
 

@@ -36,6 +36,8 @@ mod render;
 mod representation;
 mod request;
 mod sharing;
+mod site;
+mod state;
 mod streamed;
 #[cfg(test)]
 mod tests;
@@ -45,107 +47,23 @@ mod varnish_vcl;
 mod written;
 
 pub use cache::PageCache;
-pub use document::DocumentAssets;
 pub use sharing::Freshness;
+pub use site::Site;
+pub use state::{PageBuild, Pages};
 
-use std::sync::{Arc, RwLock};
-use std::time::Duration;
+use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::response::Response;
 
-use crate::crawlers::CrawlerTest;
-use crate::lang::Languages;
-use crate::manifest::{AppRoutes, Manifest};
-use crate::placement::Placement;
-use crate::render::{BootState, PageRenderer, RenderError};
-use crate::texts::Texts;
+use crate::render::BootState;
 use cache::Turn;
 use error::PageError;
 use outcome::Outcome;
 use request::{Asked, Read};
 use sharing::Sharing;
 use written::Written;
-
-/// What the page handler needs of a build: the files its documents name, the routes the
-/// app declares, and the host's own texts. Development replaces it with each new build.
-pub struct PageBuild {
-    pub document: DocumentAssets,
-    pub routes: AppRoutes,
-    pub texts: Arc<Texts>,
-}
-
-impl PageBuild {
-    /// Fails when the manifest lacks a language's texts, or a route's path in a language.
-    pub fn from_manifest(languages: Languages, manifest: &Manifest) -> Result<Self, String> {
-        Ok(Self {
-            document: DocumentAssets::from_manifest(languages, manifest),
-            routes: AppRoutes::new(languages, &manifest.routes)?,
-            texts: Arc::new(Texts::new(languages, &manifest.host_texts)?),
-        })
-    }
-}
-
-/// Development: why a render failed, as the overlay shows it (JSON).
-pub type DescribeFailure = dyn Fn(&RenderError) -> String + Send + Sync;
-
-/// What every page is written with, from the options.
-pub struct Site {
-    /// Its languages, from its build.
-    pub languages: Languages,
-    /// Where visitors reach the site, and where each language sits: the pages' absolute
-    /// links start with it.
-    pub placement: Placement,
-    pub crawlers: CrawlerTest,
-    /// The IANA time zone dates are shown in.
-    pub time_zone: Arc<str>,
-    /// How long a page's loader may wait for its data.
-    pub load_timeout: Duration,
-    /// How long caches may keep public pages.
-    pub freshness: Freshness,
-}
-
-/// Everything the page handler is served from, made once at start-up.
-pub struct Pages {
-    pub renderer: Arc<dyn PageRenderer>,
-    build: RwLock<Arc<PageBuild>>,
-    /// Finished pages, kept (`--page-cache-entries`).
-    pub cache: Arc<PageCache>,
-    pub site: Site,
-    /// Development: a failed render's problem, shown over the client-rendered page.
-    pub describe_failure: Option<Box<DescribeFailure>>,
-    /// Streamed pages' first parts, gzipped once for everyone who asks the same page.
-    pub first_parts: first_parts::FirstParts,
-}
-
-impl Pages {
-    pub fn new(
-        renderer: Arc<dyn PageRenderer>,
-        build: PageBuild,
-        cache: Arc<PageCache>,
-        site: Site,
-    ) -> Self {
-        Self {
-            renderer,
-            build: RwLock::new(Arc::new(build)),
-            cache,
-            site,
-            describe_failure: None,
-            first_parts: Default::default(),
-        }
-    }
-
-    /// The build pages are written from now.
-    pub fn build(&self) -> Arc<PageBuild> {
-        self.build.read().expect("build lock").clone()
-    }
-
-    /// Development: a new build's files and routes.
-    pub fn set_build(&self, build: PageBuild) {
-        *self.build.write().expect("build lock") = Arc::new(build);
-    }
-}
 
 /// Every path the other routes leave is a page.
 pub fn routes(pages: Arc<Pages>) -> Router {
@@ -196,7 +114,13 @@ fn write(
     Ok(match outcome {
         Outcome::Whole(page) => Written::Whole(document::WholeDocument {
             data_keys: page.data_keys,
-            ..document::whole(build, &pages.site.placement, asked, boot, page.rendered)?
+            ..document::whole(
+                &build.document,
+                &pages.site.placement,
+                asked,
+                boot,
+                page.rendered,
+            )?
         }),
         Outcome::Streamed { stream, nonce } => Written::Frame(Box::new(streamed::frame(
             pages.clone(),

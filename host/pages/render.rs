@@ -4,10 +4,10 @@
 
 use std::time::Instant;
 
-use super::Pages;
 use super::nonce::Nonce;
 use super::outcome::{self, Outcome};
 use super::request::Asked;
+use super::state::Pages;
 use super::timing::RenderTimes;
 use crate::render::{BootState, Rendering};
 

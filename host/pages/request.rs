@@ -15,10 +15,10 @@ use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, Version, header};
 use axum::response::{IntoResponse, Response};
 
-use super::Site;
 use super::cookies;
 use super::landing::Landing;
 use super::redirect;
+use super::site::Site;
 use crate::lang::Language;
 use crate::links::{self, PageLinks};
 use crate::manifest::{AppRoutes, Found};

@@ -6,11 +6,12 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 pub use super::contract::Outbox;
+use super::contract::Rendered;
 use super::contract::{Done, Log, LogLevel, Shell};
 pub use super::contract::{StreamEnd, StreamHead, StreamPart};
+use super::error::RenderError;
 use super::handed::HandedMarkup;
 pub use super::handed::with_handed_markup;
-use super::{RenderError, Rendered};
 
 impl<'de> Deserialize<'de> for StreamPart {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -3,6 +3,8 @@
 //! others keep serving, and hands development reloads to each. A full queue answers at
 //! once (`Busy`), never by waiting.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread;
@@ -14,13 +16,16 @@ use tokio::sync::oneshot;
 use tokio::sync::mpsc;
 
 use super::budget::{LoadingBudget, PAGE_BYTES, Reservation, STREAMED_RENDER_BYTES};
+use super::bundle::Bundle;
+use super::contract::BootState;
+use super::error::RenderError;
+use super::page::{ApiCaller, PageRenderer, Rendering, Visitor};
 use super::readiness::Readiness;
 use super::runtime::{Limits, ShellAsk};
 use super::shells::{ShellKey, Shells};
 use super::stream::{Stream, StreamEvent};
 use super::thread::{Job, PoolStats, Queues, Reload, RenderThread, Reply, ThreadContext};
 use super::warm_up::WarmUp;
-use super::{ApiCaller, BootState, Bundle, RenderError, Rendering, Visitor};
 
 pub struct PoolOptions {
     pub bundle: Bundle,
@@ -250,5 +255,32 @@ fn serve(context: &Arc<ThreadContext>, queues: &Queues, reloads: &Receiver<Reloa
                 );
             }
         }
+    }
+}
+
+impl PageRenderer for RenderPool {
+    fn render<'a>(
+        &'a self,
+        boot: &'a BootState,
+        visitor: Visitor,
+        deadline: Instant,
+        stream_nonce: Option<String>,
+        may_wait: bool,
+    ) -> Pin<Box<dyn Future<Output = Result<Rendering, RenderError>> + Send + 'a>> {
+        Box::pin(async move {
+            let rendering =
+                RenderPool::render(self, boot, visitor, deadline, stream_nonce, may_wait).await?;
+            let page = match &rendering {
+                Rendering::Complete(page) => &page.rendered.page,
+                Rendering::Streaming(stream) => &stream.head.page,
+            };
+            // Which languages a page must have a path in is its site's, known here only.
+            match page.problem_in(boot.language.languages()) {
+                Some(problem) => Err(RenderError::Unreadable(format!(
+                    "the page's identity: {problem}"
+                ))),
+                None => Ok(rendering),
+            }
+        })
     }
 }

@@ -7,9 +7,10 @@ use std::time::Duration;
 
 use deno_core::{JsRuntime, RuntimeOptions, v8};
 
+use super::bundle::Bundle;
 use super::contract::ENTRY_POINTS;
+use super::error::RenderError;
 use super::watchdog::Watchdog;
-use super::{Bundle, RenderError};
 
 /// Limits a runtime lives under.
 #[derive(Debug, Clone, Copy)]

@@ -10,8 +10,8 @@ use crossbeam_channel::Sender;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
-use super::RenderError;
 pub use super::contract::StreamHead;
+use super::error::RenderError;
 use crate::data_keys::DataKeys;
 
 /// What comes after the head.

@@ -9,9 +9,10 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::bundle::Bundle;
+use super::error::RenderError;
 use super::exchange::{Finished, Outbox, check_status, with_handed_markup};
 use super::runtime::{Limits, Renderer, ShellAsk};
-use super::{Bundle, RenderError};
 
 /// What a runtime renders before it serves, and within how long.
 pub(super) struct WarmUp {

@@ -7,7 +7,8 @@
 
 use std::collections::VecDeque;
 
-use crate::render::{ApiAnswer, CallOutcome};
+use crate::render::contract::ApiAnswer;
+use crate::render::page::CallOutcome;
 
 /// The answers handed to the bundle in one call cost at most this part of its heap.
 const ANSWERS_SHARE_OF_HEAP: usize = 8;

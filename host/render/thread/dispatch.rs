@@ -7,9 +7,11 @@ use crossbeam_channel::Sender;
 use super::call_answers::CallAnswer;
 use super::loading::{LoadingPages, StreamSource};
 use crate::data_keys::DataKeys;
+use crate::render::contract::ApiAnswer;
+use crate::render::error::RenderError;
 use crate::render::exchange::{Finished, Outbox, StreamPart, with_handed_markup};
+use crate::render::page::{ApiCaller, CallOutcome};
 use crate::render::stream::Abandoned;
-use crate::render::{ApiAnswer, ApiCaller, CallOutcome, RenderError};
 
 /// Where an outbox's entries go.
 pub(super) struct Dispatch<'a> {

@@ -9,12 +9,14 @@ use crossbeam_channel::Receiver;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::render::budget::Reservation;
+use crate::render::bundle::Bundle;
+use crate::render::error::RenderError;
+use crate::render::page::{ApiCaller, Rendering, Visitor};
 use crate::render::readiness::Readiness;
 use crate::render::runtime::ShellAsk;
 use crate::render::shells::{ShellKey, Shells};
 use crate::render::stream::{AbandonAt, StreamEvent};
 use crate::render::warm_up::WarmUp;
-use crate::render::{ApiCaller, Bundle, RenderError, Rendering, Visitor};
 
 /// A page to render, as the pool queues it.
 pub(in crate::render) struct Job {

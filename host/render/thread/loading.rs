@@ -15,10 +15,11 @@ use super::job::{PoolStats, Reply};
 use crate::data_keys::DataKeys;
 use crate::render::budget::Reservation;
 use crate::render::client_left::{ClientLeft, Departure};
+use crate::render::error::RenderError;
 use crate::render::exchange::{Finished, StreamPart, check_status};
+use crate::render::page::{Page, Rendering, Visitor};
 use crate::render::shells::{KeptShell, ShellKey, Shells};
 use crate::render::stream::{Abandoned, Stream, StreamEvent, StreamHead};
-use crate::render::{Page, RenderError, Rendering, Visitor};
 
 /// A page started whose bundle has not finished it: it waits for its data.
 struct Loading {

@@ -36,11 +36,12 @@ use self::dispatch::Dispatch;
 pub use self::job::PoolStats;
 pub(super) use self::job::{Job, Queues, Reload, Reply, ThreadContext};
 use self::loading::{Extras, LoadingPages};
+use super::bundle::Bundle;
+use super::error::RenderError;
 use super::exchange::Outbox;
 use super::readiness::ThreadReadiness;
 use super::runtime::{Renderer, ShellAsk};
 use super::stream::{Abandoned, tell_when_abandoned};
-use super::{Bundle, RenderError};
 
 /// How often a thread reads its runtime's heap statistics.
 const HEAP_SAMPLED_EVERY: std::time::Duration = std::time::Duration::from_millis(250);

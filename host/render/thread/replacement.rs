@@ -7,10 +7,11 @@ use std::thread;
 use std::time::Duration;
 
 use super::ThreadContext;
+use crate::render::bundle::Bundle;
+use crate::render::error::RenderError;
 use crate::render::readiness::ThreadReadiness;
 use crate::render::runtime::Renderer;
 use crate::render::warm_up::warm_up;
-use crate::render::{Bundle, RenderError};
 
 /// The thread's first runtime, warmed up; without one (its warm-up failed: in
 /// development, until a better bundle comes), the thread answers every page with that

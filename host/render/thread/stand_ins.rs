@@ -9,8 +9,10 @@ use tokio::sync::oneshot;
 
 use super::PoolStats;
 use super::loading::{Extras, LoadingPages};
+use crate::render::contract::Rendered;
+use crate::render::error::RenderError;
 use crate::render::exchange::{Finished, StreamPart};
-use crate::render::{RenderError, Rendered, Rendering, Visitor};
+use crate::render::page::{Rendering, Visitor};
 use crate::trace::Trace;
 
 pub(super) fn loading() -> LoadingPages {
