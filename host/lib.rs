@@ -156,11 +156,8 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
     let declared: Vec<manifest::DeclaredRoute> = (manifest.routes.iter().cloned())
         .chain(manifest::declared_everywhere(routes))
         .collect();
-    let build = pages::PageBuild {
-        document: pages::DocumentAssets::from_manifest(languages, manifest),
-        routes: manifest::AppRoutes::new(languages, &declared).unwrap(),
-        texts: Arc::new(texts::Texts::new(languages, &manifest.host_texts).unwrap()),
-    };
+    let mut build = pages::PageBuild::from_manifest(languages, manifest).unwrap();
+    build.routes = manifest::AppRoutes::new(languages, &declared).unwrap();
     Parts {
         pages: Arc::new(pages::Pages::new(
             renderer,
