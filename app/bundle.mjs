@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { catalogue, checkCatalogue } from "./bundling/catalogue.mjs";
+import { catalogue, checkAppCatalogue } from "./bundling/catalogue.mjs";
 import { importAlone } from "./bundling/import-alone.mjs";
 import { reactBindings } from "./bundling/react-bindings.mjs";
 import { stringFizz } from "./bundling/string-fizz.mjs";
@@ -176,7 +176,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
  * the graph alone), the routes' screens and the catalogue's keys. Whether they changed.
  */
 export async function messageGroupsOf(root, options, inputs = null) {
-  const [graph, { routes, notFound }, checked] = await Promise.all([inputs ?? clientGraph(options.client), screensOf(root), checkCatalogue(root)]);
+  const [graph, { routes, notFound }, checked] = await Promise.all([inputs ?? clientGraph(options.client), screensOf(root), checkAppCatalogue(root)]);
   const before = options.split.groups && JSON.stringify(groupsJson(options.split.groups));
   // A catalogue that fails its check: the builds report it, each error with its file and line.
   const [first] = checked.errors.length > 0 ? [] : checked.messages.values();
@@ -236,7 +236,7 @@ export async function writeManifest({ root, outDir, metafile, languages, buildTi
  * title and description, which a page the host could not render carries.
  */
 async function hostTexts(root) {
-  const [{ errors, hostTexts, textOf }, { routes }] = await Promise.all([checkCatalogue(root), screensOf(root)]);
+  const [{ errors, hostTexts, textOf }, { routes }] = await Promise.all([checkAppCatalogue(root), screensOf(root)]);
   if (errors.length > 0) throw new Error(`the translation tables fail their check: ${errors.map(({ file, text }) => `${file}: ${text}`).join("; ")}`);
   const home = routes.find((route) => route.home)?.home;
   if (!home) throw new Error("app/routes.ts has no route at \"/\": the home page");

@@ -59,14 +59,15 @@ async function tableModule(root, file, source, code) {
 const problem = (file, text) => Object.assign(new Error(text), { problems: [{ file, line: 0, text }] });
 
 /**
- * Checks the catalogue of `root` (app/i18n/languages.json's languages, the default first):
+ * Checks the catalogue of the app at `root`, read from its files (app/i18n/languages.json's
+ * languages, the default first; `checkCatalogue` of catalogue.ts checks what it is given):
  * { errors, warnings, compiled, declarations, fresh }. It writes nothing: the declarations
  * are committed, and only `writeDeclarations` (the command below) rewrites them. The
  * tests give other tables (`tables`: { code, locale, file }, the default first), other
  * sources, and `declarations`: the file to write the declarations to (null: none), which
  * `write: true` writes.
  */
-export function checkCatalogue(root, options = {}) {
+export function checkAppCatalogue(root, options = {}) {
   // One check at a time: the two bundles of a build ask together, and the second one
   // finds the first one's result.
   const run = queue.then(() => check(root, options));
@@ -115,7 +116,7 @@ async function check(root, options) {
  * Rewrites app/i18n/messages.generated.ts from the tables (when it changed), and gives
  * the check's result: the command below, and the development loop after each build.
  */
-export const writeDeclarations = (root) => checkCatalogue(root, { write: true });
+export const writeDeclarations = (root) => checkAppCatalogue(root, { write: true });
 
 /** The listed languages' tables, the default language's first. */
 async function listedTables(root) {
@@ -154,7 +155,7 @@ export function catalogue(root, split = null) {
     setup(b) {
       let checked = null;
       b.onStart(async () => {
-        checked = await checkCatalogue(root);
+        checked = await checkAppCatalogue(root);
         if (checked.fresh) {
           for (const warning of checked.warnings) console.warn(`[catalogue] warning: ${describe(warning)}`);
           // How much each partial language translates; the rest is its chain's.

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { checkCatalogue } from "./catalogue.mjs";
+import { checkAppCatalogue } from "./catalogue.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const corpus = "app/bundling/corpus";
@@ -18,7 +18,7 @@ const good = [
   { code: "en", locale: LOCALES.en, file: `${corpus}/good/en.ts` },
 ];
 const describe = ({ file, line, text }) => `${file}${line ? `:${line}` : ""}: ${text}`;
-const check = (tables) => checkCatalogue(root, { tables, sources: [], declarations: null });
+const check = (tables) => checkAppCatalogue(root, { tables, sources: [], declarations: null });
 
 test("the corpus's good catalogue passes, without a warning", async () => {
   const { errors, warnings } = await check(good);
@@ -28,12 +28,12 @@ test("the corpus's good catalogue passes, without a warning", async () => {
 });
 
 test("the app's own catalogue passes", async () => {
-  const { errors } = await checkCatalogue(root, { declarations: null });
+  const { errors } = await checkAppCatalogue(root, { declarations: null });
   assert.deepEqual(errors.map(describe), []);
 });
 
 test("the host's texts are each language's host. messages, as plain text, and no key is unused for being the host's", async () => {
-  const { hostTexts, warnings } = await checkCatalogue(root, { declarations: null });
+  const { hostTexts, warnings } = await checkAppCatalogue(root, { declarations: null });
   const keys = ["comeBackLater", "errorPageText", "errorPageTitle", "serverError"];
   for (const language of ["fr", "en"]) assert.deepEqual(Object.keys(hostTexts[language]).sort(), keys, language);
   assert.equal(hostTexts.en.errorPageTitle, "Server error");
@@ -100,7 +100,7 @@ for (const name of broken) {
 test("every broken call site fails the type check where it says, and the good ones pass", async () => {
   // The good catalogue's declarations, beside the call sites, as the build writes the app's.
   const declarations = path.join(root, corpus, "calls/messages.generated.ts");
-  const { errors } = await checkCatalogue(root, { tables: good, sources: [], declarations, write: true });
+  const { errors } = await checkAppCatalogue(root, { tables: good, sources: [], declarations, write: true });
   assert.deepEqual(errors, []);
   const tsc = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "--pretty", "false", "-p", `${corpus}/calls`], {
     cwd: root,

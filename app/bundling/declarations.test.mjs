@@ -9,12 +9,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { checkCatalogue, DECLARATIONS } from "./catalogue.mjs";
+import { checkAppCatalogue, DECLARATIONS } from "./catalogue.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 test(`${DECLARATIONS} is what the tables make`, async () => {
-  const { errors, declarations } = await checkCatalogue(root);
+  const { errors, declarations } = await checkAppCatalogue(root);
   assert.equal(errors.length, 0, "the tables build (corpus.test.mjs names their errors)");
   const committed = await readFile(path.join(root, DECLARATIONS), "utf8").catch(() => null);
   if (committed === declarations) return;
@@ -33,7 +33,7 @@ test("a check writes no declarations (a build then cannot hide a stale file from
   const dir = mkdtempSync(path.join(tmpdir(), "bilingue-declarations-"));
   try {
     const declarations = path.join(dir, "messages.generated.ts");
-    const { errors } = await checkCatalogue(root, { declarations });
+    const { errors } = await checkAppCatalogue(root, { declarations });
     assert.equal(errors.length, 0);
     assert.equal(existsSync(declarations), false, "only `node app/bundling/catalogue.mjs` (and npm run dev) write them");
   } finally {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { bundleOptions } from "../bundle.mjs";
-import { checkCatalogue } from "./catalogue.mjs";
+import { checkAppCatalogue } from "./catalogue.mjs";
 import { clientGraph, groupsJson, messageGroups, routeScreens } from "./message-groups.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -67,7 +67,7 @@ test("the shell has what the first load names; a lazy route its own screen's key
 
 test("the app's pages: the shell leaves each lazy route's messages to it, and every key a page names is on hand", async () => {
   const options = await bundleOptions({ root, outDir: path.join(os.tmpdir(), "bilingue-groups-out"), dev: false, buildTime: 0 });
-  const [inputs, { routes, notFound }, checked] = await Promise.all([clientGraph(options.client), routeScreens(root), checkCatalogue(root)]);
+  const [inputs, { routes, notFound }, checked] = await Promise.all([clientGraph(options.client), routeScreens(root), checkAppCatalogue(root)]);
   const keys = new Set(checked.messages.values().next().value.keys());
   const groups = await messageGroups({ root, inputs, routes, notFound, keys });
   const lazy = routes.filter(({ screenFile }) => screenFile);

@@ -9,7 +9,7 @@
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkCatalogue } from "./catalogue.mjs";
+import { checkAppCatalogue } from "./catalogue.mjs";
 import { importAlone } from "./import-alone.mjs";
 import { PO_EXTENSION, readPo, writePo } from "./po.mjs";
 import { readTranslatorFiles, UsageError } from "./translator-files.mjs";
@@ -97,7 +97,7 @@ async function main(root, [command, ...args]) {
     }
     console.log(written.length > 0 ? `wrote ${written.join(", ")}` : "the tables already say all that: nothing to write");
     // What the build will say of the tables now (a key a complete language still lacks fails it).
-    const checked = await checkCatalogue(root, { declarations: null });
+    const checked = await checkAppCatalogue(root, { declarations: null });
     for (const error of checked.errors) console.error(`the build will refuse: ${describe(error)}`);
     return 0;
   }

@@ -9,7 +9,7 @@ import { mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promise
 import path from "node:path";
 import { test } from "node:test";
 import gettextParser from "gettext-parser";
-import { checkCatalogue } from "./catalogue.mjs";
+import { checkAppCatalogue } from "./catalogue.mjs";
 import { exportMessages, importMessages, loadTables } from "./translators-command.mjs";
 import { copyOfTheTables, describe, editPo, entry, languages, root } from "./translators-test-support.mjs";
 
@@ -251,7 +251,7 @@ test("a host text with ICU quoting is plain text to the import and to the build,
   const imported = await importMessages(app.dir, app.files);
   assert.deepEqual(imported.errors.map(describe), []);
   assert.ok((await app.read(tables[1])).includes(`  "host.serverError": "The server''s error.",`));
-  const { errors, hostTexts } = await checkCatalogue(app.dir, { declarations: null, sources: [] });
+  const { errors, hostTexts } = await checkAppCatalogue(app.dir, { declarations: null, sources: [] });
   assert.deepEqual(errors.map(describe), []);
   assert.equal(hostTexts[other.code].serverError, "The server's error.");
 });

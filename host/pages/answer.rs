@@ -72,7 +72,7 @@ pub fn send(
             answer
         }
         // The client-rendered page shows no data.
-        Written::Shell(page) => whole(turn, page, DataKeys::default()),
+        Written::StandIn(page) => whole(turn, page, DataKeys::default()),
         Written::Frame(page) => {
             settle(turn, sharing);
             let gzip = takes_gzip(&asked.headers);

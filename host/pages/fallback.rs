@@ -80,7 +80,7 @@ pub fn write(
         route: route.as_deref(),
         dev_problem: problem.as_deref(),
     };
-    Ok(Written::Shell(WholeDocument {
+    Ok(Written::StandIn(WholeDocument {
         status,
         document: document::write(&build.document, &boot, &content)?,
         links,

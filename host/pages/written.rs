@@ -11,7 +11,7 @@ pub enum Written {
     /// A page sent as it renders: its frame now, the rest as it comes.
     Frame(Box<StreamedPage>),
     /// The client-rendered page, standing in for a failed render.
-    Shell(WholeDocument),
+    StandIn(WholeDocument),
     /// To a crawler whose page failed to render: a 503 asking it to come back later, with
     /// this text in the page's language.
     ComeBackLater(String),
