@@ -402,6 +402,42 @@ mod tests {
         .unwrap()
     }
 
+    /// The cases the app's router is held to as well (`app/data/route-cases.json`): what a
+    /// path without its prefix is in a language, by the app's own routes (the manifest's).
+    #[test]
+    fn the_host_and_the_app_read_the_same_paths_as_the_same_pages() {
+        #[derive(serde::Deserialize)]
+        struct Case {
+            language: String,
+            path: String,
+            host: String,
+            route: Option<String>,
+        }
+        let cases: Vec<Case> =
+            serde_json::from_str(include_str!("../app/data/route-cases.json")).unwrap();
+        assert!(cases.len() >= 20);
+        let routes = AppRoutes::new(crate::lang::demo(), &EMBEDDED.routes).unwrap();
+        for case in cases {
+            let found = match routes.find(lang(&case.language), &case.path) {
+                Found::Here(page) => ("here", Some(page.route().to_string())),
+                Found::Elsewhere(page) => ("elsewhere", Some(page.route().to_string())),
+                Found::Nowhere => ("nowhere", None),
+                Found::Unknown => ("unknown", None),
+            };
+            let expected = match case.host.as_str() {
+                "nowhere" => None,
+                _ => case.route.clone(),
+            };
+            assert_eq!(
+                found,
+                (case.host.as_str(), expected),
+                "{} in {}",
+                case.path,
+                case.language
+            );
+        }
+    }
+
     #[test]
     fn the_embedded_manifest_is_read_strictly_and_names_the_apps_routes() {
         let routes = AppRoutes::new(crate::lang::demo(), &EMBEDDED.routes).unwrap();

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { LANGUAGES, languageOf } from "../i18n/languages";
 import { NOT_FOUND, resolveRoute, ROUTES } from "../routes";
 import type { Routes } from "./route";
+import routeCases from "./route-cases.json";
 import { hrefIn, identityOf, type PageRef, pageOf, parameterNames, pathIn, patternIn } from "./router";
 
 /** A page of the app, as a link names it (typed: the checks below are the type checker's too). */
@@ -80,4 +81,18 @@ test("a pattern is cut once, and what a caller does with its names leaves it who
   const match = pageOf(routes, { to: "both", params: { second: "é/2", first: "1" } } as never);
   assert.equal(pathIn(match, "fr"), "/a/%C3%A9%2F2/b/1");
   assert.throws(() => pageOf(routes, { to: "both", params: { second: "2" } } as never), /no link to "both"/);
+});
+
+// The host reads the same cases (host/manifest.rs): where it finds a page of a route in a
+// language, the app shows that route, unless the route's own form refuses the parameter
+// (then its not-found page, as the host renders it); a path in another language's words
+// or in none is no page of the app's in that language (the host redirects or answers 404).
+test("the app and the host read the same paths as the same pages", () => {
+  assert.ok(routeCases.length >= 20);
+  for (const { language, path, host, route, params } of routeCases) {
+    const found = resolveRoute(languageOf(language), path);
+    const shown = host === "here" && params !== null ? route : null;
+    assert.equal(found.name, shown, `${path} in ${language}`);
+    if (shown !== null) assert.deepEqual(found.params, params, `${path} in ${language}`);
+  }
 });
