@@ -48,7 +48,7 @@ export async function startProxy(upstream) {
   let lastActivity = Date.now();
 
   /** Sends `request` to the site; answers `response` with what comes back. */
-  function forward(request, response, record, { rewrite = (/** @type {string} */ html) => html } = {}) {
+  function forward(request, response, record, { rewrite = (/** @type {string} */ html) => html } = {}, retried = false) {
     return new Promise((resolve, reject) => {
       const headers = { ...request.headers, host: target.host, "accept-language": BROWSER_LANGUAGE };
       const upstreamRequest = http.request(
@@ -103,7 +103,16 @@ export async function startProxy(upstream) {
           }
         },
       );
-      upstreamRequest.on("error", reject);
+      upstreamRequest.on("error", (error) => {
+        // A kept connection the site closed as idle just as this request took it: the
+        // request never reached the site, and a browser would send it again. Once.
+        const resent = upstreamRequest.reusedSocket && /** @type {NodeJS.ErrnoException} */ (error).code === "ECONNRESET";
+        if (resent && !retried && (request.method === "GET" || request.method === "HEAD")) {
+          forward(request, response, record, { rewrite }, true).then(resolve, reject);
+        } else {
+          reject(error);
+        }
+      });
       request.pipe(upstreamRequest);
     });
   }
