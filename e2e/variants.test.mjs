@@ -85,8 +85,9 @@ describe("on the server", () => {
     const html = await answer.text();
     assert.match(html, /<html lang="fr-CA">/);
     assert.match(html, /<h1>Bienvenue sur Bilingue, au Québec<\/h1>/);
-    // French's, marked as French.
-    assert.match(html, /<span lang="fr"[^>]*>Cette page a été rendue par le serveur/);
+    // French's, inherited: the variant's own language, unmarked.
+    assert.match(html, /<p>Cette page a été rendue par le serveur/);
+    assert.doesNotMatch(html, /<span lang=/);
     assert.match(html, /<link rel="alternate" hreflang="fr-CA" href="[^"]*\/fr-ca\/">/);
     assert.match(html, /<meta property="og:locale" content="fr_CA">/);
     // Its paths are its parent's (French words).
@@ -121,16 +122,17 @@ describe("on the server", () => {
 
 inEachEngine({ site: async () => ({ baseUrl: (await variantsLoop()).baseUrl, stop: async () => {} }) }, ({ scenario }) => {
   scenario("a variant's and a partial language's pages hydrate cleanly, their fallbacks marked", async ({ page }) => {
-    for (const [path, heading, clickLabel] of [
-      ["/fr-ca/", "Bienvenue sur Bilingue, au Québec", "Cliquez"],
-      ["/de/", "Willkommen bei Bilingue", "Klicken"],
+    // A variant's inherited messages are its own language's; a partial language's are French's.
+    for (const [path, heading, clickLabel, fallbackLang] of [
+      ["/fr-ca/", "Bienvenue sur Bilingue, au Québec", "Cliquez", undefined],
+      ["/de/", "Willkommen bei Bilingue", "Klicken", "fr"],
     ]) {
       await page.goto(path);
       await page.hydrated();
       await page.waitFor({ role: "heading", name: heading });
       await page.click({ role: "button", name: clickLabel });
-      const fallbackLang = await page.evaluate(() => document.querySelector("main p span[lang]")?.getAttribute("lang"));
-      assert.equal(fallbackLang, "fr", `${path}: French's message, marked as French`);
+      const marked = await page.evaluate(() => document.querySelector("main p span[lang]")?.getAttribute("lang"));
+      assert.equal(marked, fallbackLang, `${path}: which messages are marked as another language's`);
       assert.deepEqual(await page.problems(), [], `${path}: a clean console (no hydration mismatch)`);
     }
     // A screen loaded later: its messages, its fallbacks marked, in German.

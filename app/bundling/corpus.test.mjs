@@ -60,8 +60,12 @@ test("a regional variant says what differs: the rest is its parent's, then the d
   assert.deepEqual(coverage.find(({ language }) => language === "en-GB").fallsBackTo, ["en", "fr"]);
   assert.equal(messages.get("en-GB").get("page.title"), JSON.stringify("Home page"));
   assert.equal(messages.get("en-GB").get("cart.items"), messages.get("en").get("cart.items"));
-  assert.equal(fallbacks.get("en-GB").get("cart.items"), "en");
-  assert.equal(fallbacks.get("en-GB").has("page.title"), false);
+  // What it inherits from its parent is its own language's, unmarked.
+  assert.deepEqual([...fallbacks.get("en-GB")], []);
+  // What comes from another language, through a partial parent, is marked with it.
+  const partialParent = { ...good[1], file: `${corpus}/broken/key-missing-in-a-complete-language.en.ts` };
+  const throughPartial = await check([good[0], partialParent, variant]);
+  assert.deepEqual([...throughPartial.fallbacks.get("en-GB")], [["user.greeting", "fr"]]);
 });
 
 const broken = readdirSync(path.join(root, corpus, "broken")).sort();

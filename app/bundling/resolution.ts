@@ -60,11 +60,20 @@ export function resolveChains(tables: ChainTable[], reads: Map<ChainTable, Map<s
   return resolved;
 }
 
-/** By language: the keys whose message is another language's, and that language. */
+/** A tag's language, without its region or script (`fr-CA` → `fr`). */
+const primaryOf = (tag: string): string => tag.split("-")[0].toLowerCase();
+
+/**
+ * By language: the keys whose message is another language's, and that language. What a
+ * regional variant inherits from its parent (fr-CA from fr) is its own by design, in its
+ * own language: it is not marked, and it is formatted as the variant formats (its dates,
+ * numbers and plurals); a message that comes from another language (de from fr) is.
+ */
 export function fallbacksOf(resolved: Resolved): Map<string, Map<string, string>> {
   const fallbacks = new Map<string, Map<string, string>>();
   for (const [language, found] of resolved) {
-    fallbacks.set(language, new Map([...found].filter(([, { from }]) => from !== language).map(([key, { from }]) => [key, from])));
+    const elsewhere = [...found].filter(([, { from }]) => primaryOf(from) !== primaryOf(language));
+    fallbacks.set(language, new Map(elsewhere.map(([key, { from }]) => [key, from])));
   }
   return fallbacks;
 }
