@@ -50,7 +50,7 @@ import { buildStreamingRender } from "./streaming/build.mjs";
 import { atLeast, atMost, below, figure, gate, missed, none, tables } from "./targets.mjs";
 import { paced, summarise } from "./ttfb.mjs";
 import { startVarnish } from "./varnish.mjs";
-import { readOptions, requireWrk, rssMb, SECTION_MARKER, startServer, stop, targetDir, waitReady, wrk } from "./support.mjs";
+import { cpuUs, readOptions, requireWrk, rssMb, SECTION_MARKER, startServer, stop, targetDir, waitReady, wrk } from "./support.mjs";
 import { carriesData, startUpstream } from "./upstream.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -128,11 +128,14 @@ async function load(url, { pids = () => [], headers = BROWSERS, warmUpS = warmUp
   const peakRss = sampleRss(pids);
   const asked = headers.flatMap((h) => ["-H", h]);
   if (warmUpS > 0) await wrk(["-t2", `-c${CONNECTIONS}`, `-d${warmUpS}s`, ...asked, url]);
+  const cpu = () => pids().reduce((sum, pid) => sum + cpuUs(pid), 0);
+  const cpuBefore = cpu();
   const report = await wrk(["-t2", `-c${CONNECTIONS}`, `-d${duration}s`, "--latency", ...asked, url]);
+  const cpuPerRequest = (cpu() - cpuBefore) / report.requests;
   const rss = peakRss();
   if (Number.isNaN(report.p99)) throw new Error(`no latency in wrk output:\n${report.text}`);
   const { rps, p50, p99, errors, requests } = report;
-  return { rps, p50, p99, errors, requests, peakRss: rss };
+  return { rps, p50, p99, errors, requests, peakRss: rss, cpuPerRequest };
 }
 
 /** wrk's header lines as a request's headers. */
@@ -303,7 +306,8 @@ async function streamedFirstBytes(upstream) {
 /**
  * A head-to-head: this machine's throughput drifts by tens of percent from one minute to
  * the next, so the contenders (`[server, url, target, headers]`; the browsers' headers
- * unless given) take turns, ROUNDS times, and each adds its median round as its row.
+ * unless given) take turns, ROUNDS times, and each adds its median round as its row (and
+ * its median CPU a request).
  */
 async function headToHead(what, contenders) {
   const rounds = contenders.map(() => []);
@@ -312,7 +316,8 @@ async function headToHead(what, contenders) {
   }
   for (const [i, [server, url, , headers = BROWSERS]] of contenders.entries()) {
     const byRps = rounds[i].sort((a, b) => a.rps - b.rps);
-    row(what, server, "render", byRps[Math.floor(ROUNDS / 2)], await answer(url, headers));
+    const cpuPerRequest = rounds[i].map((r) => r.cpuPerRequest).sort((a, b) => a - b)[Math.floor(ROUNDS / 2)];
+    row(what, server, "render", { ...byRps[Math.floor(ROUNDS / 2)], cpuPerRequest }, await answer(url, headers));
   }
 }
 
@@ -367,7 +372,9 @@ async function perVisitorAlone() {
     upstream.close();
     rmSync(work, { recursive: true, force: true });
   }
-  const streamedOverWhole = find(PER_VISITOR, PER_VISITOR_SHELL).rps / find(PER_VISITOR, PER_VISITOR_WHOLE).rps;
+  const [streamedRow, wholeRow] = [find(PER_VISITOR, PER_VISITOR_SHELL), find(PER_VISITOR, PER_VISITOR_WHOLE)];
+  const streamedOverWhole = streamedRow.rps / wholeRow.rps;
+  const cpuWholeOverStreamed = wholeRow.cpuPerRequest / streamedRow.cpuPerRequest;
   const section = [
     ONLY_MARKER,
     "",
@@ -376,11 +383,15 @@ async function perVisitorAlone() {
     `Run ${new Date().toISOString()} by \`node bench/run.mjs --only per-visitor\`: wrk, ${CONNECTIONS} keep-alive connections, ${duration} s per row after ${warmUp} s of warm-up,`,
     `the contenders in ${ROUNDS} turns, each row its median round; render threads: ${threads}; the machine's load average (1 min) ${loadBefore.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after.`,
     "",
-    "| What | Server | Requests/s | p50 (ms) | p99 (ms) | Peak RSS (MB) | Errors |",
-    "|---|---|---:|---:|---:|---:|---|",
-    ...rows.map((r) => `| ${r.what} | ${r.server} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.peakRss.toFixed(0)} | ${r.errors || "none"} |`),
+    "| What | Server | Requests/s | p50 (ms) | p99 (ms) | Server CPU a page (µs) | Peak RSS (MB) | Errors |",
+    "|---|---|---:|---:|---:|---:|---:|---|",
+    ...rows.map(
+      (r) =>
+        `| ${r.what} | ${r.server} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpuPerRequest.toFixed(0)} | ${r.peakRss.toFixed(0)} | ${r.errors || "none"} |`,
+    ),
     "",
-    `Streamed (--prerender on) ÷ whole (a crawler), same binary: ${streamedOverWhole.toFixed(2)}×; pages without their visitor's data: ${perVisitorMisses.length === 0 ? "none" : perVisitorMisses.join("; ")}.`,
+    `Streamed (--prerender on) ÷ whole (a crawler), same binary: ${streamedOverWhole.toFixed(2)}× the pages a second; ${cpuWholeOverStreamed.toFixed(2)}× in CPU a page (whole ÷ streamed: above 1, a streamed page costs less).`,
+    `Pages without their visitor's data: ${perVisitorMisses.length === 0 ? "none" : perVisitorMisses.join("; ")}. Server CPU a page: the server's processes' CPU time (user and system) over the measured run ÷ its requests; the Node peer's includes its workers.`,
     "",
   ].join("\n");
   console.log(section);
