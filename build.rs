@@ -20,6 +20,7 @@ fn main() {
         "package-lock.json",
         "tsconfig.json",
         "host/content_type.rs",
+        "host/render/outbox_ops.rs",
     ] {
         println!("cargo:rerun-if-changed={input}");
     }
@@ -32,9 +33,11 @@ fn main() {
     write_assets_module(&app_out, &out.join("assets.rs"));
 }
 
-/// The op a page's markup leaves V8 by: the snapshot knows it, as every runtime does.
-#[path = "host/render/markup_op.rs"]
-mod markup_op;
+/// The ops the bundle hands the host its pages through: the snapshot knows them, as every
+/// runtime does (the host reads what they keep; the build only registers them).
+#[path = "host/render/outbox_ops.rs"]
+#[allow(dead_code)]
+mod outbox_ops;
 
 fn write_snapshot(bundle: &Path, snapshot: &Path) {
     let source = std::fs::read_to_string(bundle).expect("esbuild wrote the server bundle");
@@ -44,7 +47,7 @@ fn write_snapshot(bundle: &Path, snapshot: &Path) {
         .expect("a tokio runtime");
     let _entered = tokio.enter();
     let mut runtime = deno_core::JsRuntimeForSnapshot::new(deno_core::RuntimeOptions {
-        extensions: vec![markup_op::bilingue_markup::init()],
+        extensions: vec![outbox_ops::bilingue_outbox::init()],
         ..Default::default()
     });
     // No WebAssembly for the bundle: its memory would live outside every limit (the host

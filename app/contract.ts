@@ -5,7 +5,7 @@
 import type { LoadOutcome } from "./data/outcome";
 import type { Language } from "./i18n/languages";
 
-export const ENTRY_POINTS = {"render":"bilingueRender","deliver":"bilingueDeliver","outbox":"bilingueOutbox","cancel":"bilingueCancel","halt":"bilingueHalt"} as const;
+export const ENTRY_POINTS = {"render":"bilingueRender","deliver":"bilingueDeliver","cancel":"bilingueCancel","halt":"bilingueHalt"} as const;
 
 export const ROOT_ID = "app";
 
@@ -50,11 +50,6 @@ export type RenderResult = { status: number, title: string,
  */
 description: string, 
 /**
- * The markup, or in the host the index of the markup handed over by the call
- * (`op_bilingue_markup`), which the host reads in its place.
- */
-html: string | number, 
-/**
  * Who may keep the page: its route's declaration, unless its data failed to load.
  */
 sharing: PageSharing, 
@@ -85,12 +80,6 @@ params: Record<string, string>,
  */
 paths: Record<string, string>, };
 
-export type Done = { job: number, result: RenderResult, } | { job: number, failed: string, };
-
-export type StreamPart = { job: number, head: StreamHead, } | { job: number, shell: Shell, } | { job: number, html: string, } | { job: number, end: StreamEnd, };
-
-export type Shell = { prelude: string, postponed: string | null, };
-
 export type StreamHead = { status: number, title: string, description: string, 
 /**
  * What the page is: its route, its parameters, its path in each language.
@@ -119,16 +108,28 @@ url: string, headers: Record<string, string>, body: string | null, };
 
 export type Answer = { id: number, status?: number, headers: Array<[string, string]>, body?: string, error?: string, timedOut: boolean, };
 
-export type Log = { level: LogLevel, message: string, };
-
 export type LogLevel = "error" | "warn" | "info";
-
-export type Outbox = { done: Array<Done>, 
-/**
- * Parts of streamed pages, each read on its own too.
- */
-parts: Array<StreamPart>, fetches: Array<Fetch>, logs: Array<Log>, more: boolean, };
 
 export type Problem = { file?: string, line?: number, column?: number, message: string, };
 
 export type Problems = { title: string, problems: Array<Problem>, };
+
+/** The host's ops, as the server bundle calls them (`Deno.core.ops`). */
+export type HostOps = {
+  /** A page rendered whole: its markup, and the rest of its result (`RenderResult`, JSON). */
+  op_bilingue_rendered(job: number, html: string, result: string): void;
+  /** A page that failed (its error's stack). */
+  op_bilingue_failed(job: number, why: string): void;
+  /** A streamed page's head (`StreamHead`, JSON): its stream starts. */
+  op_bilingue_head(job: number, head: string): void;
+  /** Its static shell, prerendered, and what React resumes it from (its postponed state, JSON; `null` when nothing waits). */
+  op_bilingue_shell(job: number, prelude: string, postponed: string | null): void;
+  /** More of a streamed page's markup. */
+  op_bilingue_part(job: number, html: string): void;
+  /** A streamed page's end (`StreamEnd`, JSON). */
+  op_bilingue_end(job: number, end: string): void;
+  /** An API call to make for a page (`Fetch`, JSON). */
+  op_bilingue_fetch(call: string): void;
+  /** A line of the bundle's console, for the host's log. */
+  op_bilingue_log(level: LogLevel, message: string): void;
+};

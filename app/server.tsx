@@ -1,4 +1,6 @@
-// The server entry: the host renders pages through four functions (below). A page
+// The server entry: the host renders pages through four functions (below), and takes what
+// each call produced, its microtasks' work included, from the ops the bundle hands it over
+// through (server/exchange.ts). A page
 // without a loader is rendered at once; a page with one loads its data through the host
 // (see server/exchange.ts) while the host renders others. When the host allows it (a
 // person's page) and the route declares its page private (data fresh at each request),
@@ -8,7 +10,7 @@
 import "./server/polyfills";
 import { renderToString } from "bilingue:react-dom-strings";
 import { App } from "./App";
-import type { BootState, RenderResult } from "./boot";
+import type { BootState } from "./boot";
 import messageGroups from "bilingue:message-groups";
 import { ENTRY_POINTS } from "./contract";
 import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
@@ -19,7 +21,7 @@ import { DEFAULT_LANGUAGE, isLanguage, type Language, localeOf, placeLanguages }
 import { type LanguageModule, type LoadResources, type Resources, resourcesOf, tableModuleOf } from "./i18n/resources";
 import { createTranslator } from "./i18n/translate";
 import { resolveRoute } from "./routes";
-import { type Answer, cancel, deliver, fail, finishLater, finishNow, routeConsoleToHost, takeOutbox } from "./server/exchange";
+import { type Answer, cancel, deliver, fail, finishLater, finishNow, type Rendered, routeConsoleToHost } from "./server/exchange";
 import { haltShells, makeShellThenResume, resumeHoles, streamPage } from "./server/streaming";
 import { JOB } from "./server/transport";
 
@@ -72,12 +74,12 @@ function checkTimeZone(timeZone: string): void {
 }
 
 /** The page for `boot`, with its loader's outcome when the screen has a loader. */
-function renderPage(boot: BootState, match: Match, data?: LoadOutcome<unknown>): RenderResult {
+function renderPage(boot: BootState, match: Match, data?: LoadOutcome<unknown>): Rendered {
   const { route } = match;
   const html = renderToString(<App boot={{ ...boot, data }} initialResources={resourcesFor(boot.language, match.name)} load={loadResources} />);
   const { title, description } = textOf(boot, match);
   const status = data ? statusFor(route, data) : route.status;
-  return { status, title, description, html, sharing: sharingOf(route, status, data), page: identityOf(match), data };
+  return { html, result: { status, title, description, sharing: sharingOf(route, status, data), page: identityOf(match), data } };
 }
 
 /**
@@ -167,25 +169,15 @@ function start(boot: BootState, job: number, streamNonce: string | null, shell: 
 if ((globalThis as { Deno?: unknown }).Deno !== undefined) routeConsoleToHost();
 
 const entry = globalThis as Record<string, unknown>;
-/** A page to render, as job number `job`, streamed if it may and `streamNonce` is given: the outbox (JSON). */
-entry[ENTRY_POINTS.render] = (boot: string, job: number, streamNonce: string | null, shell: ShellAsk): string => {
+/** A page to render, as job number `job`, streamed if it may and `streamNonce` is given. */
+entry[ENTRY_POINTS.render] = (boot: string, job: number, streamNonce: string | null, shell: ShellAsk): void => {
   render(JSON.parse(boot) as BootState, job, streamNonce, shell ?? null);
-  return takeOutbox();
 };
-/** The shells being prerendered are done but for their data: they end there (JSON outbox). */
-entry[ENTRY_POINTS.halt] = (): string => {
-  haltShells();
-  return takeOutbox();
-};
-/** Answers to the API calls asked for: the outbox (JSON). */
-entry[ENTRY_POINTS.deliver] = (answers: string): string => {
+/** The shells being prerendered are done but for their data: they end there. */
+entry[ENTRY_POINTS.halt] = haltShells;
+/** Answers to the API calls asked for. */
+entry[ENTRY_POINTS.deliver] = (answers: string): void => {
   deliver(JSON.parse(answers) as Answer[]);
-  return takeOutbox();
 };
-/** What the pages still loading have put in the outbox since (JSON). */
-entry[ENTRY_POINTS.outbox] = takeOutbox;
-/** The streamed page `job` lost its client: its render stops (JSON outbox). */
-entry[ENTRY_POINTS.cancel] = (job: number): string => {
-  cancel(job);
-  return takeOutbox();
-};
+/** The streamed page `job` lost its client: its render stops. */
+entry[ENTRY_POINTS.cancel] = cancel;

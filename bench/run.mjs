@@ -7,7 +7,11 @@
 //   node bench/run.mjs                 full run (10 s per row), writes BENCHMARKS.md
 //   node bench/run.mjs --smoke         a short check of the harness and of the gates that
 //                                      hold on a 1 s run of any build (CI); writes nothing
-//   options: --duration S, --warm-up S, --threads N, --no-build, --out FILE
+//   node bench/run.mjs --only per-visitor
+//                                      a visitor's own page alone (issue 36's rows, below):
+//                                      its rows and the figure streamed ÷ whole, written
+//                                      to its own section of BENCHMARKS.md
+//   options: --duration S, --warm-up S, --threads N, --rounds N, --no-build, --out FILE
 // Every row is measured after a warm-up of the same load (3 s; none in --smoke): a row
 // then reads a server in its steady state, with caches filled and V8's code optimised.
 //
@@ -46,21 +50,29 @@ import { buildStreamingRender } from "./streaming/build.mjs";
 import { atLeast, atMost, below, figure, gate, missed, none, tables } from "./targets.mjs";
 import { paced, summarise } from "./ttfb.mjs";
 import { startVarnish } from "./varnish.mjs";
-import { readOptions, requireWrk, rssMb, SECTION_MARKER, startServer, stop, targetDir, waitReady, wrk } from "./support.mjs";
+import { cpuUs, readOptions, requireWrk, rssMb, SECTION_MARKER, startServer, stop, targetDir, waitReady, wrk } from "./support.mjs";
 import { carriesData, startUpstream } from "./upstream.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const options = readOptions({
-  usage: "node bench/run.mjs [--smoke] [--no-build] [--duration S] [--warm-up S] [--threads N] [--out FILE]",
+  usage: "node bench/run.mjs [--smoke] [--only per-visitor] [--no-build] [--duration S] [--warm-up S] [--threads N] [--rounds N] [--out FILE]",
   flags: ["smoke", "no-build"],
-  strings: ["out"],
-  numbers: { duration: 1, "warm-up": 0, threads: 1 },
+  strings: ["out", "only"],
+  numbers: { duration: 1, "warm-up": 0, threads: 1, rounds: 1 },
 });
 const smoke = options.smoke ?? false;
+/** A part of the run alone: `per-visitor`, a visitor's own page (its rows, in turns, as the full run has them). */
+const only = options.only;
+if (only !== undefined && only !== "per-visitor") {
+  console.error(`--only takes per-visitor, not ${JSON.stringify(only)}`);
+  process.exit(2);
+}
 const duration = options.duration ?? (smoke ? 1 : 10);
 const warmUp = options["warm-up"] ?? (smoke ? 0 : 3);
 const threads = options.threads ?? os.availableParallelism();
 const out = options.out ?? (smoke ? null : path.join(root, "BENCHMARKS.md"));
+/** Where a part run alone writes its section, below the full run's and the other scripts'. */
+const ONLY_MARKER = `<!-- bench/run.mjs --only ${only} -->`;
 const binary = process.env.BILINGUE_BIN ?? path.join(targetDir(root), "release/bilingue");
 const CONNECTIONS = 64;
 const ACCEPTED = "gzip, deflate, br";
@@ -80,7 +92,7 @@ const CROWD_UPSTREAM_MS = smoke ? 500 : 2000;
 /** A fresh visitor beside the crowd every this many ms. */
 const FRESH_EVERY_MS = 50;
 /** Turns the contenders take at the head-to-heads. */
-const ROUNDS = smoke ? 1 : 3;
+const ROUNDS = options.rounds ?? (smoke ? 1 : 3);
 const MEDIAN = ROUNDS > 1 ? `, median of ${ROUNDS} rounds` : "";
 const PEER_GZ = `Node peer, compression middleware (${threads} workers)`;
 const PEER_PLAIN = `Node peer, no compression (${threads} workers)`;
@@ -116,11 +128,14 @@ async function load(url, { pids = () => [], headers = BROWSERS, warmUpS = warmUp
   const peakRss = sampleRss(pids);
   const asked = headers.flatMap((h) => ["-H", h]);
   if (warmUpS > 0) await wrk(["-t2", `-c${CONNECTIONS}`, `-d${warmUpS}s`, ...asked, url]);
+  const cpu = () => pids().reduce((sum, pid) => sum + cpuUs(pid), 0);
+  const cpuBefore = cpu();
   const report = await wrk(["-t2", `-c${CONNECTIONS}`, `-d${duration}s`, "--latency", ...asked, url]);
+  const cpuPerRequest = (cpu() - cpuBefore) / report.requests;
   const rss = peakRss();
   if (Number.isNaN(report.p99)) throw new Error(`no latency in wrk output:\n${report.text}`);
   const { rps, p50, p99, errors, requests } = report;
-  return { rps, p50, p99, errors, requests, peakRss: rss };
+  return { rps, p50, p99, errors, requests, peakRss: rss, cpuPerRequest };
 }
 
 /** wrk's header lines as a request's headers. */
@@ -291,7 +306,8 @@ async function streamedFirstBytes(upstream) {
 /**
  * A head-to-head: this machine's throughput drifts by tens of percent from one minute to
  * the next, so the contenders (`[server, url, target, headers]`; the browsers' headers
- * unless given) take turns, ROUNDS times, and each adds its median round as its row.
+ * unless given) take turns, ROUNDS times, and each adds its median round as its row (and
+ * its median CPU a request).
  */
 async function headToHead(what, contenders) {
   const rounds = contenders.map(() => []);
@@ -300,7 +316,8 @@ async function headToHead(what, contenders) {
   }
   for (const [i, [server, url, , headers = BROWSERS]] of contenders.entries()) {
     const byRps = rounds[i].sort((a, b) => a.rps - b.rps);
-    row(what, server, "render", byRps[Math.floor(ROUNDS / 2)], await answer(url, headers));
+    const cpuPerRequest = rounds[i].map((r) => r.cpuPerRequest).sort((a, b) => a - b)[Math.floor(ROUNDS / 2)];
+    row(what, server, "render", { ...byRps[Math.floor(ROUNDS / 2)], cpuPerRequest }, await answer(url, headers));
   }
 }
 
@@ -338,6 +355,53 @@ async function perVisitorPages(upstream, misses) {
   }
 }
 
+/**
+ * `--only per-visitor`: the streaming peer built as the full run builds it, then a visitor's
+ * own page, its contenders in turns; prints their rows and the figure streamed ÷ whole, and
+ * writes them to this part's own section of `out` (the rest of the file is kept).
+ */
+async function perVisitorAlone() {
+  const loadBefore = os.loadavg()[0];
+  const host = await startHost();
+  await buildStreamingRender(streamingRender, await buildTimeOf(host.baseUrl));
+  await stop(host);
+  const upstream = await startUpstream(0);
+  try {
+    await perVisitorPages(upstream, perVisitorMisses);
+  } finally {
+    upstream.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  const [streamedRow, wholeRow] = [find(PER_VISITOR, PER_VISITOR_SHELL), find(PER_VISITOR, PER_VISITOR_WHOLE)];
+  const streamedOverWhole = streamedRow.rps / wholeRow.rps;
+  const cpuWholeOverStreamed = wholeRow.cpuPerRequest / streamedRow.cpuPerRequest;
+  const section = [
+    ONLY_MARKER,
+    "",
+    `### A visitor's own page, run alone`,
+    "",
+    `Run ${new Date().toISOString()} by \`node bench/run.mjs --only per-visitor\`: wrk, ${CONNECTIONS} keep-alive connections, ${duration} s per row after ${warmUp} s of warm-up,`,
+    `the contenders in ${ROUNDS} turns, each row its median round; render threads: ${threads}; the machine's load average (1 min) ${loadBefore.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after.`,
+    "",
+    "| What | Server | Requests/s | p50 (ms) | p99 (ms) | Server CPU a page (µs) | Peak RSS (MB) | Errors |",
+    "|---|---|---:|---:|---:|---:|---:|---|",
+    ...rows.map(
+      (r) =>
+        `| ${r.what} | ${r.server} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpuPerRequest.toFixed(0)} | ${r.peakRss.toFixed(0)} | ${r.errors || "none"} |`,
+    ),
+    "",
+    `Streamed (--prerender on) ÷ whole (a crawler), same binary: ${streamedOverWhole.toFixed(2)}× the pages a second; ${cpuWholeOverStreamed.toFixed(2)}× in CPU a page (whole ÷ streamed: above 1, a streamed page costs less).`,
+    `Pages without their visitor's data: ${perVisitorMisses.length === 0 ? "none" : perVisitorMisses.join("; ")}. Server CPU a page: the server's processes' CPU time (user and system) over the measured run ÷ its requests; the Node peer's includes its workers.`,
+    "",
+  ].join("\n");
+  console.log(section);
+  if (!out) return;
+  // This part's section replaces its last one; the full run's and the other sections stay.
+  const sections = existsSync(out) ? readFileSync(out, "utf8").split(/(?=^<!-- bench\/[^\n]+ -->$)/m) : [];
+  const others = sections.filter((s) => !s.startsWith(ONLY_MARKER));
+  writeFileSync(out, [...others.map((s) => s.replace(/\n*$/, "\n\n")), section].join(""));
+}
+
 const work = mkdtempSync(path.join(os.tmpdir(), "bilingue-bench-"));
 const appBundle = path.join(work, "app", "server.js");
 const heavyBundle = path.join(work, "heavy", "server.js");
@@ -361,6 +425,10 @@ let crowd;
 const checks = { hitShare: NaN, revalidation: "not measured", exports: 0 };
 let firstLoad;
 const upstreams = [];
+if (only === "per-visitor") {
+  await perVisitorAlone();
+  process.exit(0);
+}
 try {
   {
     const host = await startHost();

@@ -112,7 +112,9 @@ impl Metrics {
         recorder.describe_histogram(
             KeyName::from_const_str("bilingue_render_seconds"),
             None,
-            SharedString::const_str("Time a render thread spent on one render."),
+            SharedString::const_str(
+                "Time a render thread spent in one call into the server bundle (a page's start, its data, a shell's end, a stream's stop), its microtasks included.",
+            ),
         );
         let counter = |name: &'static str, help: &'static str| {
             describe(name, help);

@@ -134,6 +134,30 @@ fn a_kept_shell_comes_at_once_and_each_visitor_gets_their_own_data() {
     );
 }
 
+/// Calls into V8 the render threads have made: each is timed in `bilingue_render_seconds`.
+fn calls_into_v8(host: &str) -> f64 {
+    support::metric(host, "bilingue_render_seconds_count")
+}
+
+/// What a call into the bundle produces comes with it, its microtasks' work included
+/// (`host/render/outbox_ops.rs`): no call is made only to collect it.
+#[test]
+fn a_visitors_page_resumed_from_its_kept_shell_enters_v8_twice() {
+    let upstream = visitors_upstream(Duration::ZERO);
+    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
+    let before = calls_into_v8(&host);
+    status_page(&host, "alice");
+    let made = calls_into_v8(&host);
+    let (html, _, _) = status_page(&host, "bob");
+    assert!(html.contains("<dd>bob</dd>"), "{html}");
+    let resumed = calls_into_v8(&host);
+    assert_eq!(
+        (made - before, resumed - made),
+        (3.0, 2.0),
+        "the shell's maker: its start, the halt, its data; a later visitor: its start, its data"
+    );
+}
+
 /// Pages streamed at once on one render thread share its renderer and what it writes
 /// into: each page still holds its own visitor's data and no one else's.
 #[test]

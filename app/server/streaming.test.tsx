@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Suspense, use } from "react";
 import type { LoadOutcome } from "../data/outcome";
-import { cancel, takeOutbox } from "./exchange";
+import { type Handed, handedOver } from "./test-host";
+import { cancel } from "./exchange";
 import { haltShells, makeShellThenResume, streamPage } from "./streaming";
 
 type Outcome = LoadOutcome<unknown>;
-type Part = { job: number; head?: unknown; shell?: { prelude: string; postponed: string | null }; html?: string; end?: unknown };
 
 const head = { status: 200, title: "t", description: "d", page: { route: "status", params: {} } } as never;
 /** A macrotask: every microtask React scheduled (its "timers" included) has run. */
@@ -17,13 +17,16 @@ function later<T>(): { promise: Promise<T>; resolve(value: T): void } {
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
 }
-/** The parts the outbox holds for `job`, by kind. */
-function partsOf(job: number): Part[] {
-  const outbox = JSON.parse(takeOutbox()) as { parts: Part[]; done: { job: number; failed?: string }[] };
-  assert.deepEqual(outbox.done.filter((d) => d.job === job), [], "the page did not fail");
-  return outbox.parts.filter((p) => p.job === job);
+/** What was handed over for `job`, in order. */
+const of = (job: number) => (handed: Handed[]) => handed.filter((h) => "job" in h && h.job === job);
+/** The parts handed over for `job`: the page did not fail. */
+function partsOf(job: number): Handed[] {
+  const parts = of(job)(handedOver());
+  assert.deepEqual(parts.filter((h) => h.op === "failed"), [], "the page did not fail");
+  return parts;
 }
-const kinds = (parts: Part[]) => parts.map((p) => Object.keys(p).find((k) => k !== "job"));
+const kinds = (parts: Handed[]) => parts.map((p) => p.op);
+const htmlOf = (part: Handed | undefined) => (part?.op === "part" ? part.html : "");
 
 function Text({ text }: { text: Promise<string> }) {
   return <p>{use(text)}</p>;
@@ -49,8 +52,8 @@ test("a client that leaves mid-stream has nothing more written for it", async ()
   first.resolve("un");
   await settled();
   const before = partsOf(1);
-  assert.deepEqual(kinds(before), ["head", "html", "html"]);
-  assert.match(before[2].html ?? "", /un/);
+  assert.deepEqual(kinds(before), ["head", "part", "part"]);
+  assert.match(htmlOf(before[2]), /un/);
   cancel(1);
   second.resolve("deux");
   data.resolve({ ok: true, data: null });
@@ -69,7 +72,7 @@ test("a client that leaves before the screen's module is there has nothing rende
 });
 
 /** Makes the shell of the page `job`, whose holes wait for `data`, as the host has it made: the parts it sent. */
-async function madeShell(job: number, data: Promise<Outcome>): Promise<Part[]> {
+async function madeShell(job: number, data: Promise<Outcome>): Promise<Handed[]> {
   const never = new Promise<string>(() => {});
   const text = data.then(() => "les données");
   makeShellThenResume(job, head, <Page first={never} second={never} />, <Page first={text} second={text} />, "n0nce", data, Promise.resolve());
@@ -83,7 +86,7 @@ test("a client that leaves while its page waits for its data has nothing resumed
   const data = later<Outcome>();
   const shell = await madeShell(2, data.promise);
   assert.deepEqual(kinds(shell), ["head", "shell"]);
-  assert.match(shell[1].shell?.prelude ?? "", /first…/);
+  assert.match(shell[1].op === "shell" ? shell[1].prelude : "", /first…/);
   cancel(2);
   data.resolve({ ok: true, data: null });
   await settled();
@@ -98,8 +101,8 @@ test("a client that stays has its page resumed once its data comes", async () =>
   const rest = partsOf(3);
   assert.equal(kinds(rest).at(-1), "end");
   const resumed = rest.slice(0, -1);
-  assert.ok(resumed.length > 0 && resumed.every((p) => typeof p.html === "string"), "the resumed markup, then the end");
-  const html = resumed.map((p) => p.html).join("");
+  assert.ok(resumed.length > 0 && resumed.every((p) => p.op === "part"), "the resumed markup, then the end");
+  const html = resumed.map(htmlOf).join("");
   assert.match(html, /les données/);
   assert.match(html, /<script nonce="n0nce">/);
 });
@@ -115,14 +118,15 @@ test("a shell that cannot be prerendered fails its page alone, saying why", asyn
   await settled();
   haltShells();
   await settled();
-  const outbox = JSON.parse(takeOutbox()) as { parts: Part[]; done: { job: number; failed?: string }[] };
+  const handed = handedOver();
+  const failed = handed.filter((h) => h.op === "failed");
   assert.deepEqual(
-    outbox.done.map((d) => d.job),
+    failed.map((h) => h.job),
     [4],
   );
-  assert.match(outbox.done[0].failed ?? "", /the screen is broken/);
-  assert.deepEqual(kinds(outbox.parts.filter((p) => p.job === 4)), ["head"], "no shell is kept of it");
-  const beside = outbox.parts.filter((p) => p.job === 5);
+  assert.match(failed[0].op === "failed" ? failed[0].why : "", /the screen is broken/);
+  assert.deepEqual(kinds(of(4)(handed)), ["head", "failed"], "no shell is kept of it");
+  const beside = of(5)(handed);
   assert.deepEqual(kinds(beside).at(-1), "end");
-  assert.match(beside.map((p) => p.html ?? "").join(""), /<p>à côté<\/p>/);
+  assert.match(beside.map(htmlOf).join(""), /<p>à côté<\/p>/);
 });

@@ -208,7 +208,7 @@ export function makeShellThenResume(
     const html = await prelude.text();
     const { shell, revealTimer } = sendable(html);
     const postponedJson = postponed === null ? null : JSON.stringify({ revealTimer, state: postponed } satisfies Resumable);
-    streamShell(job, { prelude: shell, postponed: postponedJson });
+    streamShell(job, shell, postponedJson);
     const end = await filled(job, element, postponedJson, nonce, data, client);
     return { ...end, errors: [...errors, ...end.errors] };
   })();

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import axios, { type AxiosAdapter, type AxiosRequestConfig, type InternalAxiosRequestConfig } from "axios";
-import type { Fetch } from "../contract";
-import { deliver, takeOutbox } from "./exchange";
+import { handedOver } from "./test-host";
+import { deliver } from "./exchange";
 import { JOB, transport } from "./transport";
 
 test("the URL a loader's call goes to is the one axios's getUri gives", async () => {
@@ -24,7 +24,7 @@ test("the URL a loader's call goes to is the one axios's getUri gives", async ()
   ];
   for (const config of configs) {
     const call = client.request({ ...config, [JOB]: 1 } as AxiosRequestConfig).catch(() => undefined);
-    const { fetches } = JSON.parse(takeOutbox()) as { fetches: Fetch[] };
+    const fetches = handedOver().flatMap((h) => (h.op === "fetch" ? [h.call] : []));
     assert.equal(fetches.length, 1);
     assert.equal(fetches[0].url, client.getUri(config), JSON.stringify(config));
     assert.equal(fetches[0].url, axios.getUri(given), JSON.stringify(config));

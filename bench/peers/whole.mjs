@@ -31,18 +31,33 @@ await runPeer({
       }),
     ),
   serve: async (hostPages) => {
+    // The host's ops, as a host has them (app/contract.ts, HostOps): the page a render
+    // hands over is kept for the answer, the console's lines printed.
+    let rendered = null;
+    const ops = {
+      op_bilingue_rendered: (_job, html, result) => (rendered = { ...JSON.parse(result), html }),
+      op_bilingue_failed: (_job, why) => {
+        throw new Error(why);
+      },
+      op_bilingue_log: (level, message) => process.stderr.write(`[${level}] ${message}\n`),
+    };
+    globalThis.Deno = { core: { ops } };
     vm.runInThisContext(readFileSync(bundlePath, "utf8"), { filename: "server.js" });
     const render = globalThis.bilingueRender;
-    // A page without a loader is done in the first outbox once its screen's module is
+    // A page without a loader is handed over within the call once its screen's module is
     // there; a lazy screen's first render waits a microtask for it (app/server.tsx), so
-    // each page is rendered once first, its outbox read after that wait.
+    // each page is rendered once first, and handed over after that wait.
     for (const { document } of hostPages) {
-      if (JSON.parse(render(JSON.stringify(bootStateOf(document).boot), 0, null)).done.length === 0) {
-        await new Promise((resolve) => setImmediate(resolve));
-        if (JSON.parse(globalThis.bilingueOutbox()).done.length === 0) throw new Error("a page without a loader did not finish once its screen's module was there");
-      }
+      rendered = null;
+      render(JSON.stringify(bootStateOf(document).boot), 0, null);
+      if (rendered === null) await new Promise((resolve) => setImmediate(resolve));
+      if (rendered === null) throw new Error("a page without a loader did not finish once its screen's module was there");
     }
-    const renderPage = (boot) => JSON.parse(render(JSON.stringify(boot), 0, null)).done[0].result;
+    const renderPage = (boot) => {
+      rendered = null;
+      render(JSON.stringify(boot), 0, null);
+      return rendered;
+    };
     const pages = new Map(
       hostPages.map(({ path, headers, document }) => {
         const { boot } = bootStateOf(document);

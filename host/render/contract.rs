@@ -16,15 +16,14 @@ pub use super::identity::PageIdentity;
 use crate::lang::Language;
 
 /// The functions the server bundle puts on `globalThis` (`app/server.tsx`) and the host
-/// calls (`runtime.rs`): a page to render, answers to its API calls, what pages still
-/// loading have left since, a streamed page whose client went away, and the end of the
-/// shells being prerendered (what they still wait for is their holes). Each returns the
-/// outbox, as JSON.
+/// calls (`runtime.rs`): a page to render, answers to its API calls, a streamed page whose
+/// client went away, and the end of the shells being prerendered (what they still wait for
+/// is their holes). Each returns nothing: what the call produced, its microtasks
+/// included, the bundle hands over through the host's ops ([`HOST_OPS`]).
 #[derive(Debug, Serialize)]
 pub struct EntryPoints {
     pub render: &'static str,
     pub deliver: &'static str,
-    pub outbox: &'static str,
     pub cancel: &'static str,
     pub halt: &'static str,
 }
@@ -32,10 +31,57 @@ pub struct EntryPoints {
 pub const ENTRY_POINTS: EntryPoints = EntryPoints {
     render: "bilingueRender",
     deliver: "bilingueDeliver",
-    outbox: "bilingueOutbox",
     cancel: "bilingueCancel",
     halt: "bilingueHalt",
 };
+
+/// The ops through which the bundle hands the host what it produced (`outbox_ops.rs`), as
+/// the bundle calls them (`Deno.core.ops`): name, arguments in TypeScript, what it hands
+/// over. A JSON argument is the named type of this contract, as `JSON.stringify` writes it;
+/// markup is never in JSON. Read by the tests, which write it into `app/contract.ts`.
+#[cfg(test)]
+pub const HOST_OPS: [(&str, &str, &str); 8] = [
+    (
+        "op_bilingue_rendered",
+        "job: number, html: string, result: string",
+        "A page rendered whole: its markup, and the rest of its result (`RenderResult`, JSON).",
+    ),
+    (
+        "op_bilingue_failed",
+        "job: number, why: string",
+        "A page that failed (its error's stack).",
+    ),
+    (
+        "op_bilingue_head",
+        "job: number, head: string",
+        "A streamed page's head (`StreamHead`, JSON): its stream starts.",
+    ),
+    (
+        "op_bilingue_shell",
+        "job: number, prelude: string, postponed: string | null",
+        "Its static shell, prerendered, and what React resumes it from (its postponed state, JSON; `null` when nothing waits).",
+    ),
+    (
+        "op_bilingue_part",
+        "job: number, html: string",
+        "More of a streamed page's markup.",
+    ),
+    (
+        "op_bilingue_end",
+        "job: number, end: string",
+        "A streamed page's end (`StreamEnd`, JSON).",
+    ),
+    (
+        "op_bilingue_fetch",
+        "call: string",
+        "An API call to make for a page (`Fetch`, JSON).",
+    ),
+    (
+        "op_bilingue_log",
+        "level: LogLevel, message: string",
+        "A line of the bundle's console, for the host's log.",
+    ),
+];
 
 /// The element the app renders into and hydrates (`host/templates/page.html`).
 pub const ROOT_ID: &str = "app";
@@ -77,10 +123,10 @@ pub struct Rendered {
     pub title: String,
     /// The page's description, for search engines and link previews.
     pub description: String,
-    /// The markup, or in the host the index of the markup handed over by the call
-    /// (`op_bilingue_markup`), which the host reads in its place.
-    #[serde(deserialize_with = "super::handed::handed_markup")]
-    #[cfg_attr(test, ts(type = "string | number"))]
+    /// The markup: handed over apart, as the string it is (`op_bilingue_rendered`), never
+    /// in the JSON.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
     pub html: String,
     /// Who may keep the page: its route's declaration, unless its data failed to load.
     pub sharing: PageSharing,
@@ -108,53 +154,6 @@ pub enum PageSharing {
     },
     /// Fresh at each request: its visitor keeps it, revalidated each time.
     Private,
-}
-
-/// A page finished: its render, or why it failed. Read by hand (`exchange.rs`): serde's
-/// untagged enums buffer their input, which the render's raw `data` cannot go through.
-#[derive(Debug)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(untagged))]
-pub enum Done {
-    Rendered { job: u64, result: Rendered },
-    Failed { job: u64, failed: String },
-}
-
-/// A part of a streamed page, in the order the bundle made them: its head (everything
-/// the document's head needs, before any data), then its markup as React writes it, then
-/// its end (the loader's outcome for the boot state, and what failed in a boundary).
-/// Read by hand (`exchange.rs`), as [`Done`] is.
-#[derive(Debug)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(untagged))]
-pub enum StreamPart {
-    Head {
-        job: u64,
-        head: StreamHead,
-    },
-    /// The page's static shell, prerendered (it comes after the head, before any markup,
-    /// when the host asked for one): the host keeps it for the next visitors.
-    Shell {
-        job: u64,
-        shell: Shell,
-    },
-    Html {
-        job: u64,
-        html: String,
-    },
-    End {
-        job: u64,
-        end: StreamEnd,
-    },
-}
-
-/// A page's static shell: what React's `prerender` wrote before the holes that wait for
-/// data (`prelude`), and what `resume` needs to fill them (`postponed`, React's own JSON;
-/// `null` when the page had no hole).
-#[derive(Debug, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(deny_unknown_fields)]
-pub struct Shell {
-    pub prelude: String,
-    pub postponed: Option<String>,
 }
 
 /// What a streamed page's document says before its data comes.
@@ -228,15 +227,7 @@ impl ApiAnswer {
     }
 }
 
-/// A line the bundle's console wrote, for the host's log.
-#[derive(Debug, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(deny_unknown_fields)]
-pub struct Log {
-    pub level: LogLevel,
-    pub message: String,
-}
-
+/// How much a line of the bundle's console matters (`op_bilingue_log`).
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
@@ -244,28 +235,6 @@ pub enum LogLevel {
     Error,
     Warn,
     Info,
-}
-
-/// What a call into the bundle left: pages finished, API calls to make, lines to log, and
-/// whether pages are still loading (a later look may find more). Each finished page is
-/// kept raw and read on its own: one page's bad JSON fails that page alone.
-#[derive(Debug, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(deny_unknown_fields)]
-pub struct Outbox {
-    #[cfg_attr(test, ts(type = "Array<Done>"))]
-    pub done: Vec<Box<RawValue>>,
-    /// Parts of streamed pages, each read on its own too.
-    #[cfg_attr(test, ts(type = "Array<StreamPart>"))]
-    pub parts: Vec<Box<RawValue>>,
-    pub fetches: Vec<ApiCall>,
-    pub logs: Vec<Log>,
-    pub more: bool,
-    /// What the calls that left this outbox handed over through `op_bilingue_markup`,
-    /// which its entries name by index (taken from the runtime, never from the JSON).
-    #[serde(skip)]
-    #[cfg_attr(test, ts(skip))]
-    pub markup: Vec<String>,
 }
 
 #[cfg(test)]
@@ -285,16 +254,11 @@ mod tests {
             Rendered::decl(&config),
             PageSharing::decl(&config),
             PageIdentity::decl(&config),
-            Done::decl(&config),
-            StreamPart::decl(&config),
-            Shell::decl(&config),
             StreamHead::decl(&config),
             StreamEnd::decl(&config),
             ApiCall::decl(&config),
             ApiAnswer::decl(&config),
-            Log::decl(&config),
             LogLevel::decl(&config),
-            Outbox::decl(&config),
             crate::dev::Problem::decl(&config),
             crate::dev::Problems::decl(&config),
         ];
@@ -334,7 +298,20 @@ mod tests {
             text.push_str(&declaration);
             text.push('\n');
         }
+        text.push_str("\n/** The host's ops, as the server bundle calls them (`Deno.core.ops`). */\nexport type HostOps = {\n");
+        for (name, arguments, doc) in HOST_OPS {
+            text.push_str(&format!("  /** {doc} */\n  {name}({arguments}): void;\n"));
+        }
+        text.push_str("};\n");
         text
+    }
+
+    #[test]
+    fn the_ops_the_contract_names_are_the_ones_the_runtime_registers() {
+        let registered = super::super::outbox_ops::bilingue_outbox::init();
+        let registered: Vec<&str> = registered.ops.iter().map(|op| op.name).collect();
+        let named: Vec<&str> = HOST_OPS.iter().map(|(name, ..)| *name).collect();
+        assert_eq!(named, registered);
     }
 
     #[test]

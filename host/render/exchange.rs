@@ -1,92 +1,44 @@
 //! The host's side of the exchange with the server bundle (`app/server/exchange.ts` is the
-//! other; the values are in `contract.rs`): the outbox each call into the bundle leaves,
-//! read one finished page at a time, and the bundle's log lines written into the host's.
+//! other; the ops in `outbox_ops.rs`, the values in `contract.rs`): each entry of the
+//! outbox a call into the bundle left, read on its own, so that one that cannot be read
+//! fails its own page alone; and the bundle's log lines written into the host's.
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
+use serde::de::IntoDeserializer;
 
-pub use super::contract::Outbox;
-use super::contract::Rendered;
-use super::contract::{Done, Log, LogLevel, Shell};
-pub use super::contract::{StreamEnd, StreamHead, StreamPart};
+use super::contract::{ApiCall, LogLevel, Rendered, StreamEnd, StreamHead};
 use super::error::RenderError;
-use super::handed::HandedMarkup;
-pub use super::handed::with_handed_markup;
+pub use super::outbox_ops::{Handed, Outbox};
 
-impl<'de> Deserialize<'de> for StreamPart {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Fields;
-        impl<'de> serde::de::Visitor<'de> for Fields {
-            type Value = StreamPart;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("{job, head}, {job, shell}, {job, html} or {job, end}")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<StreamPart, A::Error> {
-                use serde::de::Error;
-                let mut job = None;
-                let mut part = None;
-                while let Some(key) = map.next_key::<&str>()? {
-                    if part.is_some() && key != "job" {
-                        return Err(A::Error::custom("a part has one kind"));
-                    }
-                    match key {
-                        "job" if job.is_none() => job = Some(map.next_value::<u64>()?),
-                        "head" => part = Some(Kind::Head(map.next_value()?)),
-                        "shell" => part = Some(Kind::Shell(map.next_value()?)),
-                        "html" => {
-                            part = Some(Kind::Html(map.next_value::<HandedMarkup>()?.0));
-                        }
-                        "end" => part = Some(Kind::End(map.next_value()?)),
-                        other => {
-                            return Err(A::Error::custom(format!("unexpected field {other:?}")));
-                        }
-                    }
-                }
-                let job = job.ok_or_else(|| A::Error::missing_field("job"))?;
-                Ok(
-                    match part.ok_or_else(|| A::Error::custom("a part of no kind"))? {
-                        Kind::Head(head) => StreamPart::Head { job, head },
-                        Kind::Shell(shell) => StreamPart::Shell { job, shell },
-                        Kind::Html(html) => StreamPart::Html { job, html },
-                        Kind::End(end) => StreamPart::End { job, end },
-                    },
-                )
-            }
-        }
-        enum Kind {
-            Head(StreamHead),
-            Shell(Shell),
-            Html(String),
-            End(StreamEnd),
-        }
-        deserializer.deserialize_map(Fields)
-    }
+/// A part of a streamed page, in the order the bundle made them: its head (everything
+/// the document's head needs, before any data), then its markup as React writes it, then
+/// its end (the loader's outcome for the boot state, and what failed in a boundary).
+#[derive(Debug)]
+pub enum StreamPart {
+    Head {
+        job: u64,
+        head: StreamHead,
+    },
+    /// The page's static shell, prerendered (it comes after the head, before any markup,
+    /// when the host asked for one): what React's `prerender` wrote before the holes that
+    /// wait for data, and what `resume` needs to fill them (React's own JSON; none when the
+    /// page had no hole). The host keeps it for the next visitors.
+    Shell {
+        job: u64,
+        prelude: String,
+        postponed: Option<String>,
+    },
+    Html {
+        job: u64,
+        html: String,
+    },
+    End {
+        job: u64,
+        end: StreamEnd,
+    },
 }
 
 impl StreamPart {
-    /// Reads one entry of the outbox's `parts`: the part, or its page and why it cannot be
-    /// read; `None` when it does not even say which page it is for.
-    pub fn read(entry: &RawValue) -> Option<Result<Self, (u64, RenderError)>> {
-        match serde_json::from_str::<StreamPart>(entry.get()) {
-            Ok(part) => Some(Ok(part)),
-            Err(error) => {
-                serde_json::from_str::<JobOnly>(entry.get())
-                    .ok()
-                    .map(|JobOnly { job }| {
-                        Err((
-                            job,
-                            RenderError::Unreadable(format!("{error}: {:.200}", entry.get())),
-                        ))
-                    })
-            }
-        }
-    }
-
     pub fn job(&self) -> u64 {
         match self {
             StreamPart::Head { job, .. }
@@ -97,103 +49,81 @@ impl StreamPart {
     }
 }
 
-impl<'de> Deserialize<'de> for Done {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Fields;
-        impl<'de> serde::de::Visitor<'de> for Fields {
-            type Value = Done;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("{job, result} or {job, failed}")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Done, A::Error> {
-                use serde::de::Error;
-                let (mut job, mut result, mut failed) = (None, None, None);
-                while let Some(key) = map.next_key::<&str>()? {
-                    match key {
-                        "job" if job.is_none() => job = Some(map.next_value()?),
-                        "result" if result.is_none() => result = Some(map.next_value()?),
-                        "failed" if failed.is_none() => failed = Some(map.next_value()?),
-                        other => {
-                            return Err(A::Error::custom(format!("unexpected field {other:?}")));
-                        }
-                    }
-                }
-                let job = job.ok_or_else(|| A::Error::missing_field("job"))?;
-                match (result, failed) {
-                    (Some(result), None) => Ok(Done::Rendered { job, result }),
-                    (None, Some(failed)) => Ok(Done::Failed { job, failed }),
-                    _ => Err(A::Error::custom("exactly one of result and failed")),
-                }
-            }
-        }
-        deserializer.deserialize_map(Fields)
-    }
-}
-
-/// Only the page a finished entry is for, when the rest of it cannot be read.
-#[derive(Deserialize)]
-struct JobOnly {
-    job: u64,
-}
-
 /// One finished page as read: its job, and its render or why there is none.
 pub struct Finished {
     pub job: u64,
     pub result: Result<Rendered, RenderError>,
 }
 
-impl Finished {
-    /// Reads one entry of the outbox's `done`; `None` when it does not even say which page
-    /// it is for (then the exchange itself is broken).
-    pub fn read(entry: &RawValue) -> Option<Self> {
-        match serde_json::from_str::<Done>(entry.get()) {
-            Ok(Done::Rendered { job, result }) => Some(Self {
+/// An entry of the outbox, read.
+pub enum OutboxEntry {
+    Finished(Finished),
+    /// A part of a streamed page, or its page and why it cannot be read.
+    Part(Result<StreamPart, (u64, RenderError)>),
+    /// An API call to make; one that cannot be read says neither its page nor its call, and
+    /// breaks the exchange.
+    Fetch(Result<ApiCall, RenderError>),
+    Log {
+        level: String,
+        message: String,
+    },
+}
+
+impl OutboxEntry {
+    pub fn read(handed: Handed) -> Self {
+        let part = |job, part: Result<StreamPart, RenderError>| {
+            OutboxEntry::Part(part.map_err(|error| (job, error)))
+        };
+        match handed {
+            Handed::Rendered { job, html, result } => OutboxEntry::Finished(Finished {
                 job,
-                result: Ok(result),
+                result: json::<Rendered>(&result).map(|rendered| Rendered { html, ..rendered }),
             }),
-            Ok(Done::Failed { job, failed }) => Some(Self {
+            Handed::Failed { job, why } => OutboxEntry::Finished(Finished {
                 job,
-                result: Err(RenderError::Script(failed)),
+                result: Err(RenderError::Script(why)),
             }),
-            Err(error) => {
-                serde_json::from_str::<JobOnly>(entry.get())
-                    .ok()
-                    .map(|JobOnly { job }| Self {
-                        job,
-                        result: Err(RenderError::Unreadable(format!(
-                            "{error}: {:.200}",
-                            entry.get()
-                        ))),
-                    })
+            Handed::Head { job, head } => {
+                part(job, json(&head).map(|head| StreamPart::Head { job, head }))
             }
+            Handed::Shell {
+                job,
+                prelude,
+                postponed,
+            } => part(
+                job,
+                Ok(StreamPart::Shell {
+                    job,
+                    prelude,
+                    postponed,
+                }),
+            ),
+            Handed::Part { job, html } => part(job, Ok(StreamPart::Html { job, html })),
+            Handed::End { job, end } => {
+                part(job, json(&end).map(|end| StreamPart::End { job, end }))
+            }
+            Handed::Fetch { call } => OutboxEntry::Fetch(json(&call)),
+            Handed::Log { level, message } => OutboxEntry::Log { level, message },
         }
     }
 }
 
-impl Outbox {
-    pub fn read(json: &str) -> Result<Self, RenderError> {
-        serde_json::from_str(json).map_err(|e| RenderError::Unreadable(format!("{e}: {json:.200}")))
-    }
+/// `text` read strictly as a `T` of the contract.
+fn json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, RenderError> {
+    serde_json::from_str(text).map_err(|e| RenderError::Unreadable(format!("{e}: {text:.200}")))
+}
 
-    /// Adds what a later look found (the markup, handed over across both, comes after).
-    pub fn extend(&mut self, later: Outbox) {
-        self.done.extend(later.done);
-        self.parts.extend(later.parts);
-        self.fetches.extend(later.fetches);
-        self.logs.extend(later.logs);
-        self.more = later.more;
-    }
-
-    /// Writes the bundle's console lines into the host's log.
-    pub fn write_logs(&mut self) {
-        for Log { level, message } in self.logs.drain(..) {
-            match level {
-                LogLevel::Error => tracing::error!(target: "bilingue::app", "{message}"),
-                LogLevel::Warn => tracing::warn!(target: "bilingue::app", "{message}"),
-                LogLevel::Info => tracing::info!(target: "bilingue::app", "{message}"),
-            }
+/// Writes a line of the bundle's console into the host's log; a level the contract does not
+/// name is written as an error, saying so.
+pub fn write_log(level: &str, message: &str) {
+    let named =
+        LogLevel::deserialize(level.into_deserializer()).map_err(|_: serde::de::value::Error| ());
+    match named {
+        Ok(LogLevel::Error) => tracing::error!(target: "bilingue::app", "{message}"),
+        Ok(LogLevel::Warn) => tracing::warn!(target: "bilingue::app", "{message}"),
+        Ok(LogLevel::Info) => tracing::info!(target: "bilingue::app", "{message}"),
+        Err(()) => {
+            tracing::error!(target: "bilingue::app", "(a line of level {level:?}) {message}")
         }
     }
 }
@@ -216,42 +146,78 @@ pub fn check_status(rendered: Rendered) -> Result<Rendered, RenderError> {
 mod tests {
     use super::*;
 
-    fn entry(json: &str) -> Box<RawValue> {
-        RawValue::from_string(json.to_string()).unwrap()
+    const PAGE: &str = r#""page":{"route":"home","params":{},"paths":{"fr":"/","en":"/"}}"#;
+
+    fn finished(handed: Handed) -> Finished {
+        match OutboxEntry::read(handed) {
+            OutboxEntry::Finished(finished) => finished,
+            _ => panic!("a finished page"),
+        }
+    }
+
+    fn rendered(job: u64, result: &str) -> Handed {
+        Handed::Rendered {
+            job,
+            html: "<p>x</p>".into(),
+            result: result.into(),
+        }
     }
 
     #[test]
-    fn a_finished_page_is_its_render_or_its_failure() {
-        let rendered = Finished::read(&entry(
-            r#"{"job":3,"result":{"status":200,"title":"t","description":"d","html":"<p>x</p>","sharing":{"kind":"public"},"page":{"route":"home","params":{},"paths":{"fr":"/","en":"/"}}}}"#,
-        ))
-        .unwrap();
-        assert_eq!(rendered.job, 3);
-        assert_eq!(rendered.result.unwrap().html, "<p>x</p>");
-        let failed = Finished::read(&entry(r#"{"job":4,"failed":"boom"}"#)).unwrap();
+    fn a_finished_page_is_its_render_with_its_markup_or_its_failure() {
+        let result = format!(
+            r#"{{"status":200,"title":"t","description":"d","sharing":{{"kind":"public"}},{PAGE}}}"#
+        );
+        let page = finished(rendered(3, &result));
+        assert_eq!(page.job, 3);
+        assert_eq!(page.result.unwrap().html, "<p>x</p>");
+        let failed = finished(Handed::Failed {
+            job: 4,
+            why: "boom".into(),
+        });
         assert!(matches!(failed.result, Err(RenderError::Script(why)) if why == "boom"));
     }
 
     #[test]
-    fn an_entry_that_cannot_be_read_fails_its_own_page() {
+    fn a_result_that_cannot_be_read_fails_its_own_page() {
         // A lone surrogate's escape: V8 writes it, serde refuses it.
-        let broken = Finished::read(&entry(
-            r#"{"job":7,"result":{"status":200,"title":"a\ud800b","description":"","html":"","sharing":{"kind":"private"},"page":{"route":"home","params":{},"paths":{"fr":"/","en":"/"}}}}"#,
-        ))
-        .unwrap();
+        let broken = format!(
+            r#"{{"status":200,"title":"a\ud800b","description":"","sharing":{{"kind":"private"}},{PAGE}}}"#
+        );
+        let broken = finished(rendered(7, &broken));
         assert_eq!(broken.job, 7);
         assert!(matches!(broken.result, Err(RenderError::Unreadable(_))));
-        assert!(Finished::read(&entry(r#"{"neither":1}"#)).is_none());
-        let both = Finished::read(&entry(r#"{"job":2,"failed":"x","result":{}}"#)).unwrap();
-        assert!(both.result.is_err(), "a result and a failure at once");
+        let missing = r#"{"status":200,"title":"t","html":"","sharing":{"kind":"public"}}"#;
+        assert!(
+            finished(rendered(1, missing)).result.is_err(),
+            "no description"
+        );
+        let markup_in_json = format!(
+            r#"{{"status":200,"title":"t","description":"d","html":"<p>","sharing":{{"kind":"public"}},{PAGE}}}"#
+        );
+        assert!(
+            finished(rendered(2, &markup_in_json)).result.is_err(),
+            "markup is handed over apart, never in the JSON"
+        );
     }
 
     #[test]
-    fn a_render_result_missing_a_field_the_bundle_always_writes_is_refused() {
-        let missing = Finished::read(&entry(
-            r#"{"job":1,"result":{"status":200,"title":"t","html":"","sharing":{"kind":"public"}}}"#,
-        ))
-        .unwrap();
-        assert!(missing.result.is_err(), "no description");
+    fn a_part_that_cannot_be_read_names_its_page() {
+        let head = Handed::Head {
+            job: 5,
+            head: r#"{"status":200}"#.into(),
+        };
+        assert!(matches!(
+            OutboxEntry::read(head),
+            OutboxEntry::Part(Err((5, RenderError::Unreadable(_))))
+        ));
+        let end = Handed::End {
+            job: 6,
+            end: r#"{"errors":[]}"#.into(),
+        };
+        assert!(matches!(
+            OutboxEntry::read(end),
+            OutboxEntry::Part(Ok(StreamPart::End { job: 6, .. }))
+        ));
     }
 }

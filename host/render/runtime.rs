@@ -10,6 +10,7 @@ use deno_core::{JsRuntime, RuntimeOptions, v8};
 use super::bundle::Bundle;
 use super::contract::ENTRY_POINTS;
 use super::error::RenderError;
+use super::outbox_ops::Outbox;
 use super::watchdog::Watchdog;
 
 /// Limits a runtime lives under.
@@ -101,11 +102,10 @@ fn create_params(limits: Limits) -> v8::CreateParams {
         .array_buffer_allocator(allocator)
 }
 
-/// The bundle's four entry points ([`ENTRY_POINTS`], `app/server.tsx`).
+/// The bundle's entry points ([`ENTRY_POINTS`], `app/server.tsx`).
 struct Entries {
     render: v8::Global<v8::Function>,
     deliver: v8::Global<v8::Function>,
-    outbox: v8::Global<v8::Function>,
     cancel: v8::Global<v8::Function>,
     halt: v8::Global<v8::Function>,
 }
@@ -161,7 +161,7 @@ impl Renderer {
         let options = RuntimeOptions {
             startup_snapshot,
             create_params: Some(create_params(limits)),
-            extensions: vec![super::markup_op::bilingue_markup::init()],
+            extensions: vec![super::outbox_ops::bilingue_outbox::init()],
             ..Default::default()
         };
         let mut runtime =
@@ -191,7 +191,6 @@ impl Renderer {
             Entries {
                 render: function(ENTRY_POINTS.render)?,
                 deliver: function(ENTRY_POINTS.deliver)?,
-                outbox: function(ENTRY_POINTS.outbox)?,
                 cancel: function(ENTRY_POINTS.cancel)?,
                 halt: function(ENTRY_POINTS.halt)?,
             }
@@ -225,12 +224,12 @@ impl Renderer {
         })
     }
 
-    /// Starts the page `job` from its boot state; the outbox (JSON). With `stream_nonce`,
-    /// the bundle may stream the page, its inline scripts carrying that nonce, and `shell`
-    /// says whether to prerender its static shell or resume from one sent already (a
-    /// shell is made in two calls: this one starts it, and once its microtasks have run,
-    /// [`Renderer::halt`] ends it where it waits for data). `limit` replaces
-    /// `--render-timeout` (the warm-up has its own).
+    /// Starts the page `job` from its boot state; what it handed over. With
+    /// `stream_nonce`, the bundle may stream the page, its inline scripts carrying that
+    /// nonce, and `shell` says whether to prerender its static shell or resume from one
+    /// sent already (a shell is made in two calls: this one starts it, and once its
+    /// microtasks have run, [`Renderer::halt`] ends it where it waits for data). `limit`
+    /// replaces `--render-timeout` (the warm-up has its own).
     pub fn start(
         &mut self,
         boot_json: &str,
@@ -238,7 +237,7 @@ impl Renderer {
         stream_nonce: Option<&str>,
         shell: &ShellAsk,
         limit: Option<Duration>,
-    ) -> Result<String, RenderError> {
+    ) -> Result<Outbox, RenderError> {
         let render = self.entries.render.clone();
         let shell = match shell {
             ShellAsk::None => None,
@@ -258,35 +257,21 @@ impl Renderer {
     }
 
     /// Ends the shells being prerendered: what they wait for now becomes their holes.
-    pub fn halt(&mut self) -> Result<String, RenderError> {
+    pub fn halt(&mut self) -> Result<Outbox, RenderError> {
         let halt = self.entries.halt.clone();
         self.call(&halt, &[], None)
     }
 
-    /// Hands the bundle the answers to its API calls (a JSON array); the outbox.
-    pub fn deliver(&mut self, answers_json: &str) -> Result<String, RenderError> {
+    /// Hands the bundle the answers to its API calls (a JSON array); what it handed over.
+    pub fn deliver(&mut self, answers_json: &str) -> Result<Outbox, RenderError> {
         let deliver = self.entries.deliver.clone();
         self.call(&deliver, &[Argument::Text(Some(answers_json))], None)
     }
 
-    /// Stops the streamed page `job`, whose client went away; the outbox.
-    pub fn cancel(&mut self, job: u64) -> Result<String, RenderError> {
+    /// Stops the streamed page `job`, whose client went away; what it handed over.
+    pub fn cancel(&mut self, job: u64) -> Result<Outbox, RenderError> {
         let cancel = self.entries.cancel.clone();
         self.call(&cancel, &[Argument::Number(job)], None)
-    }
-
-    /// What the pages still loading have left in the outbox since the last call.
-    pub fn outbox(&mut self) -> Result<String, RenderError> {
-        let outbox = self.entries.outbox.clone();
-        self.call(&outbox, &[], None)
-    }
-
-    /// The markup the bundle handed over (`op_bilingue_markup`) since this was last asked,
-    /// in order: the outboxes of those calls name it by index.
-    pub fn take_markup(&mut self) -> Vec<String> {
-        let state = self.runtime.op_state();
-        let mut state = state.borrow_mut();
-        std::mem::take(&mut state.borrow_mut::<super::markup_op::Handed>().0)
     }
 
     /// Its V8 heap in use, in bytes.
@@ -305,14 +290,18 @@ impl Renderer {
 
     /// One call into the bundle, stopped after `limit` (else `--render-timeout`); the
     /// microtasks it queued (promise continuations, React's scheduler) run before it ends.
+    /// What the bundle handed over meanwhile, through the ops, is taken whatever happened:
+    /// it is this call's alone.
     fn call(
         &mut self,
         function: &v8::Global<v8::Function>,
         arguments: &[Argument<'_>],
         limit: Option<Duration>,
-    ) -> Result<String, RenderError> {
+    ) -> Result<Outbox, RenderError> {
         self.watchdog.start(limit.unwrap_or(self.timeout));
         let answer = self.call_unguarded(function, arguments);
+        let state = self.runtime.op_state();
+        let handed = std::mem::take(state.borrow_mut().borrow_mut::<Outbox>());
         // After this no stop is on its way, so the cancel below clears any for good.
         self.watchdog.finish();
         let answer = match answer {
@@ -327,7 +316,7 @@ impl Renderer {
         };
         self.runtime.v8_isolate().cancel_terminate_execution();
         self.run_v8_tasks();
-        answer
+        answer.map(|()| handed)
     }
 
     /// Runs what V8 queued for this thread (GC steps, compilation results): deno_core
@@ -347,7 +336,7 @@ impl Renderer {
         &mut self,
         function: &v8::Global<v8::Function>,
         arguments: &[Argument<'_>],
-    ) -> Result<String, RenderError> {
+    ) -> Result<(), RenderError> {
         deno_core::scope!(scope, self.runtime);
         v8::tc_scope!(let scope, scope);
         let function = v8::Local::new(scope, function);
@@ -364,10 +353,11 @@ impl Renderer {
         }
         let receiver = v8::undefined(scope).into();
         let answer = function.call(scope, receiver, &values);
-        // Promise continuations and React's scheduler queue microtasks: run them now.
+        // Promise continuations and React's scheduler queue microtasks: run them now, so
+        // that what they hand over comes with this call.
         scope.perform_microtask_checkpoint();
         match answer {
-            Some(value) if !scope.has_terminated() => Ok(value.to_rust_string_lossy(scope)),
+            Some(_) if !scope.has_terminated() => Ok(()),
             _ if scope.has_terminated() => Err(RenderError::TimedOut),
             _ => {
                 let exception = scope.exception();
@@ -386,9 +376,10 @@ impl Renderer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::outbox_ops::Handed;
 
     #[test]
-    fn a_pages_markup_leaves_v8_through_the_op_not_in_the_outboxs_json() {
+    fn one_call_hands_over_the_page_its_microtasks_made_with_its_markup_apart() {
         static V8: std::sync::Once = std::sync::Once::new();
         V8.call_once(crate::render::init_v8);
         let bundle = Bundle::Snapshot(crate::assets::SERVER_SNAPSHOT);
@@ -397,19 +388,19 @@ mod tests {
             heap_bytes: 64 << 20,
         };
         let mut renderer = Renderer::new(&bundle, limits).unwrap();
+        // The home page, first in this runtime: its screen's module comes in a microtask,
+        // the page after it.
         let boot = r#"{"language":"fr","path":"/","timeZone":"UTC"}"#;
-        let outbox = renderer
+        let handed = renderer
             .start(boot, 1, None, &ShellAsk::None, None)
             .unwrap();
-        assert!(outbox.contains(r#""html":0"#), "{outbox}");
-        assert!(!outbox.contains("<main"), "no markup in the JSON: {outbox}");
-        let markup = renderer.take_markup();
-        assert_eq!(markup.len(), 1);
-        assert!(
-            markup[0].starts_with("<main") && markup[0].contains("Bienvenue"),
-            "{}",
-            markup[0]
-        );
-        assert!(renderer.take_markup().is_empty(), "taken once");
+        let [Handed::Rendered { job, html, result }] = handed.0.as_slice() else {
+            panic!("one page: {handed:?}")
+        };
+        assert_eq!(*job, 1);
+        assert!(html.starts_with("<main"), "{html}");
+        assert!(!result.contains("<main"), "no markup in the JSON: {result}");
+        let again = renderer.halt().unwrap();
+        assert!(again.0.is_empty(), "taken once: {again:?}");
     }
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::bundle::Bundle;
 use super::error::RenderError;
-use super::exchange::{Finished, Outbox, check_status, with_handed_markup};
+use super::exchange::{OutboxEntry, check_status, write_log};
 use super::runtime::{Limits, Renderer, ShellAsk};
 
 /// What a runtime renders before it serves, and within how long.
@@ -33,27 +33,19 @@ pub(super) fn warm_up(warm_up: &WarmUp, bundle: &Bundle) -> Result<Renderer, Ren
         let attempt = Renderer::new(bundle, warm_up.limits).and_then(|mut renderer| {
             for boot in &warm_up.requests {
                 let left = deadline.saturating_duration_since(Instant::now());
-                let mut outbox =
-                    Outbox::read(&renderer.start(boot, 0, None, &ShellAsk::None, Some(left))?)?;
-                outbox.write_logs();
-                // A screen loaded when first needed finishes once its module's promise
-                // settles: in the microtasks of that call, whose outbox the next call takes.
-                if outbox.done.is_empty() && outbox.parts.is_empty() {
-                    outbox = Outbox::read(&renderer.outbox()?)?;
-                    outbox.write_logs();
+                let handed = renderer.start(boot, 0, None, &ShellAsk::None, Some(left))?;
+                let mut finished = None;
+                for entry in handed.0.into_iter().map(OutboxEntry::read) {
+                    match entry {
+                        OutboxEntry::Log { level, message } => write_log(&level, &message),
+                        OutboxEntry::Finished(page) => finished = finished.or(Some(page.result)),
+                        _ => {}
+                    }
                 }
-                let entry = outbox.done.into_iter().next().ok_or_else(|| {
+                let finished = finished.ok_or_else(|| {
                     RenderError::Unreadable("the warm-up page did not render at once".into())
                 })?;
-                let finished =
-                    with_handed_markup(renderer.take_markup(), || Finished::read(&entry))
-                        .ok_or_else(|| {
-                            RenderError::Unreadable(format!(
-                                "not a finished page: {:.200}",
-                                entry.get()
-                            ))
-                        })?;
-                finished.result.and_then(check_status)?;
+                finished.and_then(check_status)?;
             }
             Ok(renderer)
         });

@@ -1,15 +1,16 @@
-//! What a render thread does with the outbox a call into the bundle left: the bundle's log
-//! lines go to the host's log, the API calls it asked for are made (elsewhere, by the
-//! [`ApiCaller`]), and the pages it finished, whole or in parts, go to their handlers.
+//! What a render thread does with the outbox a call into the bundle left, entry by entry in
+//! the order the bundle handed them over: the bundle's log lines go to the host's log, the
+//! API calls it asked for are made (elsewhere, by the [`ApiCaller`]), and the pages it
+//! finished, whole or in parts, go to their handlers.
 
 use crossbeam_channel::Sender;
 
 use super::call_answers::CallAnswer;
 use super::loading::{LoadingPages, StreamSource};
 use crate::data_keys::DataKeys;
-use crate::render::contract::ApiAnswer;
+use crate::render::contract::{ApiAnswer, ApiCall};
 use crate::render::error::RenderError;
-use crate::render::exchange::{Finished, Outbox, StreamPart, with_handed_markup};
+use crate::render::exchange::{Outbox, OutboxEntry, write_log};
 use crate::render::page::{ApiCaller, CallOutcome};
 use crate::render::stream::Abandoned;
 
@@ -25,69 +26,53 @@ pub(super) struct Dispatch<'a> {
 }
 
 impl Dispatch<'_> {
-    /// Sends the pages finished and has the API calls asked for made; fails when an entry
-    /// of the outbox does not even say which page it is for (the exchange is broken: its
-    /// other entries are dispatched all the same).
-    pub(super) fn outbox(self, mut outbox: Outbox) -> Result<(), RenderError> {
-        let markup = std::mem::take(&mut outbox.markup);
-        with_handed_markup(markup, || self.entries(outbox))
-    }
-
-    fn entries(self, mut outbox: Outbox) -> Result<(), RenderError> {
-        outbox.write_logs();
-        for call in outbox.fetches {
-            let (id, job, runtime) = (call.id, call.job, self.runtime);
-            let answers = self.answers.clone();
-            let reply = move |outcome: CallOutcome| {
-                let _ = answers.send(CallAnswer {
-                    runtime,
-                    job,
-                    outcome,
-                });
-            };
-            match self.loading.caller(job) {
-                Some((visitor, deadline, left)) => {
-                    self.api
-                        .call(call, visitor, deadline, left, Box::new(reply));
-                }
-                None => reply(CallOutcome {
-                    answer: ApiAnswer::failed(id, "this page is no longer being rendered"),
-                    per_visitor: false,
-                    data_keys: DataKeys::default(),
-                }),
-            }
-        }
+    /// Sends the pages finished and has the API calls asked for made; fails when an API
+    /// call cannot be read (it names neither its page nor itself: the exchange is broken;
+    /// the other entries are dispatched all the same).
+    pub(super) fn outbox(mut self, outbox: Outbox) -> Result<(), RenderError> {
         let mut unreadable = None;
-        for entry in outbox.done {
-            match Finished::read(&entry) {
-                Some(finished) => self.loading.finish(finished),
-                None => {
-                    unreadable = Some(RenderError::Unreadable(format!(
-                        "a finished page that names no page: {:.200}",
-                        entry.get()
-                    )));
-                }
-            }
-        }
-        for entry in outbox.parts {
-            match StreamPart::read(&entry) {
-                Some(Ok(part)) => self.loading.stream(
-                    part,
-                    StreamSource {
+        for entry in outbox.0.into_iter().map(OutboxEntry::read) {
+            match entry {
+                OutboxEntry::Log { level, message } => write_log(&level, &message),
+                OutboxEntry::Fetch(Ok(call)) => self.call(call),
+                OutboxEntry::Fetch(Err(error)) => unreadable = Some(error),
+                OutboxEntry::Finished(finished) => self.loading.finish(finished),
+                OutboxEntry::Part(Ok(part)) => {
+                    let source = StreamSource {
                         abandon: self.abandon,
                         runtime: self.runtime,
-                    },
-                ),
-                Some(Err((job, error))) => self.loading.fail(job, error),
-                None => {
-                    unreadable = Some(RenderError::Unreadable(format!(
-                        "a part of a stream that names no page: {:.200}",
-                        entry.get()
-                    )));
+                    };
+                    self.loading.stream(part, source);
                 }
+                OutboxEntry::Part(Err((job, error))) => self.loading.fail(job, error),
             }
         }
         unreadable.map_or(Ok(()), Err)
+    }
+
+    /// Has a page's API call made, its answer coming back to this runtime; a call for a
+    /// page no longer loading is answered at once, and not made.
+    fn call(&mut self, call: ApiCall) {
+        let (id, job, runtime) = (call.id, call.job, self.runtime);
+        let answers = self.answers.clone();
+        let reply = move |outcome: CallOutcome| {
+            let _ = answers.send(CallAnswer {
+                runtime,
+                job,
+                outcome,
+            });
+        };
+        match self.loading.caller(job) {
+            Some((visitor, deadline, left)) => {
+                self.api
+                    .call(call, visitor, deadline, left, Box::new(reply));
+            }
+            None => reply(CallOutcome {
+                answer: ApiAnswer::failed(id, "this page is no longer being rendered"),
+                per_visitor: false,
+                data_keys: DataKeys::default(),
+            }),
+        }
     }
 }
 
@@ -96,9 +81,10 @@ mod tests {
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
 
-    use super::super::stand_ins::{loading, page};
+    use super::super::stand_ins::{PAGE, loading, page};
     use super::*;
-    use crate::render::{ApiCall, ClientLeft, Rendering, Visitor};
+    use crate::render::exchange::Handed;
+    use crate::render::{ClientLeft, Rendering, Visitor};
 
     type Answer = Box<dyn FnOnce(CallOutcome) + Send>;
 
@@ -119,18 +105,22 @@ mod tests {
         }
     }
 
-    /// Dispatches `outbox` as runtime 7 would: what it returned, and the answers that came
-    /// back to the thread.
+    /// Dispatches what the bundle handed over (and a log line) as runtime 7 would: what it
+    /// returned, and the answers that came back to the thread.
     fn dispatch(
         pages: &mut LoadingPages,
         api: &Calls,
-        outbox: &str,
+        handed: Vec<Handed>,
     ) -> (
         Result<(), RenderError>,
         crossbeam_channel::Receiver<CallAnswer>,
     ) {
         let (answers, answered) = crossbeam_channel::unbounded();
         let (abandon, _abandoned) = crossbeam_channel::unbounded();
+        let log = Handed::Log {
+            level: "info".into(),
+            message: "m".into(),
+        };
         let outcome = Dispatch {
             loading: pages,
             api,
@@ -138,20 +128,16 @@ mod tests {
             abandon: &abandon,
             runtime: 7,
         }
-        .outbox(Outbox::read(outbox).unwrap());
+        .outbox(Outbox(std::iter::once(log).chain(handed).collect()));
         (outcome, answered)
     }
 
-    fn outbox(done: &str, parts: &str, fetches: &str) -> String {
-        format!(
-            r#"{{"done":[{done}],"parts":[{parts}],"fetches":[{fetches}],"logs":[{{"level":"info","message":"m"}}],"more":false}}"#
-        )
-    }
-
-    fn fetch(id: u64, job: u64) -> String {
-        format!(
-            r#"{{"id":{id},"job":{job},"method":"GET","url":"/api/status","headers":{{}},"body":null}}"#
-        )
+    fn fetch(id: u64, job: u64) -> Handed {
+        Handed::Fetch {
+            call: format!(
+                r#"{{"id":{id},"job":{job},"method":"GET","url":"/api/status","headers":{{}},"body":null}}"#
+            ),
+        }
     }
 
     #[test]
@@ -160,8 +146,7 @@ mod tests {
         let api = Calls::default();
         let (job, _reply) = page(&mut pages, Duration::from_secs(5));
         let (_, deadline, _) = pages.caller(job).unwrap();
-        let calls = format!("{},{}", fetch(1, job), fetch(2, job));
-        let (outcome, answered) = dispatch(&mut pages, &api, &outbox("", "", &calls));
+        let (outcome, answered) = dispatch(&mut pages, &api, vec![fetch(1, job), fetch(2, job)]);
         assert!(outcome.is_ok());
         assert!(answered.is_empty(), "answered when the API answers");
         let made = std::mem::take(&mut *api.0.lock().unwrap());
@@ -191,7 +176,7 @@ mod tests {
     fn a_call_for_a_page_no_longer_loading_is_answered_at_once_and_not_made() {
         let mut pages = loading();
         let api = Calls::default();
-        let (outcome, answered) = dispatch(&mut pages, &api, &outbox("", "", &fetch(4, 99)));
+        let (outcome, answered) = dispatch(&mut pages, &api, vec![fetch(4, 99)]);
         let answered: Vec<CallAnswer> = answered.try_iter().collect();
         assert!(outcome.is_ok());
         assert!(api.0.lock().unwrap().is_empty());
@@ -214,18 +199,29 @@ mod tests {
         let api = Calls::default();
         let (whole, mut whole_reply) = page(&mut pages, Duration::from_secs(5));
         let (streamed, mut streamed_reply) = page(&mut pages, Duration::from_secs(5));
-        let done = format!(
-            r#"{{"job":{whole},"result":{{"status":200,"title":"t","description":"d","html":"<p>x</p>","sharing":{{"kind":"public"}},"page":{{"route":"home","params":{{}},"paths":{{"fr":"/","en":"/"}}}}}}}}"#
-        );
-        let parts = format!(
-            r#"{{"job":{streamed},"head":{{"status":200,"title":"s","description":"","page":{{"route":"home","params":{{}},"paths":{{"fr":"/","en":"/"}}}}}}}},{{"job":{streamed},"html":"<p>"}}"#
-        );
-        let (outcome, _) = dispatch(&mut pages, &api, &outbox(&done, &parts, ""));
+        let handed = vec![
+            Handed::Rendered {
+                job: whole,
+                html: "<p>x</p>".into(),
+                result: format!(
+                    r#"{{"status":200,"title":"t","description":"d","sharing":{{"kind":"public"}},"page":{PAGE}}}"#
+                ),
+            },
+            Handed::Head {
+                job: streamed,
+                head: format!(r#"{{"status":200,"title":"s","description":"","page":{PAGE}}}"#),
+            },
+            Handed::Part {
+                job: streamed,
+                html: "<p>".into(),
+            },
+        ];
+        let (outcome, _) = dispatch(&mut pages, &api, handed);
         assert!(outcome.is_ok());
-        assert!(matches!(
-            whole_reply.try_recv().unwrap(),
-            Ok(Rendering::Complete(_))
-        ));
+        let Ok(Rendering::Complete(page)) = whole_reply.try_recv().unwrap() else {
+            panic!("a whole page")
+        };
+        assert_eq!(page.rendered.html, "<p>x</p>");
         let Ok(Rendering::Streaming(mut stream)) = streamed_reply.try_recv().unwrap() else {
             panic!("a stream")
         };
@@ -242,8 +238,11 @@ mod tests {
         let api = Calls::default();
         let (job, mut reply) = page(&mut pages, Duration::from_secs(5));
         let (other, _other_reply) = page(&mut pages, Duration::from_secs(5));
-        let parts = format!(r#"{{"job":{job},"html":5}}"#);
-        let (outcome, _) = dispatch(&mut pages, &api, &outbox("", &parts, ""));
+        let head = Handed::Head {
+            job,
+            head: "5".into(),
+        };
+        let (outcome, _) = dispatch(&mut pages, &api, vec![head]);
         assert!(outcome.is_ok(), "the exchange holds");
         assert!(matches!(
             reply.try_recv().unwrap(),
@@ -253,32 +252,33 @@ mod tests {
     }
 
     #[test]
-    fn an_entry_that_names_no_page_breaks_the_exchange_after_the_others_are_dispatched() {
-        for (done, parts) in [(r#"{"neither":1}"#, ""), ("", r#"{"html":"<p>"}"#)] {
-            let mut pages = loading();
-            let api = Calls::default();
-            let (job, mut reply) = page(&mut pages, Duration::from_secs(5));
-            let finished = format!(r#"{{"job":{job},"failed":"boom"}}"#);
-            let done = [done, &finished]
-                .iter()
-                .filter(|e| !e.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join(",");
-            let (outcome, _) = dispatch(&mut pages, &api, &outbox(&done, parts, &fetch(1, job)));
-            assert!(
-                matches!(&outcome, Err(RenderError::Unreadable(why)) if why.contains("names no page")),
-                "{outcome:?}"
-            );
-            assert!(matches!(
-                reply.try_recv().unwrap(),
-                Err(RenderError::Script(_))
-            ));
-            assert_eq!(
-                api.0.lock().unwrap().len(),
-                1,
-                "its call was made all the same"
-            );
-        }
+    fn a_call_that_cannot_be_read_breaks_the_exchange_after_the_others_are_dispatched() {
+        let mut pages = loading();
+        let api = Calls::default();
+        let (job, mut reply) = page(&mut pages, Duration::from_secs(5));
+        let handed = vec![
+            Handed::Fetch {
+                call: r#"{"neither":1}"#.into(),
+            },
+            Handed::Failed {
+                job,
+                why: "boom".into(),
+            },
+            fetch(1, job),
+        ];
+        let (outcome, _) = dispatch(&mut pages, &api, handed);
+        assert!(
+            matches!(&outcome, Err(RenderError::Unreadable(why)) if why.contains("neither")),
+            "{outcome:?}"
+        );
+        assert!(matches!(
+            reply.try_recv().unwrap(),
+            Err(RenderError::Script(_))
+        ));
+        assert_eq!(
+            api.0.lock().unwrap().len(),
+            0,
+            "a call of a page that failed is answered, not made"
+        );
     }
 }

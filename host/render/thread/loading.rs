@@ -211,18 +211,23 @@ impl LoadingPages {
                     Stream::new(head, received, source.abandon.clone(), source.runtime, job);
                 let _ = reply.send(Ok(Rendering::Streaming(stream)));
             }
-            (StreamPart::Shell { shell, .. }, Reply::Streaming(events)) => {
+            (
+                StreamPart::Shell {
+                    prelude, postponed, ..
+                },
+                Reply::Streaming(events),
+            ) => {
                 if let (Some((key, Some(head))), Some(postponed)) =
-                    (page.making_shell.take(), shell.postponed)
+                    (page.making_shell.take(), postponed)
                 {
                     let kept = KeptShell {
                         head,
-                        prelude: shell.prelude.as_str().into(),
+                        prelude: prelude.as_str().into(),
                         postponed: postponed.into(),
                     };
                     self.shells.keep(key, kept);
                 }
-                let _ = events.send(StreamEvent::Html(shell.prelude));
+                let _ = events.send(StreamEvent::Html(prelude));
             }
             (StreamPart::Html { html, .. }, Reply::Streaming(events)) => {
                 let _ = events.send(StreamEvent::Html(html));
@@ -302,7 +307,7 @@ mod tests {
     use std::sync::atomic::Ordering;
     use std::time::{Duration, Instant};
 
-    use super::super::stand_ins::{finished, loading, page, rendered, stream_part, visitor};
+    use super::super::stand_ins::{end, finished, head, loading, markup, page, rendered, visitor};
     use super::*;
 
     fn failures(pages: &LoadingPages) -> u64 {
@@ -377,28 +382,15 @@ mod tests {
             abandon: &abandon,
             runtime: 3,
         };
-        pages.stream(
-            stream_part(&format!(
-                r#"{{"job":{job},"head":{{"status":200,"title":"t","description":"d","page":{{"route":"home","params":{{}},"paths":{{"fr":"/","en":"/"}}}}}}}}"#
-            )),
-            source(),
-        );
+        pages.stream(head(job, "t"), source());
         let Ok(Rendering::Streaming(mut stream)) = reply.try_recv().unwrap() else {
             panic!("a stream")
         };
         assert_eq!(stream.head.title, "t");
         assert!(stream.try_next().is_none(), "nothing after the head yet");
         pages.add_call(job, true, &keys("status"));
-        pages.stream(
-            stream_part(&format!(r#"{{"job":{job},"html":"<p>"}}"#)),
-            source(),
-        );
-        pages.stream(
-            stream_part(&format!(
-                r#"{{"job":{job},"end":{{"errors":["a boundary"]}}}}"#
-            )),
-            source(),
-        );
+        pages.stream(markup(job, "<p>"), source());
+        pages.stream(end(job, r#"{"errors":["a boundary"]}"#), source());
         assert!(matches!(stream.try_next(), Some(Some(StreamEvent::Html(html))) if html == "<p>"));
         let Some(Some(StreamEvent::End {
             errors,
@@ -425,10 +417,7 @@ mod tests {
             abandon: &abandon,
             runtime: 0,
         };
-        pages.stream(
-            stream_part(&format!(r#"{{"job":{job},"html":"<p>"}}"#)),
-            source,
-        );
+        pages.stream(markup(job, "<p>"), source);
         assert!(
             matches!(reply.try_recv().unwrap(), Err(RenderError::Unreadable(why)) if why.contains("out of its order"))
         );
@@ -539,22 +528,17 @@ mod tests {
             abandon: &abandon,
             runtime: 0,
         };
-        pages.stream(
-            stream_part(&format!(
-                r#"{{"job":{job},"head":{{"status":200,"title":"t","description":"d","page":{{"route":"home","params":{{}},"paths":{{"fr":"/","en":"/"}}}}}}}}"#
-            )),
-            source(),
-        );
+        pages.stream(head(job, "t"), source());
         assert!(
             pages.makes_shell(job),
             "its head came: its shell is being made"
         );
-        pages.stream(
-            stream_part(&format!(
-                r#"{{"job":{job},"shell":{{"prelude":"<main>…","postponed":"{{}}"}}}}"#
-            )),
-            source(),
-        );
+        let shell = StreamPart::Shell {
+            job,
+            prelude: "<main>…".into(),
+            postponed: Some("{}".into()),
+        };
+        pages.stream(shell, source());
         assert!(!pages.makes_shell(job), "made");
         let Ok(Rendering::Streaming(mut stream)) = replied.try_recv().unwrap() else {
             panic!("a stream")

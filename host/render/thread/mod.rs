@@ -7,10 +7,11 @@
 //!
 //! A runtime whose state cannot be trusted is replaced, and counted: one stopped by its
 //! heap limit or its time-out, or whose exchange broke (an exception out of the bundle's
-//! entry points, an outbox that cannot be read).
+//! entry points, an API call handed over that cannot be read).
 //!
-//! This file is the thread's loop: what it waits for, and each call into the bundle. The
-//! rest: `job.rs` (what the pool hands a thread, and what they share), `loading.rs` (the
+//! This file is the thread's loop: what it waits for, and each call into the bundle (one
+//! a step: what the call's microtasks produced comes with it). The rest: `job.rs` (what
+//! the pool hands a thread, where its page goes, and what they share), `loading.rs` (the
 //! pages started and not finished, where they fail), `dispatch.rs`
 //! (what an outbox asks for), `call_answers.rs` (the calls' answers, handed over within a
 //! budget of the heap), `replacement.rs` (a fresh runtime, a reload).
@@ -142,9 +143,10 @@ impl RenderThread {
                     Ok(())
                 }
             };
-            // The exchange's own error (an exception out of the bundle's entry, an outbox that
-            // cannot be read), or a heap that neared its limit in a step that ended well: the
-            // runtime cannot be trusted, so the pages it holds fail and it is replaced.
+            // The exchange's own error (an exception out of the bundle's entry, an API call
+            // handed over that cannot be read), or a heap that neared its limit in a step that
+            // ended well: the runtime cannot be trusted, so the pages it holds fail and it is
+            // replaced.
             let broken = outcome.is_err();
             if let Ok(renderer) = &mut renderer {
                 self.sample_heap(renderer);
@@ -255,24 +257,21 @@ impl RenderThread {
             };
             tell_when_abandoned(&at, self.abandoned_tx.clone(), abandoned);
         }
-        let started = Instant::now();
-        let outbox = renderer.start(
-            &job.boot_json,
-            id,
-            job.stream_nonce.as_deref(),
-            &job.shell,
-            None,
-        );
-        let outbox = self.finish_step(renderer, outbox, started)?;
-        self.dispatch(outbox)?;
+        self.step(renderer, |renderer| {
+            renderer.start(
+                &job.boot_json,
+                id,
+                job.stream_nonce.as_deref(),
+                &job.shell,
+                None,
+            )
+        })?;
         // Only a page that streams has a shell being made (a whole page asked for one
         // makes none): no halt, and no call into V8, for the others.
         if matches!(job.shell, ShellAsk::Make) && self.loading.makes_shell(id) {
             // The shell's own work ran in the call's microtasks: what it waits for now is
             // its data, which it is prerendered without.
-            let halted = renderer.halt();
-            let outbox = self.finish_step(renderer, halted, started)?;
-            self.dispatch(outbox)?;
+            self.step(renderer, Renderer::halt)?;
         }
         Ok(())
     }
@@ -294,10 +293,7 @@ impl RenderThread {
             answers.push(outcome.answer);
         }
         let json = serde_json::to_string(&answers).expect("serialisable answers");
-        let started = Instant::now();
-        let outbox = renderer.deliver(&json);
-        let outbox = self.finish_step(renderer, outbox, started)?;
-        self.dispatch(outbox)
+        self.step(renderer, |renderer| renderer.deliver(&json))
     }
 
     /// A streamed page's client went away: the bundle stops its render.
@@ -311,38 +307,21 @@ impl RenderThread {
                 .streams_abandoned
                 .fetch_add(1, Ordering::Relaxed);
         }
-        let started = Instant::now();
-        let outbox = renderer.cancel(abandoned.job);
-        let outbox = self.finish_step(renderer, outbox, started)?;
-        self.dispatch(outbox)
+        self.step(renderer, |renderer| renderer.cancel(abandoned.job))
     }
 
-    /// Reads a call's outbox; if pages are still loading, also what the microtasks that
-    /// ran after it left.
-    fn finish_step(
-        &self,
+    /// One call into the bundle, timed, and what it handed over (its microtasks'
+    /// included) dispatched.
+    fn step(
+        &mut self,
         renderer: &mut Renderer,
-        outbox: Result<String, RenderError>,
-        started: Instant,
-    ) -> Result<Outbox, RenderError> {
-        let read = outbox.and_then(|json| {
-            let mut outbox = Outbox::read(&json)?;
-            if outbox.more {
-                outbox.extend(Outbox::read(&renderer.outbox()?)?);
-            }
-            Ok(outbox)
-        });
-        // Taken whatever happened: what a call handed over is that call's alone.
-        let markup = renderer.take_markup();
-        let mut outbox = read?;
-        outbox.markup = markup;
+        call: impl FnOnce(&mut Renderer) -> Result<Outbox, RenderError>,
+    ) -> Result<(), RenderError> {
+        let started = Instant::now();
+        let outbox = call(renderer)?;
         self.context
             .render_seconds
             .record(started.elapsed().as_secs_f64());
-        Ok(outbox)
-    }
-
-    fn dispatch(&mut self, outbox: Outbox) -> Result<(), RenderError> {
         Dispatch {
             loading: &mut self.loading,
             api: &*self.context.api,

@@ -1,17 +1,16 @@
 //! What the thread's tests without V8 build pages from: a table of pages loading, a
-//! visitor, and the bundle's outbox entries as it writes them.
+//! visitor, and what the bundle hands over, as it writes it.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::value::RawValue;
 use tokio::sync::oneshot;
 
 use super::PoolStats;
 use super::loading::{Extras, LoadingPages};
 use crate::render::contract::Rendered;
 use crate::render::error::RenderError;
-use crate::render::exchange::{Finished, StreamPart};
+use crate::render::exchange::{Finished, Handed, OutboxEntry, StreamPart};
 use crate::render::page::{Rendering, Visitor};
 use crate::trace::Trace;
 
@@ -46,25 +45,48 @@ pub(super) fn page(
     (job, replied)
 }
 
-pub(super) fn entry(json: &str) -> Box<RawValue> {
-    RawValue::from_string(json.to_string()).unwrap()
-}
-
 /// What a stand-in page is: the home page, in French and English.
 pub(super) const PAGE: &str = r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/"}}"#;
 
 pub(super) fn rendered(status: u16) -> Rendered {
-    serde_json::from_str(&format!(
-        r#"{{"status":{status},"title":"t","description":"d","html":"<p>x</p>","sharing":{{"kind":"public"}},"page":{page}}}"#,
-        page = PAGE
-    ))
-    .unwrap()
+    let result = format!(
+        r#"{{"status":{status},"title":"t","description":"d","sharing":{{"kind":"public"}},"page":{PAGE}}}"#
+    );
+    Rendered {
+        html: "<p>x</p>".into(),
+        ..serde_json::from_str(&result).unwrap()
+    }
 }
 
 pub(super) fn finished(job: u64, result: Result<Rendered, RenderError>) -> Finished {
     Finished { job, result }
 }
 
-pub(super) fn stream_part(json: &str) -> StreamPart {
-    StreamPart::read(&entry(json)).unwrap().unwrap()
+/// A part as the bundle hands it over, read.
+fn part(handed: Handed) -> StreamPart {
+    match OutboxEntry::read(handed) {
+        OutboxEntry::Part(Ok(part)) => part,
+        _ => panic!("a readable part"),
+    }
+}
+
+/// The head of the streamed page `job`, titled `title`.
+pub(super) fn head(job: u64, title: &str) -> StreamPart {
+    let head = format!(r#"{{"status":200,"title":"{title}","description":"d","page":{PAGE}}}"#);
+    part(Handed::Head { job, head })
+}
+
+pub(super) fn markup(job: u64, html: &str) -> StreamPart {
+    part(Handed::Part {
+        job,
+        html: html.into(),
+    })
+}
+
+/// Its end, as JSON (`StreamEnd`).
+pub(super) fn end(job: u64, end: &str) -> StreamPart {
+    part(Handed::End {
+        job,
+        end: end.into(),
+    })
 }
