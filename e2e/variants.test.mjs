@@ -124,7 +124,7 @@ inEachEngine({ site: async () => ({ baseUrl: (await variantsLoop()).baseUrl, sto
   scenario("a variant's and a partial language's pages hydrate cleanly, their fallbacks marked", async ({ page }) => {
     // A variant's inherited messages are its own language's; a partial language's are French's.
     for (const [path, heading, clickLabel, fallbackLang] of [
-      ["/fr-ca/", "Bienvenue sur Bilingue, au Québec", "Cliquez", undefined],
+      ["/fr-ca/", "Bienvenue sur Bilingue, au Québec", "Cliquez", null],
       ["/de/", "Willkommen bei Bilingue", "Klicken", "fr"],
     ]) {
       await page.goto(path);
@@ -132,7 +132,8 @@ inEachEngine({ site: async () => ({ baseUrl: (await variantsLoop()).baseUrl, sto
       await page.waitFor({ role: "heading", name: heading });
       await page.click({ role: "button", name: clickLabel });
       const marked = await page.evaluate(() => document.querySelector("main p span[lang]")?.getAttribute("lang"));
-      assert.equal(marked, fallbackLang, `${path}: which messages are marked as another language's`);
+      // No element: undefined in one driver, null in another.
+      assert.equal(marked ?? null, fallbackLang, `${path}: which messages are marked as another language's`);
       assert.deepEqual(await page.problems(), [], `${path}: a clean console (no hydration mismatch)`);
     }
     // A screen loaded later: its messages, its fallbacks marked, in German.
