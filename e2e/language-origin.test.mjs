@@ -85,6 +85,11 @@ test("the language control crosses origins, and each origin's page hydrates clea
     await page.waitForURL(`${SITE}/en/`);
     await page.getByRole("heading", { name: "Welcome to Bilingue" }).waitFor();
     await hydrated(page, "Click", "1 click");
+    assert.deepEqual(
+      (await context.cookies([FRENCH])).filter(({ name }) => name === "bilingue_lang"),
+      [],
+      "leaving French's origin writes no cookie there",
+    );
 
     // The site's origin remembers French: its / leads across.
     await page.goto(`${SITE}/`);
