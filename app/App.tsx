@@ -8,6 +8,7 @@ import type { LoadOutcome } from "./data/outcome";
 import type { ScreenProps } from "./data/route";
 import { hrefIn, type Match, type PageRef, pageOf } from "./data/router";
 import { LanguageProvider, useLanguage } from "./i18n/LanguageProvider";
+import type { Language } from "./i18n/languages";
 import type { LoadResources, Resources } from "./i18n/resources";
 import { entryRoute, entryUrlIn, NavigationPending, NavigationProvider, type Shown, useNavigation } from "./navigation";
 import { resolveRoute, ROUTES } from "./routes";
@@ -33,7 +34,7 @@ export function App({ boot, pendingData, initialResources, load }: Props) {
     language: boot.language,
   }));
   return (
-    <LanguageProvider initialLanguage={boot.language} initialResources={initialResources} load={load} urlIn={entryUrlIn} routeOnShow={entryRoute}>
+    <LanguageProvider initialLanguage={boot.language} initialResources={initialResources} load={load} urlIn={urlOfEntryIn} routeOnShow={entryRoute}>
       <NavigationProvider resolve={resolveRoute} pageOf={pageOfRoutes} initial={initial}>
         <Screen timeZone={boot.timeZone} />
         <Pending />
@@ -44,6 +45,7 @@ export function App({ boot, pendingData, initialResources, load }: Props) {
 }
 
 const pageOfRoutes = (page: PageRef): Match => pageOf(ROUTES, page);
+const urlOfEntryIn = (language: Language): string | null => entryUrlIn(language, pageOfRoutes);
 
 function Pending() {
   const { t } = useLanguage();

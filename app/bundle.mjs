@@ -24,6 +24,7 @@ import { reactBindings } from "./bundling/react-bindings.mjs";
 import { stringFizz } from "./bundling/string-fizz.mjs";
 import { clientGraph, groupsJson, messageGroups, routeScreens } from "./bundling/message-groups.mjs";
 import { routeMessagesModule } from "./bundling/message-modules.mjs";
+import { languagePatterns, routePathsPlugin, splitRoutes } from "./bundling/route-paths.mjs";
 import { pseudoLanguagesPlugin, pseudoMessages, withPseudoHostTexts, withPseudoLanguages } from "./bundling/pseudo-languages.mjs";
 
 /**
@@ -133,13 +134,22 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
   };
   const listed = languages ?? (await readLanguages(root));
   const pseudoLanguages = dev && pseudo ? [pseudoLanguagesPlugin(root, listed)] : [];
-  // Which page needs which messages: set by the caller before each build (`messageGroupsOf`).
-  const split = { groups: null, pseudo: dev && pseudo ? pseudoMessages(root, listed) : null };
+  // Which page needs which messages, and each language's route paths: set by the caller
+  // before each build (`messageGroupsOf`); the built languages are what the paths resolve in.
+  const split = {
+    groups: null,
+    routePatterns: null,
+    languages: await builtLanguages(root, listed, dev && pseudo),
+    pseudo: dev && pseudo ? pseudoMessages(root, listed) : null,
+  };
   const side = (name) => ({
     side: name,
     pseudo: split.pseudo,
     get groups() {
       return split.groups;
+    },
+    get routePatterns() {
+      return split.routePatterns;
     },
   });
   const server = {
@@ -164,7 +174,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
     chunkNames: "[name]-[hash]",
     assetNames: "[name]-[hash]",
     metafile: true,
-    plugins: [...pseudoLanguages, catalogue(root, side("client")), formattingDateLocales()],
+    plugins: [...pseudoLanguages, catalogue(root, side("client")), routePathsPlugin(root, side("client")), formattingDateLocales()],
   };
   return { server, client, split };
 }
@@ -181,7 +191,22 @@ export async function messageGroupsOf(root, options, inputs = null) {
   // A catalogue that fails its check: the builds report it, each error with its file and line.
   const [first] = checked.errors.length > 0 ? [] : checked.messages.values();
   options.split.groups = first ? await messageGroups({ root, inputs: graph, routes, notFound, keys: new Set(first.keys()) }) : null;
+  options.split.routePatterns = options.split.groups ? await routePatternsOf(root, options.split.languages) : null;
   return (options.split.groups && JSON.stringify(groupsJson(options.split.groups))) !== before;
+}
+
+/**
+ * Each language's patterns of the routes whose paths the client build splits (./bundling/
+ * route-paths.mjs); null when the routes fail their check (the manifest's writing reports
+ * it): the paths then stay in the first load, as written.
+ */
+async function routePatternsOf(root, languages) {
+  try {
+    const [{ routes: split }, { routes }] = await Promise.all([splitRoutes(root), routesOf(root, languages)]);
+    return languagePatterns(split, routes);
+  } catch {
+    return null;
+  }
 }
 
 /** The routes' screens, read again only when app/routes.ts changes. */

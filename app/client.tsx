@@ -6,7 +6,7 @@ import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./App";
 import { BOOT_STATE_ID, type BootState, ROOT_ID } from "./boot";
 import { placeLanguages } from "./i18n/languages";
-import { loadResources, pageResources } from "./i18n/resources";
+import { loadResources, routeMessages } from "./i18n/resources";
 import { resolveRoute } from "./routes";
 
 // No top-level await: the chunks loaded later (a language's, a screen's) import from this
@@ -20,10 +20,13 @@ async function start() {
   }
   const boot = JSON.parse(document.getElementById(BOOT_STATE_ID)!.textContent!) as BootState;
   placeLanguages(boot.placement, boot.language);
-  // A screen whose module will not load shows the screen's failure message instead. The
-  // page's messages (the shell's and its route's) come with it, preloaded by the host.
+  // The language's module first: it brings the language's words for the routes' paths
+  // (app/data/routePaths.ts), which the route is read in. Then the route's messages and
+  // its screen; a screen whose module will not load shows the screen's failure message
+  // instead. All of them preloaded by the host.
+  const initialResources = await loadResources(boot.language);
   const match = resolveRoute(boot.language, boot.path);
-  const [initialResources] = await Promise.all([pageResources(boot.language, match.name), match.route.screen().catch(() => {})]);
+  await Promise.all([routeMessages(initialResources, match.name), match.route.screen().catch(() => {})]);
   const root = document.getElementById(ROOT_ID)!;
   const app = <App boot={boot} initialResources={initialResources} load={loadResources} />;
   // An empty root is the host's client-rendered shell (its server render failed): render here.

@@ -15,7 +15,7 @@ import type { LoadOutcome } from "./data/outcome";
 import type { ScreenData } from "./data/route";
 import { hrefIn, type Match, type PageRef } from "./data/router";
 import { useLanguage } from "./i18n/LanguageProvider";
-import { type Language, LANGUAGES, prefixLanguage, stripLanguagePrefix } from "./i18n/languages";
+import { type Language, languageUrl, prefixLanguage, stripLanguagePrefix } from "./i18n/languages";
 import { pageResources } from "./i18n/resources";
 
 /** The screen on show: its page (route and parameters), its data. */
@@ -58,29 +58,43 @@ type Position = [number, number];
 const newEntryKey = () => Math.random().toString(36).slice(2, 10);
 
 /**
- * What a history entry keeps: its key (for its scroll position), its page's URL in every
- * language, which a change of language goes to (`entryUrlIn`), and its route, whose
- * messages a change of language brings (`entryRoute`).
+ * What a history entry keeps: its key (for its scroll position) and its page (its route,
+ * null for the not-found page, and its parameters), whose URL a change of language goes
+ * to (`entryUrlIn`) and whose route's messages it brings (`entryRoute`).
  */
 interface EntryState {
   key?: string;
-  urls?: Record<string, string>;
-  route?: string | null;
+  page?: EntryPage;
+}
+interface EntryPage {
+  route: string | null;
+  params: Record<string, string>;
+  /** The not-found page's path, as asked (the same in every language). */
+  asked?: string;
 }
 const entryState = (): EntryState => (window.history.state as EntryState | null) ?? {};
 const entryKey = (): string | undefined => entryState().key;
-const urlsOf = (match: Match): Record<string, string> => Object.fromEntries(LANGUAGES.map(({ code }) => [code, hrefIn(match, code)]));
+const entryPageOf = (match: Match): EntryPage => ({ route: match.name, params: match.params, ...(match.asked === undefined ? {} : { asked: match.asked }) });
 
 /**
  * The URL of the current history entry's page in `language` (its route in that language's
- * words, its parameters kept); null before the app has written the entry.
+ * words, its parameters kept); null before the app has written the entry, for an entry of
+ * a route this build does not have, or in a language whose module has not come yet (its
+ * words come with it).
  */
-export function entryUrlIn(language: Language): string | null {
-  return entryState().urls?.[language] ?? null;
+export function entryUrlIn(language: Language, pageOf: (page: PageRef) => Match): string | null {
+  const { page } = entryState();
+  if (!page) return null;
+  if (page.route === null) return languageUrl(language, page.asked ?? "/");
+  try {
+    return hrefIn(pageOf({ to: page.route, params: page.params } as PageRef), language);
+  } catch {
+    return null;
+  }
 }
 
 /** The route of the current history entry's page (null for the not-found page, or before the app wrote it). */
-export const entryRoute = (): string | null => entryState().route ?? null;
+export const entryRoute = (): string | null => entryState().page?.route ?? null;
 
 /** Where the screen being shown scrolls to once it is painted: an entry's saved position, or the top. */
 type ScrollTo = Position | null;
@@ -139,8 +153,8 @@ export function NavigationProvider({ resolve, pageOf, initial, children }: Props
             currentKey.current = newEntryKey();
             // In the language on show now, not the one the navigation began in: data loaded
             // in another is loaded again (`stale`, below).
-            const urls = urlsOf(match);
-            window.history.pushState({ key: currentKey.current, urls, route: match.name } satisfies EntryState, "", urls[shownLanguage.current]);
+            const entry: EntryState = { key: currentKey.current, page: entryPageOf(match) };
+            window.history.pushState(entry, "", hrefIn(match, shownLanguage.current));
             scrollTo.current = [0, 0];
           } else {
             currentKey.current = entry.key;
@@ -152,7 +166,15 @@ export function NavigationProvider({ resolve, pageOf, initial, children }: Props
         },
         () => {
           // The screen's module would not load: the page itself, from the host, will.
-          if (!attempt.signal.aborted) window.location.assign(hrefIn(match, wantedLanguage.current));
+          if (attempt.signal.aborted) return;
+          // In the language on its way, once its module (and its words) came; else in the one on show.
+          let href: string;
+          try {
+            href = hrefIn(match, wantedLanguage.current);
+          } catch {
+            href = hrefIn(match, shownLanguage.current);
+          }
+          window.location.assign(href);
         },
       );
     },
@@ -212,8 +234,8 @@ export function NavigationProvider({ resolve, pageOf, initial, children }: Props
       const saved = positions.current.get(currentKey.current);
       if (saved) window.scrollTo(...saved);
     }
-    // The first page's URLs, from this build's routes (a reload may bring another build).
-    const first: EntryState = { key: currentKey.current, urls: urlsOf(shownRef.current.match), route: shownRef.current.match.name };
+    // The first page, as this build's routes read it (a reload may bring another build).
+    const first: EntryState = { key: currentKey.current, page: entryPageOf(shownRef.current.match) };
     window.history.replaceState({ ...(window.history.state as object | null), ...first }, "");
     const keep = () => {
       remember(positions.current, currentKey.current);

@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { importAlone } from "./import-alone.mjs";
 import { groupsJson } from "./message-groups.mjs";
+import { addPathsSource } from "./route-paths.mjs";
 import { DATE_LOCALE, GROUPS_MODULE, languageModule, ROUTE_MESSAGES, routeMessagesOf, routeModule, wholeLanguageModule } from "./message-modules.mjs";
 
 export const DECLARATIONS = "app/i18n/messages.generated.ts";
@@ -178,7 +179,9 @@ export function catalogue(root, split = null) {
         const pseudo = await pseudoFor(code);
         const resolveDir = path.dirname(args.path);
         if (split?.side === "client" && split.groups) {
-          return { contents: languageModule({ code, tableFile: args.path, groups: split.groups, messages, fallbacks, pseudo }), loader: "js", resolveDir };
+          // Its route paths: its own language's, and its pseudo-languages'.
+          const paths = split.routePatterns && addPathsSource(root, Object.fromEntries([code, ...(pseudo?.keys() ?? [])].map((carried) => [carried, split.routePatterns[carried] ?? {}])));
+          return { contents: languageModule({ code, tableFile: args.path, groups: split.groups, messages, fallbacks, pseudo, paths }), loader: "js", resolveDir };
         }
         // The server's, and a bundle without the split's (the app's unit tests): every message.
         return { contents: wholeLanguageModule({ tableFile: args.path, messages, fallbacks, pseudo }), loader: "js", resolveDir };

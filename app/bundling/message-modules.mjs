@@ -60,9 +60,10 @@ export function pseudoOf(keys, pseudo) {
  * A language's module: its date locale (re-exported from its table's own source, of which
  * nothing else is kept), the shell's messages (each a language's along its chain, and
  * which are another's), and each route's as a dynamic import. `pseudo`: the
- * pseudo-languages made from it (development), by code then key.
+ * pseudo-languages made from it (development), by code then key. `paths`: the source that
+ * adds its languages' route paths (./route-paths.mjs).
  */
-export function languageModule({ code, tableFile, groups, messages, fallbacks, pseudo }) {
+export function languageModule({ code, tableFile, groups, messages, fallbacks, pseudo, paths = null }) {
   const routes = [...groups.routes.keys()].map((route) => `${JSON.stringify(route)}:()=>import(${JSON.stringify(routeMessagesModule(code, route))})`);
   return [
     `export { dateLocale } from ${JSON.stringify(tableFile + DATE_LOCALE)};`,
@@ -70,6 +71,7 @@ export function languageModule({ code, tableFile, groups, messages, fallbacks, p
     `export const routeMessages = {${routes.join(",")}};`,
     fallbacksOf(groups.shell, fallbacks),
     pseudoOf(groups.shell, pseudo),
+    paths ?? "",
   ].join("\n");
 }
 

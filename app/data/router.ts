@@ -40,13 +40,27 @@ export interface Match {
   asked?: string;
 }
 
-/** A route's pattern in `language`: its own, else its chain's first (a variant's parent's, then the default language's). */
+/**
+ * A route's pattern in `language`: its own, else its chain's first (a variant's parent's,
+ * then the default language's). In the browser, a language's patterns come with its module
+ * (./routePaths.ts): asked before, it throws.
+ */
 export function patternIn(route: Route, language: string): string {
   const { path } = route;
   if (typeof path === "string") return path;
   const own = path[language];
   if (own !== undefined) return own;
-  return path[chainOf(language).find((code) => path[code] !== undefined) ?? DEFAULT_LANGUAGE];
+  const found = path[chainOf(language).find((code) => path[code] !== undefined) ?? DEFAULT_LANGUAGE];
+  if (found === undefined) throw new Error(`no path in ${language} yet`);
+  return found;
+}
+
+/** A route's parameters' names: the same in every language, so any language's pattern says them. */
+function parameterNamesOf(route: Route): readonly string[] {
+  const { path } = route;
+  const pattern = typeof path === "string" ? path : Object.values(path)[0];
+  if (pattern === undefined) throw new Error("no path yet");
+  return cut(pattern).names;
 }
 
 /** A pattern cut at its slashes, and the names of its parameters, in order. */
@@ -121,7 +135,7 @@ export function matchRoute(routes: Routes, notFound: Route, language: string, pa
  */
 export function pageOf(routes: Routes, { to, params = {} }: { to: string; params?: Readonly<Record<string, string>> }): Match {
   const route = Object.hasOwn(routes, to) ? routes[to] : undefined;
-  if (!route || cut(patternIn(route, DEFAULT_LANGUAGE)).names.some((name) => typeof params[name] !== "string")) {
+  if (!route || parameterNamesOf(route).some((name) => typeof params[name] !== "string")) {
     throw new Error(`no link to "${to}" with ${JSON.stringify(params)}`);
   }
   return { name: to, route, params: { ...params } };

@@ -79,11 +79,16 @@ export function LanguageProvider({ initialLanguage, initialResources, load, urlI
   );
   const changeLanguage = useCallback(
     (language: Language) => {
-      // A language on another origin is another document: its page there, or its home.
-      if (isElsewhere(language)) return leaveFor(language, urlIn(language) ?? languageUrl(language, "/"));
+      // A language on another origin is another document: its page there (in its words, which
+      // come with its module), or its home.
+      if (isElsewhere(language)) {
+        const leave = () => leaveFor(language, urlIn(language) ?? languageUrl(language, "/"));
+        load(language).then(leave, leave);
+        return;
+      }
       requestLanguage(language, (request) => dispatch({ type: "failed", language, request }));
     },
-    [requestLanguage, urlIn],
+    [requestLanguage, load, urlIn],
   );
   const retryLanguage = useCallback(
     (language: Language) =>

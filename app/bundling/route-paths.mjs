@@ -1,0 +1,131 @@
+// Each language's route paths in its own module, not in every page's first load. app/routes.ts
+// writes a translated route's path as one object, its pattern in every language; in the
+// client bundle each such object becomes `pathsOf("<route>")` (app/data/routePaths.ts), and
+// each language's module (./message-modules.mjs) adds its language's patterns, resolved
+// along its chain as the manifest has them. A site of 40 routes in 30 languages thus keeps
+// ~7 KB gzip of other languages' words out of every page. The server bundle, the build's
+// own reading of the routes and the tests keep app/routes.ts as written.
+//
+// Only a path written as an object of string literals, in a route written as
+// `name: defineRoute({ path: {…}, … })`, is split; any other form stays as it is (correct,
+// and in the first load).
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parse } from "acorn";
+import { transform } from "esbuild";
+
+const ROUTES = "app/routes.ts";
+const PATHS_MODULE = "app/data/routePaths.ts";
+
+/** The name a property is written with (`fr`, `"fr-CA"`), or null when it is computed or not a name. */
+function keyName(property) {
+  if (property.type !== "Property" || property.computed || property.kind !== "init" || property.method) return null;
+  if (property.key.type === "Identifier") return property.key.name;
+  if (property.key.type === "Literal" && typeof property.key.value === "string") return property.key.value;
+  return null;
+}
+
+/** Whether `node` is `{ fr: "…", en: "…" }`: names and string literals only. */
+const isPathObject = (node) =>
+  node.type === "ObjectExpression" &&
+  node.properties.length > 0 &&
+  node.properties.every((property) => keyName(property) !== null && property.value.type === "Literal" && typeof property.value.value === "string");
+
+/** The `path` objects of `name: defineRoute({ path: {…} })` in `program`, with their route's name. */
+function splitPaths(program) {
+  const found = [];
+  const visit = (node) => {
+    if (node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child);
+      return;
+    }
+    if (node.type === "Property" && node.value?.type === "CallExpression") {
+      const route = keyName(node);
+      const call = node.value;
+      const [argument] = call.arguments;
+      if (route !== null && call.callee.type === "Identifier" && call.callee.name === "defineRoute" && argument?.type === "ObjectExpression") {
+        const pathProperty = argument.properties.find((property) => keyName(property) === "path");
+        if (pathProperty && isPathObject(pathProperty.value)) found.push({ route, start: pathProperty.value.start, end: pathProperty.value.end });
+      }
+    }
+    for (const [key, child] of Object.entries(node)) if (key !== "type" && key !== "start" && key !== "end") visit(child);
+  };
+  visit(program);
+  return found;
+}
+
+/**
+ * app/routes.ts for the client: its source in JavaScript with each split path written as
+ * `pathsOf(route)`, and the names of the routes so split.
+ */
+export async function splitRoutesSource(root, source) {
+  const { code } = await transform(source, { loader: "ts", format: "esm", target: "es2022", sourcefile: ROUTES });
+  const found = splitPaths(parse(code, { ecmaVersion: "latest", sourceType: "module" }));
+  let contents = code;
+  // From the end, so the earlier offsets hold.
+  for (const { route, start, end } of [...found].sort((a, b) => b.start - a.start)) {
+    contents = `${contents.slice(0, start)}__bilingueRoutePaths(${JSON.stringify(route)})${contents.slice(end)}`;
+  }
+  if (found.length > 0) {
+    const registry = path.join(root, PATHS_MODULE).split(path.sep).join("/");
+    contents = `import { pathsOf as __bilingueRoutePaths } from ${JSON.stringify(registry)};\n${contents}`;
+  }
+  return { contents, routes: found.map(({ route }) => route) };
+}
+
+/** The routes app/routes.ts's client build splits, read again only when the file changes. */
+const last = { source: null, split: null };
+export async function splitRoutes(root) {
+  const source = await readFile(path.join(root, ROUTES), "utf8");
+  if (source !== last.source) {
+    last.split = await splitRoutesSource(root, source);
+    last.source = source;
+  }
+  return last.split;
+}
+
+/**
+ * Each language's patterns of the split routes (`{ code: { route: pattern } }`), from the
+ * manifest's routes (each route's path in every built language, resolved along its chain).
+ */
+export function languagePatterns(splitRouteNames, manifestRoutes) {
+  const byName = new Map(manifestRoutes.map((route) => [route.name, route.paths]));
+  const patterns = {};
+  for (const route of splitRouteNames) {
+    const paths = byName.get(route);
+    if (!paths) throw new Error(`${ROUTES}: the route "${route}" is missing from the build's reading of the routes`);
+    for (const [code, pattern] of Object.entries(paths)) (patterns[code] ??= {})[route] = pattern;
+  }
+  return patterns;
+}
+
+/**
+ * The client's plugin: app/routes.ts, its split paths left to the language modules, when
+ * `split.routePatterns` (the same condition the catalogue's plugin adds them to the
+ * language modules on) is set.
+ */
+export function routePathsPlugin(root, split) {
+  return {
+    name: "route-paths",
+    setup(b) {
+      const file = path.join(root, ROUTES);
+      b.onLoad({ filter: /[\\/]app[\\/]routes\.ts$/ }, async (args) => {
+        if (args.path !== file || !split.groups || !split.routePatterns) return undefined;
+        const { contents } = await splitRoutes(root);
+        return { contents, loader: "js", resolveDir: path.dirname(file) };
+      });
+    },
+  };
+}
+
+/** `import { addPaths } …; addPaths("<code>", {…});` for a language module: its languages' patterns (a pseudo-language's too). */
+export function addPathsSource(root, patternsByCode) {
+  const entries = Object.entries(patternsByCode).filter(([, patterns]) => Object.keys(patterns).length > 0);
+  if (entries.length === 0) return "";
+  const registry = path.join(root, PATHS_MODULE).split(path.sep).join("/");
+  return [
+    `import { addPaths as __bilingueAddPaths } from ${JSON.stringify(registry)};`,
+    ...entries.map(([code, patterns]) => `__bilingueAddPaths(${JSON.stringify(code)}, ${JSON.stringify(patterns)});`),
+  ].join("\n");
+}
