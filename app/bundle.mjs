@@ -246,6 +246,7 @@ export async function writeManifest({ root, outDir, metafile, languages, buildTi
     icon,
     declared: languages,
     builtAt: new Date(buildTime).toISOString(),
+    contract: await contractStamp(root),
     ...(await routesOf(root, languages)),
     crawlers: crawlerRules(),
     hostTexts: await withPseudoHostTexts(root, await hostTexts(root), languages),
@@ -271,6 +272,15 @@ async function hostTexts(root) {
       { ...texts, standInTitle: textOf(code, home.titleKey) ?? "", standInDescription: textOf(code, home.descriptionKey) ?? "" },
     ]),
   );
+}
+
+/**
+ * The stamp of the contract this build is made with: the first 16 hex digits of the
+ * SHA-256 of app/contract.ts, as the host computes its own (`render::contract_stamp`); the
+ * host refuses a build made for another.
+ */
+async function contractStamp(root) {
+  return createHash("sha256").update(await readFile(path.join(root, "app/contract.ts"))).digest("hex").slice(0, 16);
 }
 
 /** Copies a static file into assets/ under a content-hashed name, as esbuild names its own. */

@@ -33,6 +33,8 @@ pub struct Manifest {
     pub icon: String,
     /// When the app was built (RFC 3339): the sitemap's `lastmod`.
     pub built_at: String,
+    /// The stamp of the contract the build was made with (`render::contract_stamp`).
+    pub contract: String,
     /// Every route the app declares, in order: its name and its pattern in every language.
     pub routes: Vec<DeclaredRoute>,
     /// The pages the app declares indexable, route by route: each page once, by its

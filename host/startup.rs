@@ -21,7 +21,9 @@ use crate::origin::Origin;
 use crate::pages::{Freshness, PageBuild, PageCache, Pages, Site};
 use crate::placement::Placement;
 use crate::purge_keys::{PurgeKeys, build_id};
-use crate::render::{BootState, Bundle, Limits, PoolOptions, RenderError, RenderPool};
+use crate::render::{
+    BootState, Bundle, Limits, PoolOptions, RenderError, RenderPool, contract_stamp,
+};
 use crate::server::Lifecycle;
 use crate::trace::{self, Exporter, Tracing};
 
@@ -219,9 +221,18 @@ impl Build {
                 .map_err(|e| StartError::Option(format!("{option}{}: {e}", path.display())))
         };
         let (text, manifest) = match (dev, &config.app_build) {
-            (Some(dev), _) => (None, Cow::Owned(dev.manifest().map_err(StartError::Build)?)),
+            (Some(dev), _) => {
+                let manifest = dev.manifest().map_err(StartError::Build)?;
+                same_contract(Some(&manifest.contract), "--dev: the development build")?;
+                (None, Cow::Owned(manifest))
+            }
             (None, Some(dir)) => {
                 let text = read(&dir.join("manifest.json"), "--app-build: ")?;
+                // Before the rest: a build of another version may not read as this one's.
+                let stamp = serde_json::from_str::<serde_json::Value>(&text)
+                    .ok()
+                    .and_then(|value| value.get("contract")?.as_str().map(str::to_owned));
+                same_contract(stamp.as_deref(), &format!("--app-build {}", dir.display()))?;
                 let manifest = serde_json::from_str(&text)
                     .map_err(|e| StartError::Build(format!("--app-build: manifest.json: {e}")))?;
                 (Some(text), Cow::Owned(manifest))
@@ -251,6 +262,23 @@ impl Build {
             id,
         })
     }
+}
+
+/// Refuses a build made for another version of the host (its bundle would call what this
+/// host does not have, and no page would ever come), naming it (`what`).
+fn same_contract(stamp: Option<&str>, what: &str) -> Result<(), StartError> {
+    let host = contract_stamp();
+    if stamp == Some(host) {
+        return Ok(());
+    }
+    let made_for = stamp.map_or_else(
+        || "no contract stamp".to_owned(),
+        |s| format!("contract {s}"),
+    );
+    Err(StartError::Build(format!(
+        "{what}: this build was made for another version of the host ({made_for}; this \
+         host's is {host}): build it again with this version's `node app/build.mjs`"
+    )))
 }
 
 /// `--api-upstream`: where `/api` goes, if not to the built-in API.

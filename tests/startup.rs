@@ -1,7 +1,8 @@
 //! Start-up on the real binary: the warm-up is bound by its own deadline, not by
 //! `--render-timeout`, so a busy machine does not crash-loop the service; readiness is
 //! false until it ends; a bundle that cannot render still stops start-up with its message;
-//! a signal at any moment of start-up drains and exits 0; the V8 heap limit holds.
+//! a signal at any moment of start-up drains and exits 0; the V8 heap limit holds; a build
+//! folder made for another version of the host is refused by name.
 
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
@@ -240,4 +241,32 @@ fn every_thread_runs_under_batch_scheduling_unless_it_is_turned_off() {
         threads.iter().all(|(_, policy)| *policy == SCHED_OTHER),
         "{threads:?}"
     );
+}
+
+#[test]
+fn a_build_folder_made_for_another_host_is_refused_by_name() {
+    let dir = std::env::temp_dir().join(format!("bilingue-other-host-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (manifest, made_for) in [
+        (
+            r#"{"contract":"0123456789abcdef","entry":"x.js"}"#,
+            "contract 0123456789abcdef",
+        ),
+        // A build from before the stamp: its bundle calls what this host may not have.
+        (r#"{"entry":"x.js"}"#, "no contract stamp"),
+    ] {
+        std::fs::write(dir.join("manifest.json"), manifest).unwrap();
+        let exit = Host::run(
+            &["--app-build", dir.to_str().unwrap()],
+            Duration::from_secs(20),
+        );
+        assert_eq!(exit.status.code(), Some(1), "{}", exit.logs);
+        for said in [
+            made_for,
+            "build it again with this version's `node app/build.mjs",
+        ] {
+            assert!(exit.logs.contains(said), "{said}: {}", exit.logs);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -237,6 +237,22 @@ pub enum LogLevel {
     Info,
 }
 
+/// This host's contract, as a stamp: the first 16 hex digits of the SHA-256 of
+/// `app/contract.ts` (which the tests hold to these types). The build writes the stamp of
+/// the contract it was made with into its manifest (`app/bundle.mjs`); a build folder made
+/// for another contract is refused at start-up, by name, rather than rendering nothing.
+pub fn contract_stamp() -> &'static str {
+    static STAMP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(include_str!("../../app/contract.ts").as_bytes());
+        digest[..8]
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect()
+    });
+    &STAMP
+}
+
 #[cfg(test)]
 mod tests {
     use ts_rs::{Config, TS};

@@ -28,7 +28,9 @@ mod watchdog;
 
 pub use bundle::Bundle;
 pub use client_left::ClientLeft;
-pub use contract::{ApiAnswer, ApiCall, BootState, PageIdentity, PageSharing, Rendered};
+pub use contract::{
+    ApiAnswer, ApiCall, BootState, PageIdentity, PageSharing, Rendered, contract_stamp,
+};
 pub use error::RenderError;
 pub use identity::is_route_name;
 pub use page::{ApiCaller, CallOutcome, Page, PageRenderer, Rendering, Visitor};
