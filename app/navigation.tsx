@@ -16,7 +16,7 @@ import type { ScreenData } from "./data/route";
 import { hrefIn, type Match, type PageRef } from "./data/router";
 import { useLanguage } from "./i18n/LanguageProvider";
 import { type Language, languageUrl, prefixLanguage, stripLanguagePrefix } from "./i18n/languages";
-import { pageResources } from "./i18n/resources";
+import { loadResources, pageResources } from "./i18n/resources";
 
 /** The screen on show: its page (route and parameters), its data. */
 export interface Shown {
@@ -209,8 +209,13 @@ export function NavigationProvider({ resolve, pageOf, initial, children }: Props
         changeLanguage(language);
         wantedLanguage.current = language;
       }
-      // The entry being left keeps its position; the one shown takes its own once painted.
-      go(resolve(language, stripLanguagePrefix(pathname)), { push: false, key }, language);
+      // The entry being left keeps its position; the one shown takes its own once painted. Its
+      // path is read in its language's words, which come with that language's module (loaded
+      // already for any entry this document showed; else fetched, or the host's page).
+      const land = () => {
+        if (window.location.pathname === pathname) go(resolve(language, stripLanguagePrefix(pathname)), { push: false, key }, language);
+      };
+      loadResources(language).then(land, () => window.location.reload());
     };
     window.addEventListener("popstate", follow);
     return () => window.removeEventListener("popstate", follow);
