@@ -12,8 +12,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-pub use super::identity::PageIdentity;
 use crate::lang::Language;
+pub use crate::page_identity::PageIdentity;
 
 /// The functions the server bundle puts on `globalThis` (`app/server.tsx`) and the host
 /// calls (`runtime.rs`): a page to render, answers to its API calls, a streamed page whose
@@ -131,7 +131,7 @@ pub struct Rendered {
     /// Who may keep the page: its route's declaration, unless its data failed to load.
     pub sharing: PageSharing,
     /// What the page is: its route, its parameters, its path in each language.
-    #[serde(deserialize_with = "super::identity::checked")]
+    #[serde(deserialize_with = "crate::page_identity::checked")]
     pub page: PageIdentity,
     /// The loader's outcome, for the boot state (absent for a screen without a loader).
     #[cfg_attr(test, ts(type = "LoadOutcome<unknown>", optional))]
@@ -165,7 +165,7 @@ pub struct StreamHead {
     pub title: String,
     pub description: String,
     /// What the page is: its route, its parameters, its path in each language.
-    #[serde(deserialize_with = "super::identity::checked")]
+    #[serde(deserialize_with = "crate::page_identity::checked")]
     pub page: PageIdentity,
 }
 
