@@ -35,6 +35,38 @@ pub const ENTRY_POINTS: EntryPoints = EntryPoints {
     halt: "bilingueHalt",
 };
 
+/// What the host asks of the bundle's render entry point ([`EntryPoints::render`]) for a
+/// page: its first argument, as JSON (its job is the second, as every call and op names
+/// its page by it). Made off the render thread, where the boot state alone was made into
+/// JSON before, and read by the one `JSON.parse` that read the boot state.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct RenderRequest<'a> {
+    pub boot: &'a BootState,
+    /// With it, the bundle may stream the page, its inline scripts carrying this nonce.
+    pub stream_nonce: Option<&'a str>,
+    pub shell: &'a ShellAsk,
+}
+
+/// What a streamed page's render does with its static shell.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ShellAsk {
+    /// No shell: the page is rendered (or streamed) whole, as React renders it.
+    None,
+    /// Prerender the shell and hand it over (`op_bilingue_shell`), then fill its holes.
+    Make,
+    /// The host has sent this shell already: fill its holes from its postponed state.
+    Resume {
+        /// React's postponed state, as the bundle handed it over with the shell (JSON,
+        /// checked when the shell was kept), given back as it is.
+        #[cfg_attr(test, ts(type = "unknown"))]
+        postponed: Arc<RawValue>,
+    },
+}
+
 /// The ops through which the bundle hands the host what it produced (`outbox_ops.rs`), as
 /// the bundle calls them (`Deno.core.ops`): name, arguments in TypeScript, what it hands
 /// over. A JSON argument is the named type of this contract, as `JSON.stringify` writes it;
@@ -250,6 +282,8 @@ mod tests {
         let config = Config::new().with_large_int("number");
         let declarations = [
             BootState::decl(&config),
+            RenderRequest::decl(&config),
+            ShellAsk::decl(&config),
             crate::placement::AppPlacement::decl(&config),
             Rendered::decl(&config),
             PageSharing::decl(&config),
