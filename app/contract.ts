@@ -34,6 +34,19 @@ data?: LoadOutcome<unknown>,
  */
 placement?: Placement, };
 
+export type RenderRequest = { boot: BootState, 
+/**
+ * With it, the bundle may stream the page, its inline scripts carrying this nonce.
+ */
+streamNonce: string | null, shell: ShellAsk, };
+
+export type ShellAsk = { "kind": "none" } | { "kind": "make" } | { "kind": "resume", 
+/**
+ * React's postponed state, as the bundle handed it over with the shell (JSON,
+ * checked when the shell was kept), given back as it is.
+ */
+postponed: unknown, };
+
 export type Placement = { 
 /**
  * `https://www.example.org`: where the prefixed languages sit.

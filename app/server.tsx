@@ -12,7 +12,7 @@ import { renderToString } from "bilingue:react-dom-strings";
 import { App } from "./App";
 import type { BootState } from "./boot";
 import messageGroups from "bilingue:message-groups";
-import { ENTRY_POINTS } from "./contract";
+import { ENTRY_POINTS, type RenderRequest, type ShellAsk } from "./contract";
 import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
 import type { PageSharing, Route } from "./data/route";
 import { identityOf, type Match } from "./data/router";
@@ -22,7 +22,7 @@ import { type LanguageModule, type LoadResources, type Resources, resourcesOf, t
 import { createTranslator } from "./i18n/translate";
 import { resolveRoute } from "./routes";
 import { type Answer, cancel, deliver, fail, finishLater, finishNow, type Rendered, routeConsoleToHost } from "./server/exchange";
-import { haltShells, makeShellThenResume, resumeHoles, streamPage } from "./server/streaming";
+import { haltShells, makeShellThenResume, type Resumable, resumeHoles, streamPage } from "./server/streaming";
 import { JOB } from "./server/transport";
 
 // Every listed language's resources are in the server bundle, whole, found by name as the
@@ -112,13 +112,6 @@ function clientFor(job: number): HttpClient {
   return withConfig(http, (config?: RequestConfig) => ({ ...config, [JOB]: job }) as RequestConfig);
 }
 
-/**
- * What the host asks of a streamed page's static shell: nothing (`null`: stream it whole),
- * to prerender it (`"make"`), or to resume from the postponed state of the shell it has
- * sent already (React's JSON).
- */
-export type ShellAsk = null | "make" | string;
-
 /** A promise that never settles: the data a page's shell is prerendered without. */
 const NEVER: Promise<LoadOutcome<unknown>> = new Promise(() => {});
 
@@ -126,7 +119,7 @@ const NEVER: Promise<LoadOutcome<unknown>> = new Promise(() => {});
  * Starts the page `job`: rendered now, once its loader has its data, or streamed (only
  * with `streamNonce`, which its inline scripts then carry; `shell` says how).
  */
-export function render(boot: BootState, job: number, streamNonce: string | null, shell: ShellAsk = null): void {
+export function render(boot: BootState, job: number, streamNonce: string | null, shell: ShellAsk = { kind: "none" }): void {
   try {
     start(boot, job, streamNonce, shell);
   } catch (error) {
@@ -154,9 +147,10 @@ function start(boot: BootState, job: number, streamNonce: string | null, shell: 
     const app = (pending: Promise<LoadOutcome<unknown>>) => (
       <App boot={page} pendingData={pending} initialResources={resourcesFor(page.language, match.name)} load={loadResources} />
     );
-    if (shell === null) streamPage(job, head, app(data), streamNonce, data, route.screen());
-    else if (shell === "make") makeShellThenResume(job, head, app(NEVER), app(data), streamNonce, data, route.screen());
-    else resumeHoles(job, app(data), shell, streamNonce, data);
+    if (shell.kind === "none") streamPage(job, head, app(data), streamNonce, data, route.screen());
+    else if (shell.kind === "make") makeShellThenResume(job, head, app(NEVER), app(data), streamNonce, data, route.screen());
+    // The postponed state this bundle handed over with the shell, given back as it was.
+    else resumeHoles(job, app(data), shell.postponed as Resumable, streamNonce, data);
     return;
   }
   // The screen's module is in this bundle, there after a microtask; the first render of
@@ -169,9 +163,10 @@ function start(boot: BootState, job: number, streamNonce: string | null, shell: 
 if ((globalThis as { Deno?: unknown }).Deno !== undefined) routeConsoleToHost();
 
 const entry = globalThis as Record<string, unknown>;
-/** A page to render, as job number `job`, streamed if it may and `streamNonce` is given. */
-entry[ENTRY_POINTS.render] = (boot: string, job: number, streamNonce: string | null, shell: ShellAsk): void => {
-  render(JSON.parse(boot) as BootState, job, streamNonce, shell ?? null);
+/** A page to render, as job number `job`, streamed if it may and the request gives a nonce. */
+entry[ENTRY_POINTS.render] = (request: string, job: number): void => {
+  const { boot, streamNonce, shell } = JSON.parse(request) as RenderRequest;
+  render(boot, job, streamNonce, shell);
 };
 /** The shells being prerendered are done but for their data: they end there. */
 entry[ENTRY_POINTS.halt] = haltShells;

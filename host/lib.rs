@@ -28,6 +28,7 @@ pub mod logging;
 mod manifest;
 mod metrics;
 mod origin;
+mod page_identity;
 mod page_purge;
 mod pages;
 mod placement;
@@ -241,7 +242,7 @@ mod tests {
                 description: String::new(),
                 html: format!("<p>{} {}</p>", boot.language.code(), boot.path),
                 sharing: crate::render::PageSharing::Public { max_seconds: None },
-                page: crate::render::PageIdentity::everywhere(None, &boot.path),
+                page: crate::page_identity::PageIdentity::everywhere(None, &boot.path),
                 data: None,
             };
             Box::pin(async move {

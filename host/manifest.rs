@@ -12,8 +12,9 @@ use std::sync::{Arc, LazyLock};
 use serde::Deserialize;
 
 use crate::lang::{Language, Languages};
+use crate::page_identity::PageIdentity;
 use crate::texts::HostTexts;
-use crate::url_path::{decodes, segment_problem};
+use crate::url_path::{decodes, percent_decoded, segment_problem};
 
 /// What the build says the host needs (written by `app/bundle.mjs`, `writeManifest`).
 #[derive(Debug, Clone, Deserialize)]
@@ -118,22 +119,14 @@ struct AppRoute {
     loads: bool,
 }
 
-/// A page of one of the app's routes, as a path names it: its route, and its parameters'
-/// segments as the path writes them.
-#[derive(Debug)]
-pub struct RoutedPage<'a, 'p> {
-    route: &'a AppRoute,
-    /// (name, segment), in the order of the pattern they were read with.
-    params: Vec<(&'a str, &'p str)>,
-}
-
 /// What a path without its prefix is in a language, as the manifest says.
-#[derive(Debug)]
-pub enum Found<'a, 'p> {
-    /// A page of this language's words (the app may still find none there: its loader's 404).
-    Here(RoutedPage<'a, 'p>),
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    /// A page of this language's words (the app may still find none there: its loader's
+    /// 404); `loads`: its route has a loader.
+    Here { loads: bool },
     /// In another language's words only: the page whose path in this language is another.
-    Elsewhere(RoutedPage<'a, 'p>),
+    Elsewhere,
     /// No route takes it: certainly no page.
     Nowhere,
     /// Another bundle renders the pages: any path may be one.
@@ -208,43 +201,91 @@ impl AppRoutes {
     }
 
     /// What `path` (without its prefix) is in `language`: a page of one of its routes there,
-    /// a page in another language's words (the first route, then the first language, that
-    /// takes it), or none. Its patterns are matched as the app's router matches them:
-    /// segment by segment, a parameter taking any non-empty segment that can name something
-    /// (`url_path`; the route's own form of it is the app's to check).
-    pub fn find<'p>(&self, language: Language, path: &'p str) -> Found<'_, 'p> {
+    /// a page in another language's words, or none. Its patterns are matched as the app's
+    /// router matches them: segment by segment, a parameter taking any non-empty segment
+    /// that can name something (`url_path`; the route's own form of it is the app's to
+    /// check).
+    pub fn find(&self, language: Language, path: &str) -> Found {
         let Some(routes) = &self.routes else {
             return Found::Unknown;
         };
-        if let Some(page) = routes
+        if let Some(route) = routes
             .iter()
-            .find_map(|route| route.read(language.index(), path))
+            .find(|route| route.params(language.index(), path).is_some())
         {
-            return Found::Here(page);
+            return Found::Here { loads: route.loads };
         }
+        match self.read_in_another(routes, language, path) {
+            Some(_) => Found::Elsewhere,
+            None => Found::Nowhere,
+        }
+    }
+
+    /// The page `path` (without a prefix) names, asked in `asked_in`: the page of the
+    /// first route that takes it in `first`'s words, else in another language's (the
+    /// first route, then the first language, that takes it), at its path in each language
+    /// (the route's pattern there, its parameters' segments as `path` wrote them); else a
+    /// page of no route, at `path` in every language.
+    pub fn page(&self, asked_in: Option<Language>, first: Language, path: &str) -> PageIdentity {
+        let read = self.routes.as_ref().and_then(|routes| {
+            routes
+                .iter()
+                .find_map(|route| Some((route, route.params(first.index(), path)?)))
+                .or_else(|| self.read_in_another(routes, first, path))
+        });
+        let Some((route, params)) = read else {
+            return PageIdentity::at(asked_in, self.languages, path);
+        };
+        let segment = |name: &str| {
+            params
+                .iter()
+                .find(|(param, _)| *param == name)
+                .map_or("", |(_, segment)| *segment)
+        };
+        let paths = self
+            .languages
+            .all()
+            .map(|language| {
+                let pattern = &route.patterns[language.index()];
+                (language.code().to_owned(), filled(pattern, segment))
+            })
+            .collect();
+        let decoded = params
+            .iter()
+            .map(|(name, segment)| {
+                let value = String::from_utf8(percent_decoded(segment));
+                (
+                    name.to_string(),
+                    value.expect("a parameter decodes (`read`)"),
+                )
+            })
+            .collect();
+        PageIdentity::of_route(asked_in, route.name.clone(), decoded, paths)
+    }
+
+    /// The first route, then the first language other than `language`, that takes `path`.
+    fn read_in_another<'a, 'p>(
+        &self,
+        routes: &'a [AppRoute],
+        language: Language,
+        path: &'p str,
+    ) -> Option<(&'a AppRoute, Vec<(&'a str, &'p str)>)> {
         self.languages
             .all()
             .filter(|other| *other != language)
             .find_map(|other| {
                 routes
                     .iter()
-                    .find_map(|route| route.read(other.index(), path))
+                    .find_map(|route| Some((route, route.params(other.index(), path)?)))
             })
-            .map_or(Found::Nowhere, Found::Elsewhere)
-    }
-
-    /// The page `path` (without a prefix) names in any language's words, `first`'s first.
-    pub fn find_in_any<'p>(&self, first: Language, path: &'p str) -> Option<RoutedPage<'_, 'p>> {
-        match self.find(first, path) {
-            Found::Here(page) | Found::Elsewhere(page) => Some(page),
-            Found::Nowhere | Found::Unknown => None,
-        }
     }
 }
 
 impl AppRoute {
-    /// The page `path` is of this route, in the language of `patterns[index]`.
-    fn read<'a, 'p>(&'a self, index: usize, path: &'p str) -> Option<RoutedPage<'a, 'p>> {
+    /// The parameters `path` gives this route in the language of `patterns[index]`, each
+    /// (name, segment as the path wrote it) in the order of the pattern; none when the
+    /// route does not take it.
+    fn params<'a, 'p>(&'a self, index: usize, path: &'p str) -> Option<Vec<(&'a str, &'p str)>> {
         let pattern = &self.patterns[index];
         let (parts, segments) = (pattern.split('/'), path.split('/'));
         if parts.clone().count() != segments.clone().count() {
@@ -264,40 +305,20 @@ impl AppRoute {
                 _ => return None,
             }
         }
-        Some(RoutedPage {
-            route: self,
-            params,
-        })
+        Some(params)
     }
 }
 
-impl Found<'_, '_> {
+impl Found {
     /// Whether the page may wait for data: a page of a route with a loader, or any page of
-    /// another bundle; not the not-found page.
-    pub fn may_load(&self) -> bool {
+    /// another bundle; not the not-found page, nor a page in another language's words (it
+    /// is sent on to its own path).
+    pub fn may_load(self) -> bool {
         match self {
-            Found::Here(page) | Found::Elsewhere(page) => page.route.loads,
-            Found::Nowhere => false,
+            Found::Here { loads } => loads,
+            Found::Elsewhere | Found::Nowhere => false,
             Found::Unknown => true,
         }
-    }
-}
-
-impl RoutedPage<'_, '_> {
-    /// Its route's name.
-    pub fn route(&self) -> &Arc<str> {
-        &self.route.name
-    }
-
-    /// Its path in `language`, without the prefix: the route's pattern there, its
-    /// parameters' segments as the asked path wrote them.
-    pub fn path_in(&self, language: Language) -> String {
-        filled(&self.route.patterns[language.index()], |name| {
-            self.params
-                .iter()
-                .find(|(param, _)| *param == name)
-                .map_or("", |(_, segment)| segment)
-        })
     }
 }
 
@@ -420,9 +441,14 @@ mod tests {
         assert!(cases.len() >= 20);
         let routes = AppRoutes::new(crate::lang::demo(), &EMBEDDED.routes).unwrap();
         for case in cases {
-            let found = match routes.find(lang(&case.language), &case.path) {
-                Found::Here(page) => ("here", Some(page.route().to_string())),
-                Found::Elsewhere(page) => ("elsewhere", Some(page.route().to_string())),
+            let language = lang(&case.language);
+            let route = || {
+                let page = routes.page(Some(language), language, &case.path);
+                page.route().map(str::to_owned)
+            };
+            let found = match routes.find(language, &case.path) {
+                Found::Here { .. } => ("here", route()),
+                Found::Elsewhere => ("elsewhere", route()),
                 Found::Nowhere => ("nowhere", None),
                 Found::Unknown => ("unknown", None),
             };
@@ -474,10 +500,12 @@ mod tests {
                             .find(|(n, _)| *n == name)
                             .map_or("", |(_, v)| v)
                     });
-                    let Found::Here(found) = routes.find(language, &path) else {
-                        panic!("{path}")
-                    };
-                    assert_eq!(**found.route(), *listed.route, "{path}");
+                    assert!(
+                        matches!(routes.find(language, &path), Found::Here { .. }),
+                        "{path}"
+                    );
+                    let found = routes.page(Some(language), language, &path);
+                    assert_eq!(found.route(), Some(&*listed.route), "{path}");
                 }
             }
         }
@@ -499,7 +527,7 @@ mod tests {
         let routes = AppRoutes::same_in_every_language(&["/", "/status", "/languages/:code"]);
         for path in ["/", "/status", "/languages/en", "/languages/%C3%A9"] {
             assert!(
-                matches!(routes.find(lang("fr"), path), Found::Here(_)),
+                matches!(routes.find(lang("fr"), path), Found::Here { .. }),
                 "{path}"
             );
         }
@@ -533,26 +561,37 @@ mod tests {
     fn a_path_in_another_languages_words_is_that_page_at_its_own_path() {
         let routes = translated();
         let (fr, en) = (lang("fr"), lang("en"));
-        let Found::Elsewhere(page) = routes.find(fr, "/languages/pt-BR") else {
-            panic!("English words under /fr")
-        };
-        assert_eq!(&**page.route(), "languages");
+        assert_eq!(routes.find(fr, "/languages/pt-BR"), Found::Elsewhere);
+        let page = routes.page(Some(fr), fr, "/languages/pt-BR");
+        assert_eq!(page.route(), Some("languages"));
         assert_eq!(page.path_in(fr), "/langues/pt-BR");
         assert_eq!(page.path_in(en), "/languages/pt-BR");
-        let Found::Elsewhere(page) = routes.find(en, "/etat") else {
-            panic!("French words under /en")
-        };
-        assert_eq!(page.path_in(en), "/status");
-        // Its parameter as the path wrote it, escapes and all.
-        let Found::Here(page) = routes.find(fr, "/langues/%C3%A9") else {
-            panic!("French words under /fr")
-        };
+        assert_eq!(routes.find(en, "/etat"), Found::Elsewhere);
+        assert_eq!(routes.page(Some(en), en, "/etat").path_in(en), "/status");
+        // Its parameter as the path wrote it, escapes and all; decoded among its parameters.
+        assert_eq!(
+            routes.find(fr, "/langues/%C3%A9"),
+            Found::Here { loads: true }
+        );
+        let page = routes.page(Some(fr), fr, "/langues/%C3%A9");
         assert_eq!(page.path_in(en), "/languages/%C3%A9");
-        assert!(matches!(routes.find(fr, "/"), Found::Here(_)));
-        assert!(matches!(routes.find(en, "/status"), Found::Here(_)));
+        assert_eq!(
+            page,
+            serde_json::from_str::<PageIdentity>(
+                r#"{"route":"languages","params":{"code":"é"},"paths":{"fr":"/langues/%C3%A9","en":"/languages/%C3%A9"}}"#
+            )
+            .unwrap()
+            .asked_in(Some(fr))
+        );
+        assert_eq!(routes.find(fr, "/"), Found::Here { loads: false });
+        assert!(matches!(routes.find(en, "/status"), Found::Here { .. }));
         assert!(matches!(routes.find(fr, "/statut"), Found::Nowhere));
+        assert_eq!(
+            routes.page(None, fr, "/statut"),
+            PageIdentity::at(None, crate::lang::demo(), "/statut")
+        );
         assert!(routes.routes("etat") && routes.routes("status") && routes.routes("langues"));
-        let found = routes.find_in_any(en, "/langues/fr").unwrap();
+        let found = routes.page(None, en, "/langues/fr");
         assert_eq!(found.path_in(en), "/languages/fr");
     }
 

@@ -58,7 +58,7 @@ async fn purge(
         return (StatusCode::BAD_REQUEST, why).into_response();
     }
     let purged = purging.cache.purge(|_, _, page| {
-        let family = purging.keys.for_page(&page.family);
+        let family = purging.keys.for_page(&page.page);
         asked
             .iter()
             .any(|key| family.names(key) || page.data_keys.contains(key))
@@ -83,9 +83,9 @@ mod tests {
 
     use super::*;
     use crate::data_keys::DataKeys;
+    use crate::page_identity::PageIdentity;
     use crate::render::{
-        BootState, Page, PageIdentity, PageRenderer, PageSharing, RenderError, Rendered, Rendering,
-        Visitor,
+        BootState, Page, PageRenderer, PageSharing, RenderError, Rendered, Rendering, Visitor,
     };
 
     /// `/languages/en` names `language-en`; the status page is its visitor's; others name

@@ -35,8 +35,8 @@ use axum::response::Response;
 use sha2::{Digest, Sha256};
 
 use crate::data_keys::DataKeys;
-use crate::lang::{Language, Languages};
-use crate::render::is_route_name;
+use crate::lang::Languages;
+use crate::page_identity::{PageIdentity, is_route_name};
 
 pub const SURROGATE_KEY: HeaderName = HeaderName::from_static("surrogate-key");
 pub const CACHE_TAG: HeaderName = HeaderName::from_static("cache-tag");
@@ -141,15 +141,6 @@ pub fn is_build_id(id: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
-/// What a page answer is, for its purge keys (a response extension the page handler sets,
-/// from the page's identity, or the manifest's routes for the way to a page): its language,
-/// none for an unprefixed path; its route's name, none for a path the app does not route.
-#[derive(Debug, Clone, Default)]
-pub struct PageFamily {
-    pub language: Option<Language>,
-    pub route: Option<Arc<str>>,
-}
-
 /// Every family's keys, made at start-up.
 pub struct PurgeKeys {
     build: String,
@@ -247,12 +238,12 @@ impl PurgeKeys {
         }
     }
 
-    /// The keys of a page: its language's, and its route's.
-    pub fn for_page(&self, page: &PageFamily) -> &Keys {
-        let language_slot = page.language.map_or(0, |language| language.index() + 1);
+    /// The keys of a page: the language it is asked in's (none for an unprefixed path),
+    /// and its route's (`route-other` for a path the app does not route).
+    pub fn for_page(&self, page: &PageIdentity) -> &Keys {
+        let language_slot = page.language().map_or(0, |language| language.index() + 1);
         let route_slot = page
-            .route
-            .as_ref()
+            .route()
             .and_then(|route| self.routes.get(route))
             .copied()
             .unwrap_or(0);
@@ -289,10 +280,11 @@ impl PurgeKeys {
 
     /// Names the purge keys of an answer a shared cache may keep: its family's, then its
     /// data's; any other answer names none. A page's family is what it says it is (its
-    /// [`PageFamily`]); an answer that left its own [`Keys`] is of theirs.
+    /// [`PageIdentity`], a response extension the page handler sets); an answer that left
+    /// its own [`Keys`] is of theirs.
     pub fn end(&self, naming: Naming<'_>, response: &mut Response) {
         let page_data = response.extensions_mut().remove::<DataKeys>();
-        let page = response.extensions_mut().remove::<PageFamily>();
+        let page = response.extensions_mut().remove::<Arc<PageIdentity>>();
         let own = response.extensions_mut().remove::<Keys>();
         let public = is_public(response.headers().get(header::CACHE_CONTROL));
         let data = match public {
@@ -337,10 +329,8 @@ mod tests {
     }
 
     fn page(language: Option<&str>, route: Option<&str>) -> String {
-        let page = PageFamily {
-            language: language.map(|code| crate::lang::demo().by_code(code).unwrap()),
-            route: route.map(Arc::from),
-        };
+        let language = language.map(|code| crate::lang::demo().by_code(code).unwrap());
+        let page = PageIdentity::everywhere(route, "/").asked_in(language);
         header(purge_keys().for_page(&page))
     }
 
@@ -406,10 +396,8 @@ mod tests {
                 assert!(keys.names(key), "{key}");
             }
         }
-        let french = PageFamily {
-            language: crate::lang::demo().by_code("fr"),
-            route: Some("home".into()),
-        };
+        let french =
+            PageIdentity::everywhere(Some("home"), "/").asked_in(crate::lang::demo().by_code("fr"));
         assert!(!purge.for_page(&french).names("lang-en"));
         assert!(!purge.for_page(&french).names("lang"));
     }

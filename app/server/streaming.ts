@@ -164,7 +164,7 @@ const REVEAL_TIMER = "requestAnimationFrame(function(){$RT=performance.now()});"
 const UNNONCED_REVEAL_TIMER = `<script>${REVEAL_TIMER}</script>`;
 
 /** What the host keeps beside a shell, to resume it: React's state, and whether the shell ended with the reveal timer. */
-interface Resumable {
+export interface Resumable {
   revealTimer: boolean;
   state: PostponedState;
 }
@@ -207,9 +207,9 @@ export function makeShellThenResume(
     });
     const html = await prelude.text();
     const { shell, revealTimer } = sendable(html);
-    const postponedJson = postponed === null ? null : JSON.stringify({ revealTimer, state: postponed } satisfies Resumable);
-    streamShell(job, shell, postponedJson);
-    const end = await filled(job, element, postponedJson, nonce, data, client);
+    const resumable: Resumable | null = postponed === null ? null : { revealTimer, state: postponed };
+    streamShell(job, shell, resumable === null ? null : JSON.stringify(resumable));
+    const end = await filled(job, element, resumable, nonce, data, client);
     return { ...end, errors: [...errors, ...end.errors] };
   })();
   finishStream(job, work);
@@ -220,14 +220,14 @@ export function makeShellThenResume(
  * is there (nothing of React is held while it waits), React resumes from `postponed` and
  * writes only what the shell lacks; nothing, if its client has left by then.
  */
-export function resumeHoles(job: number, element: ReactElement, postponed: string, nonce: string, data: Promise<LoadOutcome<unknown>>): void {
+export function resumeHoles(job: number, element: ReactElement, postponed: Resumable, nonce: string, data: Promise<LoadOutcome<unknown>>): void {
   finishStream(job, filled(job, element, postponed, nonce, data, watched(job)));
 }
 
 async function filled(
   job: number,
   element: ReactElement,
-  postponed: string | null,
+  postponed: Resumable | null,
   nonce: string,
   data: Promise<LoadOutcome<unknown>>,
   client: Client,
@@ -235,7 +235,7 @@ async function filled(
   const outcome = await data;
   const errors: string[] = [];
   if (postponed !== null && !client.left) {
-    const { revealTimer, state } = JSON.parse(postponed) as Resumable;
+    const { revealTimer, state } = postponed;
     const first = revealTimer ? `<script nonce="${nonce}">${REVEAL_TIMER}</script>` : "";
     await written(job, first, (destination) =>
       resumeToPipeableStream(element, state, {

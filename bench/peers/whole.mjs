@@ -44,18 +44,20 @@ await runPeer({
     globalThis.Deno = { core: { ops } };
     vm.runInThisContext(readFileSync(bundlePath, "utf8"), { filename: "server.js" });
     const render = globalThis.bilingueRender;
+    /** The host's render request (`RenderRequest`, app/contract.ts) for a page rendered whole. */
+    const requestFor = (boot) => JSON.stringify({ boot, streamNonce: null, shell: { kind: "none" } });
     // A page without a loader is handed over within the call once its screen's module is
     // there; a lazy screen's first render waits a microtask for it (app/server.tsx), so
     // each page is rendered once first, and handed over after that wait.
     for (const { document } of hostPages) {
       rendered = null;
-      render(JSON.stringify(bootStateOf(document).boot), 0, null);
+      render(requestFor(bootStateOf(document).boot), 0);
       if (rendered === null) await new Promise((resolve) => setImmediate(resolve));
       if (rendered === null) throw new Error("a page without a loader did not finish once its screen's module was there");
     }
     const renderPage = (boot) => {
       rendered = null;
-      render(JSON.stringify(boot), 0, null);
+      render(requestFor(boot), 0);
       return rendered;
     };
     const pages = new Map(

@@ -25,7 +25,7 @@ use crate::accept_encoding::takes_gzip;
 use crate::data_keys::DataKeys;
 use crate::lang::Language;
 use crate::links::PageLinks;
-use crate::purge_keys::PageFamily;
+use crate::page_identity::PageIdentity;
 
 /// Step 6: the page `written`, answered as `sharing` says, and the cache's turn settled.
 /// Its head says where its time went (`timing`), but for what stands in for a failed
@@ -42,24 +42,21 @@ pub fn send(
     let headers = |status,
                    links: &Option<PageLinks>,
                    policy: &HeaderValue,
-                   route: &Option<Arc<str>>,
+                   page: &Arc<PageIdentity>,
                    data_keys| PageHeaders {
         language: asked.language,
         cache_control: freshness.cache_control(sharing, status),
         link: links.as_ref().and_then(PageLinks::link_header),
         policy: policy.clone(),
         data_keys,
-        family: PageFamily {
-            language: asked.offered_language(),
-            route: route.clone(),
-        },
+        page: page.clone(),
     };
     let whole = |turn, page: WholeDocument, data_keys| {
         let headers = headers(
             page.status,
             &page.links,
             &page.policy,
-            &page.route,
+            &page.page,
             data_keys,
         );
         document(turn, page, sharing, headers, &asked.headers)
@@ -78,7 +75,7 @@ pub fn send(
             let gzip = takes_gzip(&asked.headers);
             // Its data, and so its keys, come after its head.
             let not_yet = DataKeys::default();
-            let headers = headers(page.status, &page.links, &page.policy, &page.route, not_yet);
+            let headers = headers(page.status, &page.links, &page.policy, &page.page, not_yet);
             let status = page.status;
             let mut answer = Response::new(page.body(asked, *times, gzip));
             *answer.status_mut() = status;
@@ -216,7 +213,7 @@ fn respond(
 /// extensions for the purge keys (`purge_keys::name`).
 fn write_headers(response: &mut Response, headers: PageHeaders, encoding: Option<&'static str>) {
     response.extensions_mut().insert(headers.language);
-    response.extensions_mut().insert(headers.family);
+    response.extensions_mut().insert(headers.page);
     if !headers.data_keys.is_empty() {
         response.extensions_mut().insert(headers.data_keys);
     }

@@ -24,6 +24,7 @@ use crate::data_keys::DataKeys;
 use crate::lang::{Direction, Language, Languages};
 use crate::links::PageLinks;
 use crate::manifest::Manifest;
+use crate::page_identity::PageIdentity;
 use crate::placement::Placement;
 use crate::render::{BootState, Rendered};
 use crate::security;
@@ -173,8 +174,8 @@ pub struct Content<'a> {
     pub description: &'a str,
     pub markup: &'a str,
     pub links: Option<&'a PageLinks>,
-    /// Its route's name (none for the not-found page): what its preloads are.
-    pub route: Option<&'a str>,
+    /// What the page is: its route says what its preloads are.
+    pub page: &'a PageIdentity,
     /// Development: why the render failed, as JSON for the overlay.
     pub dev_problem: Option<&'a str>,
 }
@@ -187,8 +188,8 @@ pub struct WholeDocument {
     pub document: String,
     pub links: Option<PageLinks>,
     pub policy: HeaderValue,
-    /// Its route's name, as what the page is says (none for a path no route takes).
-    pub route: Option<Arc<str>>,
+    /// What the page is, as it is asked (kept with it, for its purge keys).
+    pub page: Arc<PageIdentity>,
     /// What its data named for a purge (none, for a page without data).
     pub data_keys: DataKeys,
 }
@@ -205,9 +206,8 @@ pub fn whole(
     let rendered_status =
         StatusCode::from_u16(rendered.status).expect("the pool checks the status range");
     let status = asked.status(rendered_status);
-    let links = asked.links(placement, status, |language| {
-        rendered.page.path_in(language)
-    });
+    let page = Arc::new(asked.asks(rendered.page));
+    let links = asked.links(placement, status, &page);
     let boot = BootState {
         data: rendered.data.take(),
         ..boot
@@ -217,7 +217,7 @@ pub fn whole(
         description: &rendered.description,
         markup: &rendered.html,
         links: links.as_ref(),
-        route: rendered.page.route.as_deref(),
+        page: &page,
         dev_problem: None,
     };
     Ok(WholeDocument {
@@ -225,7 +225,7 @@ pub fn whole(
         document: write(assets, &boot, &content)?,
         links,
         policy: assets.policy().clone(),
-        route: rendered.page.route.as_deref().map(Arc::from),
+        page,
         data_keys: DataKeys::default(),
     })
 }
@@ -262,7 +262,7 @@ fn render(
             &[]
         },
         styles: &assets.styles,
-        preloads: assets.preloads(language, content.route),
+        preloads: assets.preloads(language, content.page.route()),
         starter: &assets.starter,
         icon: &assets.icon,
         markup: content.markup,

@@ -3,6 +3,8 @@
 //! the same boot state; a crawler is told to come back later. Both are logged here; when
 //! the render threads are gone, the page is an error.
 
+use std::sync::Arc;
+
 use axum::http::StatusCode;
 
 use super::document::{self, Content, WholeDocument};
@@ -12,6 +14,7 @@ use super::request::Asked;
 use super::state::{PageBuild, Pages};
 use super::written::Written;
 use crate::manifest::Found;
+use crate::page_identity::PageIdentity;
 use crate::render::{BootState, RenderError};
 
 /// The failed render's stand-in, logged, then written.
@@ -30,27 +33,24 @@ pub fn write(
     };
     // A path no route takes is no page, whoever asks and however busy the threads: the
     // browser's render would show the not-found screen, so the status says it now. What the
-    // page is comes from the manifest's routes, the render having said nothing.
-    let found = build.routes.find(asked.language, path);
-    let status = match found {
-        Found::Here(_) | Found::Unknown => asked.status(StatusCode::OK),
-        Found::Elsewhere(_) | Found::Nowhere => StatusCode::NOT_FOUND,
-    };
-    let (route, paths): (_, Vec<String>) = match &found {
-        Found::Here(page) => (
-            Some(page.route().clone()),
-            (asked.language.languages().all())
-                .map(|language| page.path_in(language))
-                .collect(),
+    // page is comes from the manifest's routes, the render having said nothing; another
+    // bundle's routes are unknown: its page is taken to have one path.
+    let languages = asked.language.languages();
+    let (status, page) = match build.routes.find(asked.language, path) {
+        Found::Here { .. } => (
+            asked.status(StatusCode::OK),
+            build.routes.page(None, asked.language, path),
         ),
-        // Another bundle's routes are unknown: its page is taken to have one path.
-        _ => (
-            None,
-            (asked.language.languages().all())
-                .map(|_| path.to_owned())
-                .collect(),
+        Found::Unknown => (
+            asked.status(StatusCode::OK),
+            PageIdentity::at(None, languages, path),
+        ),
+        Found::Elsewhere | Found::Nowhere => (
+            StatusCode::NOT_FOUND,
+            PageIdentity::at(None, languages, path),
         ),
     };
+    let page = Arc::new(asked.asks(page));
     let sending = match (crawler, status) {
         (true, StatusCode::OK) => "asking the crawler to come back later (503)",
         _ => "sending the client-rendered page",
@@ -63,9 +63,7 @@ pub fn write(
         let text = &build.texts.of(asked.language).come_back_later;
         return Ok(Written::ComeBackLater(format!("{text}\n")));
     }
-    let links = asked.links(&pages.site.placement, status, |language| {
-        &paths[language.index()]
-    });
+    let links = asked.links(&pages.site.placement, status, &page);
     let texts = build.texts.of(asked.language);
     let (title, description) = (&texts.stand_in_title, &texts.stand_in_description);
     let problem = pages
@@ -77,7 +75,7 @@ pub fn write(
         description,
         markup: "",
         links: links.as_ref(),
-        route: route.as_deref(),
+        page: &page,
         dev_problem: problem.as_deref(),
     };
     Ok(Written::StandIn(WholeDocument {
@@ -85,7 +83,7 @@ pub fn write(
         document: document::write(&build.document, &boot, &content)?,
         links,
         policy: build.document.policy().clone(),
-        route,
+        page,
         data_keys: Default::default(),
     }))
 }

@@ -13,96 +13,56 @@
 //!
 //! Each way's `Location` starts where the language sits, seen from where it was asked
 //! (`Placement::location`: `/fr`, or `https://exemple.fr` from another origin).
-//! Each says what page it leads to, for its purge keys (`PageFamily`).
+//! Each says what page it leads to, for its purge keys: its identity, from the route table.
+
+use std::sync::Arc;
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::sharing::{Freshness, Sharing};
 use crate::lang::Language;
-use crate::manifest::RoutedPage;
-use crate::purge_keys::PageFamily;
+use crate::page_identity::PageIdentity;
 use crate::url_path::push_encoded;
 
-/// The way from an unprefixed path to the page in `language`: at its path there when a
-/// route takes it (in any language's words), else the same path under the prefix.
-/// `headers`: who may keep it and what it varies on (`Landing::headers`).
+/// The way from an unprefixed path to `page` (asked in no language) in `language`, at its
+/// path there. `headers`: who may keep it and what it varies on (`Landing::headers`).
 pub fn to_the_prefixed_page(
     start: String,
     language: Language,
-    path: &str,
-    page: Option<&RoutedPage<'_, '_>>,
+    page: PageIdentity,
     query: Option<&str>,
     headers: HeaderMap,
 ) -> Response {
-    let path = page.map_or_else(|| path.to_owned(), |page| page.path_in(language));
-    let family = PageFamily {
-        language: None,
-        route: page.map(|page| page.route().clone()),
-    };
-    way(
-        StatusCode::FOUND,
-        start,
-        language,
-        &path,
-        query,
-        headers,
-        family,
-    )
+    way(StatusCode::FOUND, start, language, page, query, headers)
 }
 
-/// The way from a page asked where `language` does not sit to where it does, at its path
-/// in `language` when a route takes it (in any language's words): for good, for everyone.
-pub fn to_where_it_sits(
+/// The way to `page` (asked where `language` does not sit, or in another language's
+/// words under `language`'s prefix) at its path in `language`, where `language` sits:
+/// for good, for everyone.
+pub fn for_good(
     start: String,
     language: Language,
-    path: &str,
-    page: Option<&RoutedPage<'_, '_>>,
+    page: PageIdentity,
     query: Option<&str>,
     freshness: &Freshness,
 ) -> Response {
     let status = StatusCode::PERMANENT_REDIRECT;
     let cache_control = freshness.cache_control(Sharing::Public { limit: None }, status);
-    let path = page.map_or_else(|| path.to_owned(), |page| page.path_in(language));
-    let family = PageFamily {
-        language: Some(language),
-        route: page.map(|page| page.route().clone()),
-    };
     let headers = HeaderMap::from_iter([(header::CACHE_CONTROL, cache_control)]);
-    way(status, start, language, &path, query, headers, family)
-}
-
-/// The way from a page in another language's words under `language`'s prefix to its path
-/// in `language`: for good, and for everyone.
-pub fn to_its_own_path(
-    start: String,
-    language: Language,
-    page: &RoutedPage<'_, '_>,
-    query: Option<&str>,
-    freshness: &Freshness,
-) -> Response {
-    let status = StatusCode::PERMANENT_REDIRECT;
-    let cache_control = freshness.cache_control(Sharing::Public { limit: None }, status);
-    let family = PageFamily {
-        language: Some(language),
-        route: Some(page.route().clone()),
-    };
-    let path = page.path_in(language);
-    let headers = HeaderMap::from_iter([(header::CACHE_CONTROL, cache_control)]);
-    way(status, start, language, &path, query, headers, family)
+    way(status, start, language, page, query, headers)
 }
 
 fn way(
     status: StatusCode,
     start: String,
     language: Language,
-    path: &str,
+    page: PageIdentity,
     query: Option<&str>,
     headers: HeaderMap,
-    family: PageFamily,
 ) -> Response {
     let mut location = start;
-    push_encoded(&mut location, path, b"/");
+    push_encoded(&mut location, page.path_in(language), b"/");
     if let Some(query) = query {
         location.push('?');
         push_encoded(&mut location, query, b"/?");
@@ -116,6 +76,6 @@ fn way(
         Err(_) => *response.status_mut() = StatusCode::BAD_REQUEST,
     }
     response.extensions_mut().insert(language);
-    response.extensions_mut().insert(family);
+    response.extensions_mut().insert(Arc::new(page));
     response
 }

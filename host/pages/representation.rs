@@ -4,6 +4,8 @@
 //! The validator is a strong `ETag`, a digest of the very bytes sent: each coding of a
 //! page has its own, and a new build's page, whose bytes differ, has a new one.
 
+use std::sync::Arc;
+
 use axum::body::Bytes;
 use axum::http::HeaderValue;
 use base64::Engine as _;
@@ -11,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use crate::data_keys::DataKeys;
 use crate::lang::Language;
-use crate::purge_keys::PageFamily;
+use crate::page_identity::PageIdentity;
 
 /// The headers a page answers with, besides its body's.
 #[derive(Clone)]
@@ -26,9 +28,9 @@ pub struct PageHeaders {
     /// What its data named for a purge: kept with the page, and named after its family's
     /// keys (`purge_keys`).
     pub data_keys: DataKeys,
-    /// What the page is, for its family's keys: its language and its route, as its
-    /// identity says (kept with the page, for a purge of the page cache too).
-    pub family: PageFamily,
+    /// What the page is, as it is asked: its family's keys are its language's and its
+    /// route's (kept with the page, for a purge of the page cache too).
+    pub page: Arc<PageIdentity>,
 }
 
 /// One coding of a page: its bytes, its `Content-Encoding`, and its validator.

@@ -22,6 +22,7 @@ use super::site::Site;
 use crate::lang::Language;
 use crate::links::{self, PageLinks};
 use crate::manifest::{AppRoutes, Found};
+use crate::page_identity::PageIdentity;
 use crate::placement::{Placed, Placement};
 use crate::render::Visitor;
 use crate::server::PeerAddr;
@@ -81,20 +82,22 @@ impl Asked {
         }
     }
 
-    /// The page's canonical URL and alternates, at its path in each language (`path_in`,
-    /// from what the page is): a page found names them, no other does.
-    pub fn links<'a>(
+    /// The page's canonical URL and alternates, at its path in each language: a page found
+    /// names them, no other does.
+    pub fn links(
         &self,
         placement: &Placement,
         status: StatusCode,
-        path_in: impl Fn(Language) -> &'a str,
+        page: &PageIdentity,
     ) -> Option<PageLinks> {
-        (status == StatusCode::OK).then(|| links::page_links(placement, self.language, path_in))
+        (status == StatusCode::OK)
+            .then(|| links::page_links(placement, self.language, |language| page.path_in(language)))
     }
 
-    /// The language the page's keys name: none for a prefix we do not offer.
-    pub fn offered_language(&self) -> Option<Language> {
-        self.offered.then_some(self.language)
+    /// `page` as this request asks it: in its language, or in none under a prefix we do
+    /// not offer (its keys name no language).
+    pub fn asks(&self, page: PageIdentity) -> PageIdentity {
+        page.asked_in(self.offered.then_some(self.language))
     }
 
     /// How the page cache knows this page; `None`: a page it never holds (an unsupported
@@ -155,11 +158,10 @@ pub fn read(request: Request, routes: &AppRoutes, site: &Site) -> Read {
         Placed::Unsupported => (site.languages.default_language(), false, 0),
         Placed::Moved { language, path } => {
             let path = canonical(path);
-            return Read::Answer(redirect::to_where_it_sits(
+            return Read::Answer(redirect::for_good(
                 placement.location(own, language),
                 language,
-                &path,
-                routes.find_in_any(language, &path).as_ref(),
+                routes.page(Some(language), language, &path),
                 parts.uri.query(),
                 &site.freshness,
             ));
@@ -171,8 +173,7 @@ pub fn read(request: Request, routes: &AppRoutes, site: &Site) -> Read {
             return Read::Answer(redirect::to_the_prefixed_page(
                 placement.location(None, landing.language),
                 landing.language,
-                &path,
-                routes.find_in_any(landing.language, &path).as_ref(),
+                routes.page(None, landing.language, &path),
                 parts.uri.query(),
                 landing.headers(has_cookie, &site.freshness),
             ));
@@ -186,11 +187,11 @@ pub fn read(request: Request, routes: &AppRoutes, site: &Site) -> Read {
         PagePath::NoPage(path) => (true, path),
     };
     let found = (offered && !no_page).then(|| routes.find(language, &path));
-    if let Some(Found::Elsewhere(page)) = &found {
-        return Read::Answer(redirect::to_its_own_path(
+    if found == Some(Found::Elsewhere) {
+        return Read::Answer(redirect::for_good(
             placement.location(own, language),
             language,
-            page,
+            routes.page(Some(language), language, &path),
             parts.uri.query(),
             &site.freshness,
         ));

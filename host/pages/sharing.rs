@@ -129,7 +129,7 @@ mod tests {
             description: String::new(),
             html: String::new(),
             sharing,
-            page: crate::render::PageIdentity::everywhere(None, "/"),
+            page: crate::page_identity::PageIdentity::everywhere(None, "/"),
             data: None,
         }
     }

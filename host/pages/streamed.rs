@@ -20,6 +20,7 @@ use super::request::Asked;
 use super::state::{PageBuild, Pages};
 use super::timing::{self, RenderTimes};
 use crate::links::PageLinks;
+use crate::page_identity::PageIdentity;
 use crate::render::{BootState, RenderError, Stream, StreamEvent};
 use crate::trace::Trace;
 
@@ -27,8 +28,8 @@ use crate::trace::Trace;
 pub struct StreamedPage {
     pub status: StatusCode,
     pub links: Option<PageLinks>,
-    /// Its route's name, as its head says what the page is.
-    pub route: Option<Arc<str>>,
+    /// What the page is, as its head says and as it is asked.
+    pub page: Arc<PageIdentity>,
     /// The policy of its document: React's inline scripts carry its nonce.
     pub policy: HeaderValue,
     frame: Frame,
@@ -46,27 +47,26 @@ pub fn frame(
     build: Arc<PageBuild>,
     asked: &Asked,
     boot: BootState,
-    stream: Stream,
+    mut stream: Stream,
     nonce: &str,
 ) -> Result<StreamedPage, askama::Error> {
     let rendered_status = StatusCode::from_u16(stream.head.status).unwrap_or(StatusCode::OK);
     let status = asked.status(rendered_status);
-    let links = asked.links(&pages.site.placement, status, |language| {
-        stream.head.page.path_in(language)
-    });
+    let page = Arc::new(asked.asks(std::mem::take(&mut stream.head.page)));
+    let links = asked.links(&pages.site.placement, status, &page);
     let content = Content {
         title: &stream.head.title,
         description: &stream.head.description,
         markup: "",
         links: links.as_ref(),
-        route: stream.head.page.route.as_deref(),
+        page: &page,
         dev_problem: None,
     };
     let frame = Frame::new(&build.document, &boot, &content)?;
     Ok(StreamedPage {
         status,
         links,
-        route: stream.head.page.route.as_deref().map(Arc::from),
+        page,
         policy: build.document.streamed_policy(nonce),
         frame,
         stream,
@@ -237,7 +237,7 @@ impl Sending {
             description: &self.page.stream.head.description,
             markup: "",
             links: self.page.links.as_ref(),
-            route: self.page.route.as_deref(),
+            page: &self.page.page,
             dev_problem: Some(&problem),
         };
         let last = document::after_markup_with_problem(&self.page.build.document, &boot, &content)

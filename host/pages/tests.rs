@@ -16,9 +16,10 @@ use tower::ServiceExt as _;
 
 use super::landing;
 use crate::manifest::{EMBEDDED, app_page};
+use crate::page_identity::PageIdentity;
 use crate::render::{
-    BootState, Page, PageIdentity, PageRenderer, PageSharing, RenderError, Rendered, Rendering,
-    Stream, StreamEvent, StreamHead, Visitor,
+    BootState, Page, PageRenderer, PageSharing, RenderError, Rendered, Rendering, Stream,
+    StreamEvent, StreamHead, Visitor,
 };
 
 /// What the scripted renderer does for the `n`th render (from 0) of a path.
@@ -693,15 +694,10 @@ async fn an_unprefixed_path_leads_to_the_page_at_its_path_in_the_saved_language(
 fn translated(_: usize, boot: &BootState) -> Result<Rendering, RenderError> {
     let mut rendering = page(boot, true, false)?;
     if let Rendering::Complete(page) = &mut rendering {
-        page.rendered.page = PageIdentity {
-            route: Some("languages".into()),
-            params: [("code".to_string(), "en".to_string())].into(),
-            paths: [
-                ("fr".to_string(), "/langues/en".to_string()),
-                ("en".to_string(), "/languages/en".to_string()),
-            ]
-            .into(),
-        };
+        page.rendered.page = serde_json::from_str(
+            r#"{"route":"languages","params":{"code":"en"},"paths":{"fr":"/langues/en","en":"/languages/en"}}"#,
+        )
+        .expect("an identity");
     }
     Ok(rendering)
 }

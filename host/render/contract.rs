@@ -12,8 +12,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-pub use super::identity::PageIdentity;
 use crate::lang::Language;
+pub use crate::page_identity::PageIdentity;
 
 /// The functions the server bundle puts on `globalThis` (`app/server.tsx`) and the host
 /// calls (`runtime.rs`): a page to render, answers to its API calls, a streamed page whose
@@ -34,6 +34,38 @@ pub const ENTRY_POINTS: EntryPoints = EntryPoints {
     cancel: "bilingueCancel",
     halt: "bilingueHalt",
 };
+
+/// What the host asks of the bundle's render entry point ([`EntryPoints::render`]) for a
+/// page: its first argument, as JSON (its job is the second, as every call and op names
+/// its page by it). Made off the render thread, where the boot state alone was made into
+/// JSON before, and read by the one `JSON.parse` that read the boot state.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct RenderRequest<'a> {
+    pub boot: &'a BootState,
+    /// With it, the bundle may stream the page, its inline scripts carrying this nonce.
+    pub stream_nonce: Option<&'a str>,
+    pub shell: &'a ShellAsk,
+}
+
+/// What a streamed page's render does with its static shell.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ShellAsk {
+    /// No shell: the page is rendered (or streamed) whole, as React renders it.
+    None,
+    /// Prerender the shell and hand it over (`op_bilingue_shell`), then fill its holes.
+    Make,
+    /// The host has sent this shell already: fill its holes from its postponed state.
+    Resume {
+        /// React's postponed state, as the bundle handed it over with the shell (JSON,
+        /// checked when the shell was kept), given back as it is.
+        #[cfg_attr(test, ts(type = "unknown"))]
+        postponed: Arc<RawValue>,
+    },
+}
 
 /// The ops through which the bundle hands the host what it produced (`outbox_ops.rs`), as
 /// the bundle calls them (`Deno.core.ops`): name, arguments in TypeScript, what it hands
@@ -131,7 +163,7 @@ pub struct Rendered {
     /// Who may keep the page: its route's declaration, unless its data failed to load.
     pub sharing: PageSharing,
     /// What the page is: its route, its parameters, its path in each language.
-    #[serde(deserialize_with = "super::identity::checked")]
+    #[serde(deserialize_with = "crate::page_identity::checked")]
     pub page: PageIdentity,
     /// The loader's outcome, for the boot state (absent for a screen without a loader).
     #[cfg_attr(test, ts(type = "LoadOutcome<unknown>", optional))]
@@ -165,7 +197,7 @@ pub struct StreamHead {
     pub title: String,
     pub description: String,
     /// What the page is: its route, its parameters, its path in each language.
-    #[serde(deserialize_with = "super::identity::checked")]
+    #[serde(deserialize_with = "crate::page_identity::checked")]
     pub page: PageIdentity,
 }
 
@@ -266,6 +298,8 @@ mod tests {
         let config = Config::new().with_large_int("number");
         let declarations = [
             BootState::decl(&config),
+            RenderRequest::decl(&config),
+            ShellAsk::decl(&config),
             crate::placement::AppPlacement::decl(&config),
             Rendered::decl(&config),
             PageSharing::decl(&config),

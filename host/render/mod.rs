@@ -13,7 +13,6 @@ mod client_left;
 pub(crate) mod contract;
 mod error;
 mod exchange;
-mod identity;
 mod outbox_ops;
 mod page;
 mod pool;
@@ -28,11 +27,8 @@ mod watchdog;
 
 pub use bundle::Bundle;
 pub use client_left::ClientLeft;
-pub use contract::{
-    ApiAnswer, ApiCall, BootState, PageIdentity, PageSharing, Rendered, contract_stamp,
-};
+pub use contract::{ApiAnswer, ApiCall, BootState, PageSharing, Rendered, contract_stamp};
 pub use error::RenderError;
-pub use identity::is_route_name;
 pub use page::{ApiCaller, CallOutcome, Page, PageRenderer, Rendering, Visitor};
 pub use pool::{PoolOptions, RenderPool};
 pub use readiness::Readiness;

@@ -17,11 +17,11 @@ use tokio::sync::mpsc;
 
 use super::budget::{LoadingBudget, PAGE_BYTES, Reservation, STREAMED_RENDER_BYTES};
 use super::bundle::Bundle;
-use super::contract::BootState;
+use super::contract::{BootState, RenderRequest, ShellAsk};
 use super::error::RenderError;
 use super::page::{ApiCaller, PageRenderer, Rendering, Visitor};
 use super::readiness::Readiness;
-use super::runtime::{Limits, ShellAsk};
+use super::runtime::Limits;
 use super::shells::{ShellKey, Shells};
 use super::stream::{Stream, StreamEvent};
 use super::thread::{Job, PoolStats, Queues, Reload, RenderThread, Reply, ThreadContext};
@@ -78,7 +78,14 @@ impl RenderPool {
                 requests: options
                     .warm_up
                     .iter()
-                    .map(|boot| serde_json::to_string(boot).expect("serialisable boot state"))
+                    .map(|boot| {
+                        let request = RenderRequest {
+                            boot,
+                            stream_nonce: None,
+                            shell: &ShellAsk::None,
+                        };
+                        serde_json::to_string(&request).expect("a serialisable request")
+                    })
                     .collect(),
                 timeout: options.warm_up_timeout,
                 limits: options.limits,
@@ -169,12 +176,24 @@ impl RenderPool {
         stream_nonce: Option<String>,
         may_wait: bool,
     ) -> Result<Rendering, RenderError> {
-        let boot_json = serde_json::to_string(boot).expect("serialisable boot state");
         let key = (self.prerender && stream_nonce.is_some()).then(|| ShellKey::of(boot));
         let kept = key.as_ref().and_then(|key| self.shells.get(key));
+        let shell = match (&kept, &key) {
+            (Some(kept), _) => ShellAsk::Resume {
+                postponed: kept.postponed.clone(),
+            },
+            (None, Some(_)) => ShellAsk::Make,
+            (None, None) => ShellAsk::None,
+        };
+        let request = RenderRequest {
+            boot,
+            stream_nonce: stream_nonce.as_deref(),
+            shell: &shell,
+        };
+        let request = serde_json::to_string(&request).expect("a serialisable request");
         let streamed_whole = stream_nonce.is_some() && key.is_none();
         let cost = PAGE_BYTES
-            + boot_json.len()
+            + request.len()
             + if streamed_whole {
                 STREAMED_RENDER_BYTES
             } else {
@@ -187,12 +206,10 @@ impl RenderPool {
                 .ok_or(RenderError::Busy)?,
             false => Reservation::none(),
         };
-        let job = |shell, shell_key, reply, abandon_at| Job {
-            boot_json,
+        let job = |shell_key, reply, abandon_at| Job {
+            request,
             visitor: Arc::new(visitor),
             deadline,
-            stream_nonce,
-            shell,
             shell_key,
             reply,
             abandon_at,
@@ -202,19 +219,14 @@ impl RenderPool {
             let (events, received) = mpsc::unbounded_channel();
             let _ = events.send(StreamEvent::Html(shell.prelude.to_string()));
             let (stream, abandon_at) = Stream::before_its_thread(shell.head.clone(), received);
-            let resume = ShellAsk::Resume(shell.postponed.clone());
-            let job = job(resume, None, Reply::Streaming(events), Some(abandon_at));
+            let job = job(None, Reply::Streaming(events), Some(abandon_at));
             self.resumes
                 .send(job)
                 .map_err(|_| RenderError::PoolClosed)?;
             return Ok(Rendering::Streaming(stream));
         }
         let (reply, answer) = oneshot::channel();
-        let shell = match key {
-            Some(_) => ShellAsk::Make,
-            None => ShellAsk::None,
-        };
-        self.queue(job(shell, key, Reply::Waiting(reply), None))?;
+        self.queue(job(key, Reply::Waiting(reply), None))?;
         // The pool is open (this is it): a reply dropped unsent is a thread that died.
         answer.await.map_err(|_| RenderError::ThreadLost)?
     }

@@ -110,25 +110,14 @@ struct Entries {
     halt: v8::Global<v8::Function>,
 }
 
-/// What a page's render does with its static shell (see [`Renderer::start`]).
-#[derive(Debug, Clone)]
-pub enum ShellAsk {
-    /// No shell: the page is rendered (or streamed) whole, as React renders it.
-    None,
-    /// Prerender the shell and hand it over (a stream part), then fill its holes.
-    Make,
-    /// The host has sent this shell already: fill its holes from its postponed state.
-    Resume(Arc<str>),
-}
-
 /// WebAssembly is not offered to a bundle: the app has none, and its memory would live
 /// outside every limit (this V8 has no flag to turn it off).
 const WITHOUT_WEBASSEMBLY: &str = "delete globalThis.WebAssembly;";
 
 /// An argument to an entry point.
 enum Argument<'a> {
-    /// A string (JSON, or a nonce), or `null`.
-    Text(Option<&'a str>),
+    /// JSON.
+    Text(&'a str),
     Number(u64),
 }
 
@@ -224,36 +213,21 @@ impl Renderer {
         })
     }
 
-    /// Starts the page `job` from its boot state; what it handed over. With
-    /// `stream_nonce`, the bundle may stream the page, its inline scripts carrying that
-    /// nonce, and `shell` says whether to prerender its static shell or resume from one
-    /// sent already (a shell is made in two calls: this one starts it, and once its
-    /// microtasks have run, [`Renderer::halt`] ends it where it waits for data). `limit`
-    /// replaces `--render-timeout` (the warm-up has its own).
+    /// Starts the page `request` asks for (a [`RenderRequest`], JSON) as `job`; what it
+    /// handed over. With its stream nonce, the bundle may stream the page, and its shell
+    /// ask says whether to prerender its static shell or resume from one sent already (a
+    /// shell is made in two calls: this one starts it, and once its microtasks have run,
+    /// [`Renderer::halt`] ends it where it waits for data). `limit` replaces
+    /// `--render-timeout` (the warm-up has its own).
     pub fn start(
         &mut self,
-        boot_json: &str,
+        request: &str,
         job: u64,
-        stream_nonce: Option<&str>,
-        shell: &ShellAsk,
         limit: Option<Duration>,
     ) -> Result<Outbox, RenderError> {
         let render = self.entries.render.clone();
-        let shell = match shell {
-            ShellAsk::None => None,
-            ShellAsk::Make => Some("make"),
-            ShellAsk::Resume(postponed) => Some(&**postponed),
-        };
-        self.call(
-            &render,
-            &[
-                Argument::Text(Some(boot_json)),
-                Argument::Number(job),
-                Argument::Text(stream_nonce),
-                Argument::Text(shell),
-            ],
-            limit,
-        )
+        let arguments = [Argument::Text(request), Argument::Number(job)];
+        self.call(&render, &arguments, limit)
     }
 
     /// Ends the shells being prerendered: what they wait for now becomes their holes.
@@ -265,7 +239,7 @@ impl Renderer {
     /// Hands the bundle the answers to its API calls (a JSON array); what it handed over.
     pub fn deliver(&mut self, answers_json: &str) -> Result<Outbox, RenderError> {
         let deliver = self.entries.deliver.clone();
-        self.call(&deliver, &[Argument::Text(Some(answers_json))], None)
+        self.call(&deliver, &[Argument::Text(answers_json)], None)
     }
 
     /// Stops the streamed page `job`, whose client went away; what it handed over.
@@ -343,10 +317,9 @@ impl Renderer {
         let mut values = Vec::with_capacity(arguments.len());
         for argument in arguments {
             let value: v8::Local<v8::Value> = match argument {
-                Argument::Text(Some(text)) => v8::String::new(scope, text)
+                Argument::Text(text) => v8::String::new(scope, text)
                     .ok_or_else(|| RenderError::Unreadable("an argument too large for V8".into()))?
                     .into(),
-                Argument::Text(None) => v8::null(scope).into(),
                 Argument::Number(n) => v8::Number::new(scope, *n as f64).into(),
             };
             values.push(value);
@@ -376,6 +349,7 @@ impl Renderer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::contract::{BootState, RenderRequest, ShellAsk};
     use crate::render::outbox_ops::Handed;
 
     #[test]
@@ -390,10 +364,20 @@ mod tests {
         let mut renderer = Renderer::new(&bundle, limits).unwrap();
         // The home page, first in this runtime: its screen's module comes in a microtask,
         // the page after it.
-        let boot = r#"{"language":"fr","path":"/","timeZone":"UTC"}"#;
-        let handed = renderer
-            .start(boot, 1, None, &ShellAsk::None, None)
-            .unwrap();
+        let boot = BootState {
+            language: crate::lang::demo().by_code("fr").unwrap(),
+            path: "/".into(),
+            time_zone: "UTC".into(),
+            data: None,
+            placement: None,
+        };
+        let request = RenderRequest {
+            boot: &boot,
+            stream_nonce: None,
+            shell: &ShellAsk::None,
+        };
+        let request = serde_json::to_string(&request).unwrap();
+        let handed = renderer.start(&request, 1, None).unwrap();
         let [Handed::Rendered { job, html, result }] = handed.0.as_slice() else {
             panic!("one page: {handed:?}")
         };

@@ -11,6 +11,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
+use serde_json::value::RawValue;
+
 use super::contract::{BootState, StreamHead};
 
 /// Shells kept at most: a page with parameters has one per value asked for, the least
@@ -39,7 +41,8 @@ impl ShellKey {
 pub struct KeptShell {
     pub head: StreamHead,
     pub prelude: Arc<str>,
-    pub postponed: Arc<str>,
+    /// React's postponed state, as the bundle handed it over: JSON, checked.
+    pub postponed: Arc<RawValue>,
 }
 
 #[derive(Debug, Default)]
@@ -118,10 +121,10 @@ mod tests {
                 status: 200,
                 title: "t".into(),
                 description: "d".into(),
-                page: crate::render::PageIdentity::everywhere(None, "/"),
+                page: crate::page_identity::PageIdentity::everywhere(None, "/"),
             },
             prelude: prelude.into(),
-            postponed: "{}".into(),
+            postponed: RawValue::from_string("{}".into()).unwrap().into(),
         }
     }
 

@@ -191,7 +191,7 @@ mod tests {
             status: 200,
             title: "t".into(),
             description: "d".into(),
-            page: crate::render::PageIdentity::everywhere(None, "/"),
+            page: crate::page_identity::PageIdentity::everywhere(None, "/"),
         }
     }
 

@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 use super::bundle::Bundle;
 use super::error::RenderError;
 use super::exchange::{OutboxEntry, check_status, write_log};
-use super::runtime::{Limits, Renderer, ShellAsk};
+use super::runtime::{Limits, Renderer};
 
 /// What a runtime renders before it serves, and within how long.
 pub(super) struct WarmUp {
-    /// The boot states of the warm-up pages, as JSON.
+    /// The warm-up pages' render requests, as JSON.
     pub requests: Vec<String>,
     pub timeout: Duration,
     pub limits: Limits,
@@ -31,9 +31,9 @@ pub(super) fn warm_up(warm_up: &WarmUp, bundle: &Bundle) -> Result<Renderer, Ren
     let deadline = Instant::now() + warm_up.timeout;
     loop {
         let attempt = Renderer::new(bundle, warm_up.limits).and_then(|mut renderer| {
-            for boot in &warm_up.requests {
+            for request in &warm_up.requests {
                 let left = deadline.saturating_duration_since(Instant::now());
-                let handed = renderer.start(boot, 0, None, &ShellAsk::None, Some(left))?;
+                let handed = renderer.start(request, 0, Some(left))?;
                 let mut finished = None;
                 for entry in handed.0.into_iter().map(OutboxEntry::read) {
                     match entry {

@@ -207,8 +207,8 @@ pub fn test_trigger(router: axum::Router) -> axum::Router {
 /// The tests' way to make a render thread panic: only in debug builds, only with the
 /// switch, for a page whose path holds `x-test-panic-render-thread`.
 #[cfg(debug_assertions)]
-pub fn on_a_render_thread(boot_json: &str) {
-    if switched_on() && boot_json.contains("x-test-panic-render-thread") {
+pub fn on_a_render_thread(request: &str) {
+    if switched_on() && request.contains("x-test-panic-render-thread") {
         panic!("x-test-panic: render thread");
     }
 }

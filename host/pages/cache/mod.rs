@@ -317,7 +317,7 @@ pub(crate) mod tests {
             link: None,
             policy: HeaderValue::from_static("default-src 'self'"),
             data_keys: Default::default(),
-            family: Default::default(),
+            page: Default::default(),
         }
     }
 

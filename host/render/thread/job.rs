@@ -13,21 +13,19 @@ use crate::render::bundle::Bundle;
 use crate::render::error::RenderError;
 use crate::render::page::{ApiCaller, Rendering, Visitor};
 use crate::render::readiness::Readiness;
-use crate::render::runtime::ShellAsk;
 use crate::render::shells::{ShellKey, Shells};
 use crate::render::stream::{AbandonAt, StreamEvent};
 use crate::render::warm_up::WarmUp;
 
 /// A page to render, as the pool queues it.
 pub(in crate::render) struct Job {
-    pub boot_json: String,
+    /// What the bundle is asked (a `RenderRequest`, JSON).
+    pub request: String,
     pub visitor: Arc<Visitor>,
     /// When the page's data must have come.
     pub deadline: Instant,
-    /// The nonce of the page's inline scripts, when it may be streamed.
-    pub stream_nonce: Option<String>,
-    /// What to do with its static shell; with [`ShellAsk::Make`], which page it is of.
-    pub shell: ShellAsk,
+    /// The page whose static shell it makes, when its request asks for one
+    /// (`ShellAsk::Make`).
     pub shell_key: Option<ShellKey>,
     pub reply: Reply,
     /// A stream sent from a kept shell before any thread had its job: where to be told

@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
+use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
 use super::job::{PoolStats, Reply};
@@ -220,12 +221,20 @@ impl LoadingPages {
                 if let (Some((key, Some(head))), Some(postponed)) =
                     (page.making_shell.take(), postponed)
                 {
-                    let kept = KeptShell {
-                        head,
-                        prelude: prelude.as_str().into(),
-                        postponed: postponed.into(),
-                    };
-                    self.shells.keep(key, kept);
+                    // It goes back into the requests of the page's next visitors as it is.
+                    match RawValue::from_string(postponed) {
+                        Ok(postponed) => {
+                            let kept = KeptShell {
+                                head,
+                                prelude: prelude.as_str().into(),
+                                postponed: postponed.into(),
+                            };
+                            self.shells.keep(key, kept);
+                        }
+                        Err(error) => {
+                            tracing::error!(%error, "a shell's postponed state is no JSON: not kept");
+                        }
+                    }
                 }
                 let _ = events.send(StreamEvent::Html(prelude));
             }
@@ -548,7 +557,11 @@ mod tests {
         );
         let kept = pages.shells.get(&key).expect("kept");
         assert_eq!(
-            (&*kept.prelude, &*kept.postponed, kept.head.title.as_str()),
+            (
+                &*kept.prelude,
+                kept.postponed.get(),
+                kept.head.title.as_str()
+            ),
             ("<main>…", "{}", "t")
         );
     }

@@ -41,7 +41,7 @@ use super::bundle::Bundle;
 use super::error::RenderError;
 use super::exchange::Outbox;
 use super::readiness::ThreadReadiness;
-use super::runtime::{Renderer, ShellAsk};
+use super::runtime::Renderer;
 use super::stream::{Abandoned, tell_when_abandoned};
 
 /// How often a thread reads its runtime's heap statistics.
@@ -240,8 +240,9 @@ impl RenderThread {
         }
         job.visitor.trace.mark_taken();
         #[cfg(debug_assertions)]
-        crate::server::panics::on_a_render_thread(&job.boot_json);
+        crate::server::panics::on_a_render_thread(&job.request);
         let timeout = self.context.warm_up.limits.timeout;
+        let asks_for_a_shell = job.shell_key.is_some();
         let extras = Extras {
             making_shell: job.shell_key,
             reserved: Some(job.reserved),
@@ -257,18 +258,10 @@ impl RenderThread {
             };
             tell_when_abandoned(&at, self.abandoned_tx.clone(), abandoned);
         }
-        self.step(renderer, |renderer| {
-            renderer.start(
-                &job.boot_json,
-                id,
-                job.stream_nonce.as_deref(),
-                &job.shell,
-                None,
-            )
-        })?;
+        self.step(renderer, |renderer| renderer.start(&job.request, id, None))?;
         // Only a page that streams has a shell being made (a whole page asked for one
         // makes none): no halt, and no call into V8, for the others.
-        if matches!(job.shell, ShellAsk::Make) && self.loading.makes_shell(id) {
+        if asks_for_a_shell && self.loading.makes_shell(id) {
             // The shell's own work ran in the call's microtasks: what it waits for now is
             // its data, which it is prerendered without.
             self.step(renderer, Renderer::halt)?;

@@ -1,37 +1,49 @@
-//! A page's identity as the bundle hands it over with the page (a value of the contract,
-//! `contract.rs`, kept here with its checks, a leaf), read strictly: a route name that can
-//! be a purge key's, and a path in every language the host serves, each one a URL path the
-//! host may write into a link as it is (`url_path`); the not-found page names no route and
-//! no path (a page of a bundle that declares no routes names no route, and every path). An identity that is not one fails its render, as any unreadable result does.
-//! Paths no page can have never reach the render (`url_path::page_path`), so a visitor's
-//! odd path makes the not-found page, not a failed render.
+//! Which page a request is, from the request to the purge keys, in one value: the
+//! language it is asked in, its route, its parameters, and its path in every language.
+//! The route table says it for the ways to a page and for a page whose render failed
+//! (`manifest`); the bundle says it for a page it rendered (a value of the contract,
+//! `render::contract`, read strictly here): a route name that can be a purge key's, and a
+//! path in every language the host serves, each one a URL path the host may write into a
+//! link as it is (`url_path`); the not-found page names no route and no path (a page of a
+//! bundle that declares no routes names no route, and every path). An identity that is
+//! not one fails its render, as any unreadable result does. Paths no page can have never
+//! reach the render (`url_path::page_path`), so a visitor's odd path makes the not-found
+//! page, not a failed render.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
 use crate::lang::{Language, Languages, is_language_tag};
 use crate::url_path::is_url_path;
 
-/// What a page is, as the app's router found it (`identityOf`, app/data/router.ts): its
-/// route, its parameters and its path in each language. The host writes the page's links (canonical, alternates, the `Link` header) and names its
-/// purge keys from it, and keeps it with the page; it never re-derives a page from its URL
-/// path. (What the page's data named for a purge comes from its loader's calls, beside it:
-/// `data_keys`.)
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// What a page is. The host writes the page's links (canonical, alternates, the `Link`
+/// header), its preloads and its purge keys from it, and keeps it with the page; it never
+/// re-derives a page from its URL path. (What the page's data named for a purge comes from
+/// its loader's calls, beside it: `data_keys`.)
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct PageIdentity {
+    /// The site's language it is asked in: its purge keys' `lang-`. None for the way from
+    /// a path without a prefix, and under a prefix the site does not offer. The bundle
+    /// renders in the language it is asked and does not say it: the host does
+    /// ([`PageIdentity::asked_in`]).
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    language: Option<Language>,
     /// Its route's name in `app/routes.ts` (`languages`); `null` for the not-found route (and
     /// a page of a bundle that declares none).
-    pub route: Option<String>,
+    #[cfg_attr(test, ts(type = "string | null"))]
+    route: Option<Arc<str>>,
     /// Its route's parameters, decoded (`{ "code": "en" }`).
     #[cfg_attr(test, ts(type = "Record<string, string>"))]
-    pub params: BTreeMap<String, String>,
+    params: BTreeMap<String, String>,
     /// Its path in each language, by language code, without the prefix and as a URL writes
     /// it (`{ "fr": "/langues/en", "en": "/languages/en" }`); none for the not-found page.
     #[cfg_attr(test, ts(type = "Record<string, string>"))]
-    pub paths: BTreeMap<String, String>,
+    paths: BTreeMap<String, String>,
 }
 
 /// The longest route name (a purge key is at most 64 bytes, `route-` included).
@@ -52,6 +64,52 @@ pub fn checked<'de, D: serde::Deserializer<'de>>(
 }
 
 impl PageIdentity {
+    /// The page of the route `route`, its parameters `params` (decoded), at `paths` in
+    /// each language (by code).
+    pub fn of_route(
+        language: Option<Language>,
+        route: Arc<str>,
+        params: BTreeMap<String, String>,
+        paths: BTreeMap<String, String>,
+    ) -> Self {
+        Self {
+            language,
+            route: Some(route),
+            params,
+            paths,
+        }
+    }
+
+    /// A page no route of the table names, at `path` in each of `languages` (what the
+    /// host takes a page to be when the table cannot say more).
+    pub fn at(language: Option<Language>, languages: Languages, path: &str) -> Self {
+        Self {
+            language,
+            route: None,
+            params: BTreeMap::new(),
+            paths: languages
+                .all()
+                .map(|language| (language.code().to_owned(), path.to_owned()))
+                .collect(),
+        }
+    }
+
+    /// The same page, asked in `language` (the bundle's identity, once the host knows
+    /// under which of its languages the page answers).
+    pub fn asked_in(self, language: Option<Language>) -> Self {
+        Self { language, ..self }
+    }
+
+    /// The site's language it is asked in (see the field).
+    pub fn language(&self) -> Option<Language> {
+        self.language
+    }
+
+    /// Its route's name; none for the not-found page, or a page of another bundle.
+    pub fn route(&self) -> Option<&str> {
+        self.route.as_deref()
+    }
+
     /// The page's path in `language`, without the prefix (checked to be there).
     pub fn path_in(&self, language: Language) -> &str {
         self.paths.get(language.code()).map_or("/", String::as_str)
@@ -115,12 +173,8 @@ impl PageIdentity {
     /// the bundle's checks do not read).
     pub fn everywhere(route: Option<&str>, path: &str) -> Self {
         Self {
-            route: route.map(str::to_owned),
-            params: Default::default(),
-            paths: crate::lang::demo()
-                .all()
-                .map(|language| (language.code().to_owned(), path.to_owned()))
-                .collect(),
+            route: route.map(Arc::from),
+            ..Self::at(None, crate::lang::demo(), path)
         }
     }
 }
@@ -150,7 +204,7 @@ mod tests {
             r#"{"route":"languages","params":{"code":"en"},"paths":{"fr":"/langues/en","en":"/languages/en"}}"#,
         )
         .unwrap();
-        assert_eq!(identity.route.as_deref(), Some("languages"));
+        assert_eq!(identity.route(), Some("languages"));
         assert_eq!(
             identity.path_in(crate::lang::demo().by_code("fr").unwrap()),
             "/langues/en"
