@@ -1,10 +1,9 @@
 //! The build's contract with the host: `manifest.json`, which `app/bundle.mjs` writes from
 //! esbuild's metafile and the app's own declarations (its languages, its routes with their
 //! path in every language, its indexable pages by their parameters, the host's texts) and
-//! which the host reads strictly: a field renamed or missing
-//! on either side fails every start, and every test, at once. The release binary embeds
-//! the manifest of its build (see `build.rs`); development mode reads each new build's
-//! from disk.
+//! which the host reads strictly: a field renamed or missing on either side fails every
+//! start, and every test, at once. The release binary embeds the manifest of its build
+//! (see `build.rs`); development mode reads each new build's from disk.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, LazyLock};
