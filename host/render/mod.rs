@@ -19,6 +19,7 @@ mod page;
 mod pool;
 mod readiness;
 mod runtime;
+mod shared_source;
 mod shells;
 mod stream;
 mod thread;
