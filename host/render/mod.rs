@@ -9,6 +9,7 @@
 
 mod budget;
 mod bundle;
+mod c_heap;
 mod client_left;
 pub(crate) mod contract;
 mod error;
