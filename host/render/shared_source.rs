@@ -137,4 +137,19 @@ mod tests {
         }
         assert_eq!(Arc::strong_count(&source), 1, "given back");
     }
+
+    #[test]
+    fn a_source_with_more_than_ascii_is_copied_and_runs() {
+        static V8: std::sync::Once = std::sync::Once::new();
+        V8.call_once(crate::render::init_v8);
+        let source: Arc<str> = format!("{}/* été */", bundle(0)).into();
+        let script = Bundle::Script(source.clone());
+        let renderer = Renderer::new(&script, limits()).unwrap();
+        assert_eq!(
+            Arc::strong_count(&source),
+            2,
+            "ours and the bundle's: none lent"
+        );
+        drop(renderer);
+    }
 }
