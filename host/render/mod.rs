@@ -9,6 +9,7 @@
 
 mod budget;
 mod bundle;
+mod c_heap;
 mod client_left;
 pub(crate) mod contract;
 mod error;
@@ -18,6 +19,7 @@ mod page;
 mod pool;
 mod readiness;
 mod runtime;
+mod shared_source;
 mod shells;
 mod stream;
 mod thread;

@@ -160,9 +160,7 @@ impl Renderer {
             runtime
                 .execute_script("bilingue:setup.js", WITHOUT_WEBASSEMBLY)
                 .map_err(|e| RenderError::Start(e.to_string()))?;
-            runtime
-                .execute_script("bilingue:server.js", source.to_string())
-                .map_err(|e| RenderError::Script(e.to_string()))?;
+            super::shared_source::run(&mut runtime, "bilingue:server.js", source)?;
         }
         let entries = {
             deno_core::scope!(scope, runtime);

@@ -64,8 +64,7 @@ pub(super) fn warm_up(warm_up: &WarmUp, bundle: &Bundle) -> Result<Renderer, Ren
                 // heap free but held by it (a real-size site's: ~90 MB a runtime, RSS
                 // 355 MB for two threads where 166 MB is in use): handed back here, once
                 // a runtime starts, so what it holds is what a process needs.
-                // SAFETY: glibc's malloc_trim only returns free memory to the system.
-                unsafe { libc::malloc_trim(0) };
+                super::c_heap::hand_back();
                 return attempt;
             }
         }

@@ -150,6 +150,7 @@ impl RenderThread {
             let broken = outcome.is_err();
             if let Ok(renderer) = &mut renderer {
                 self.sample_heap(renderer);
+                super::c_heap::hand_back_now_and_then();
             }
             if let Err(error) = outcome {
                 tracing::error!(%error, "the exchange with the server bundle broke; replacing its runtime");
