@@ -201,12 +201,15 @@ export async function messageGroupsOf(root, options, inputs = null) {
  * it): the paths then stay in the first load, as written.
  */
 async function routePatternsOf(root, languages) {
+  // A routes file the split cannot read is the build's error, not a silent first load.
+  const { routes: split } = await splitRoutes(root);
+  let routes;
   try {
-    const [{ routes: split }, { routes }] = await Promise.all([splitRoutes(root), routesOf(root, languages)]);
-    return languagePatterns(split, routes);
+    ({ routes } = await routesOf(root, languages));
   } catch {
     return null;
   }
+  return languagePatterns(split, routes);
 }
 
 /** The routes' screens, read again only when app/routes.ts changes. */

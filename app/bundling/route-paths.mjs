@@ -74,13 +74,15 @@ export async function splitRoutesSource(root, source) {
   return { contents, routes: found.map(({ route }) => route) };
 }
 
-/** The routes app/routes.ts's client build splits, read again only when the file changes. */
-const last = { source: null, split: null };
+/** The routes app/routes.ts's client build splits, read again only when the file (or the app) changes. */
+const last = { key: null, split: null };
 export async function splitRoutes(root) {
   const source = await readFile(path.join(root, ROUTES), "utf8");
-  if (source !== last.source) {
+  // The split names the registry by its path under `root`: the same file in another app is another split.
+  const key = `${root}\n${source}`;
+  if (key !== last.key) {
     last.split = await splitRoutesSource(root, source);
-    last.source = source;
+    last.key = key;
   }
   return last.split;
 }
