@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { bundleOptions, messageGroupsOf } from "../bundle.mjs";
-import { addPathsSource, languagePatterns, splitRoutesSource } from "./route-paths.mjs";
+import { addPathsSource, languagePatterns, splitRoutes, splitRoutesSource } from "./route-paths.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -57,19 +57,33 @@ test("each language gets its own patterns of the split routes, as the manifest r
   );
 });
 
-test("the app's client build: the first load has no language's words for a path; each language's module has its own", async () => {
+test("the app's client build: each language's module carries its own patterns and no other's; the entry carries fewer of them than the routes write", async () => {
   const outDir = await mkdtemp(path.join(os.tmpdir(), "bilingue-route-paths-"));
   try {
     const options = await bundleOptions({ root, outDir, dev: false, buildTime: 0 });
     await messageGroupsOf(root, options);
-    const { metafile } = await build({ ...options.client, minify: false });
-    const outputs = Object.entries(metafile.outputs);
-    const textOf = (entryPoint) => readFile(path.join(root, outputs.find(([, o]) => o.entryPoint === entryPoint)[0]), "utf8");
-    const entry = await textOf("app/client.tsx");
-    for (const words of ['"/etat"', '"/langues/:code"', '"/languages/:code"']) assert.ok(!entry.includes(words), `the entry has ${words}`);
-    assert.match(await textOf("app/i18n/tables/fr.ts"), /"\/etat"[\s\S]*"\/langues\/:code"|"\/langues\/:code"[\s\S]*"\/etat"/);
-    const en = await textOf("app/i18n/tables/en.ts");
-    assert.ok(en.includes('"/languages/:code"') && !en.includes('"/langues/:code"'));
+    const patterns = options.split.routePatterns;
+    const { routes: split } = await splitRoutes(root);
+    assert.ok(patterns && split.length > 0, "the app has translated routes, split");
+    const built = async (client) => {
+      const { metafile } = await build({ ...client, minify: false });
+      const outputs = Object.entries(metafile.outputs);
+      return (entryPoint) => readFile(path.join(root, outputs.find(([, o]) => o.entryPoint === entryPoint)[0]), "utf8");
+    };
+    const textOf = await built(options.client);
+    const count = (text, pattern) => text.split(JSON.stringify(pattern)).length - 1;
+    for (const [code, own] of Object.entries(patterns)) {
+      const module = await textOf(`app/i18n/tables/${code}.ts`);
+      for (const pattern of Object.values(own)) assert.ok(count(module, pattern) > 0, `${code}'s module has ${pattern}`);
+      const others = Object.entries(patterns).flatMap(([other, theirs]) => (other === code ? [] : Object.values(theirs)));
+      for (const pattern of others.filter((p) => !Object.values(own).includes(p))) assert.equal(count(module, pattern), 0, `${code}'s module has another's ${pattern}`);
+    }
+    // The same build with the paths left as written: every pattern a path object writes is there once more per language that writes it.
+    const whole = await built({ ...options.client, plugins: options.client.plugins.filter((plugin) => plugin.name !== "route-paths") });
+    const [entry, entryWhole] = await Promise.all([textOf("app/client.tsx"), whole("app/client.tsx")]);
+    for (const pattern of new Set(Object.values(patterns).flatMap((own) => Object.values(own)))) {
+      if (count(entryWhole, pattern) > 0) assert.ok(count(entry, pattern) < count(entryWhole, pattern), `the entry still has ${pattern}`);
+    }
     assert.ok((await readdir(path.join(outDir, "assets"))).length > 0);
   } finally {
     await rm(outDir, { recursive: true, force: true });
