@@ -4,7 +4,7 @@ import { build } from "esbuild";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleOptions, checkLanguages, messageGroupsOf, readLanguages, writeManifest } from "./bundle.mjs";
+import { bundleOptions, checkAppRoutes, checkLanguages, messageGroupsOf, readLanguages, writeManifest } from "./bundle.mjs";
 import { joinFirstLoad } from "./bundling/first-load-chunk.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -17,6 +17,7 @@ await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
 const options = await bundleOptions({ root, outDir, dev: false, buildTime });
 try {
+  await checkAppRoutes(root, languages);
   // Which page needs which messages, for both bundles: each page ships only its own.
   await messageGroupsOf(root, options);
   await build(options.server);

@@ -240,6 +240,16 @@ async function routesOf(root, languages) {
   return declaredRoutes.routes;
 }
 
+/**
+ * Throws what is wrong with app/routes.ts (a route the language list would shadow, paths
+ * that collide, parameters that differ between languages...), naming the route: a build
+ * calls it before bundling, so such a mistake is reported in a second, not after the
+ * bundles. The manifest's writing reads the same result, not computed again.
+ */
+export async function checkAppRoutes(root, languages) {
+  await routesOf(root, languages);
+}
+
 /** Writes OUT/manifest.json from the client build's metafile; returns it. */
 export async function writeManifest({ root, outDir, metafile, languages, buildTime, dev }) {
   const icon = await copyHashed(root, outDir, "app/ui/icon.svg");
