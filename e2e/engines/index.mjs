@@ -74,7 +74,9 @@ export function inEachEngine({ site }, define) {
             if (running.failure) throw running.failure;
             const { browser, proxy, site } = /** @type {Required<typeof running>} */ (running);
             // Once more on a fresh page if the engine stopped answering (hang.mjs), never twice:
-            // an app that hangs the engine hangs it again, and fails.
+            // an app that hangs the engine hangs it again, and fails. Not for a known bug: it
+            // fails either way, and a second try is only time.
+            const attempts = knownBugs[engine] ? 1 : 2;
             for (let attempt = 1; ; attempt++) {
               /** @type {import("./page.mjs").Page | undefined} */
               let page;
@@ -84,7 +86,7 @@ export function inEachEngine({ site }, define) {
                 return;
               } catch (error) {
                 const hung = error instanceof EngineHung ? error.message : page?.engineHung();
-                if (!hung || attempt > 1) throw error;
+                if (!hung || attempt >= attempts) throw error;
                 const failure = error instanceof EngineHung ? "" : ` (it failed with: ${error})`;
                 t.diagnostic(`${hung}: the scenario runs again, on a fresh page${failure}`);
               } finally {
