@@ -1,7 +1,7 @@
 //! The app's own checks, run by `cargo test` so one command tests the whole product:
 //! the TypeScript type check, the app's unit tests, the browser tests that drive the
-//! real binary in Chromium, Firefox and WebKit (`e2e/`), and short runs of the benchmark
-//! and the soak.
+//! real binary in Chromium, Firefox and WebKit (`e2e/`), and the real-size site's
+//! benchmark; the short runs of the benchmark and the soak are `under_load`'s.
 
 use std::path::Path;
 use std::process::Command;
@@ -20,7 +20,7 @@ use crate::support::machine;
 static TURNS: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
 /// Runs a check that times what it measures, with nothing of the others beside it.
-fn run_alone(program: &str, args: &[&str], fix: &str) {
+pub fn run_alone(program: &str, args: &[&str], fix: &str) {
     let _turn = TURNS.write().unwrap_or_else(|e| e.into_inner());
     run(program, args, fix);
 }
@@ -95,16 +95,6 @@ fn browser_tests_pass_in_chromium_firefox_and_webkit() {
     );
 }
 
-#[test]
-fn benchmark_harness_runs_and_prints_its_table() {
-    machine::require(&["wrk", "varnish"]);
-    run_alone(
-        "node",
-        &["bench/run.mjs", "--smoke", "--no-build"],
-        "needs wrk: apt-get install -y wrk",
-    );
-}
-
 /// The real-size site's benchmark on a small site (`bench/site/bench.mjs --smoke`): every
 /// route in every language answers and its first load is measured, the growth from 50
 /// messages computed, the world page and a visitor's streamed page against the Node peers
@@ -117,18 +107,6 @@ fn real_size_site_benchmark_runs_and_judges_its_gates() {
     run_beside_others(
         "node",
         &["bench/site/bench.mjs", "--smoke"],
-        "needs wrk: apt-get install -y wrk; the report above names the failed check",
-    );
-}
-
-/// A short soak: wrk at saturation with no failed request and flat memory, then SIGTERM
-/// under load with no request lost and exit code 0 (`node bench/soak.mjs` is the long one).
-#[test]
-fn soak_at_saturation_then_sigterm_loses_nothing() {
-    machine::require(&["wrk"]);
-    run_alone(
-        "node",
-        &["bench/soak.mjs", "--smoke"],
         "needs wrk: apt-get install -y wrk; the report above names the failed check",
     );
 }

@@ -29,7 +29,8 @@
 //! - `site`: a small real-size site generated from CLDR (`bench/site/`), served with
 //!   `--app-build`: every route in every language, its sitemap an index of parts.
 //! - `app_checks`: the app's own checks (type check, unit tests, the browser tests in
-//!   Chromium, Firefox and WebKit, bench and soak smokes).
+//!   Chromium, Firefox and WebKit, the real-size site's benchmark on a small site).
+//! - `under_load`: the binary at saturation, alone: the benchmark's and the soak's smokes.
 //!
 //! The browser tests that time what a person waits for are a binary of their own
 //! (tests/timed.rs), which `cargo test` runs after this one, on a machine left to them.
@@ -71,4 +72,5 @@ mod support;
 mod tools;
 mod tracing;
 mod translations;
+mod under_load;
 mod wire;
