@@ -19,9 +19,14 @@ use crate::support::machine;
 /// those two.
 static TURNS: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
+/// A turn alone (see [`TURNS`]), for a check that times what it measures.
+pub fn alone() -> std::sync::RwLockWriteGuard<'static, ()> {
+    TURNS.write().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Runs a check that times what it measures, with nothing of the others beside it.
 pub fn run_alone(program: &str, args: &[&str], fix: &str) {
-    let _turn = TURNS.write().unwrap_or_else(|e| e.into_inner());
+    let _turn = alone();
     run(program, args, fix);
 }
 

@@ -135,7 +135,9 @@ fn a_status_outside_200_to_599_never_reaches_the_client() {
 #[test]
 fn renders_whose_client_has_gone_are_skipped_while_queued() {
     use std::io::Write;
-    let host = faulty_host(&["--render-timeout", "500ms"]);
+    // Long enough for the five below to queue and leave while the loop holds the thread,
+    // however loaded the machine (at 500 ms, under CI's browsers, the fifth came after).
+    let host = faulty_host(&["--render-timeout", "2s"]);
     let address = host.address();
     let url = host.url("/fr/loop");
     let busy = std::thread::spawn(move || client().get(url).send().unwrap().status());

@@ -4,7 +4,6 @@
 //! a signal at any moment of start-up drains and exits 0; the V8 heap limit holds; a build
 //! folder made for another version of the host is refused by name.
 
-use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use crate::support::binary::Host;
@@ -15,53 +14,6 @@ fn a_render_time_out_shorter_than_the_warm_up_does_not_stop_start_up() {
     let host = Host::started(&["--render-threads", "4", "--render-timeout", "1ms"]);
     let page = client().get(host.url("/fr/")).send().unwrap();
     assert_eq!(page.status(), 200, "a page is still answered");
-}
-
-/// Busy loops pinned to CPU 0, killed when dropped.
-struct Spinners(Vec<Child>);
-
-impl Spinners {
-    fn on_cpu0(count: usize) -> Self {
-        Self(
-            (0..count)
-                .map(|_| {
-                    Command::new("taskset")
-                        .args(["-c", "0", "sh", "-c", "while :; do :; done"])
-                        .spawn()
-                        .expect("taskset (util-linux) runs")
-                })
-                .collect(),
-        )
-    }
-}
-
-impl Drop for Spinners {
-    fn drop(&mut self) {
-        for child in &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-/// A small share of one busy core (what a low CPU quota gives): the old host, bound by
-/// `--render-timeout`, failed to start 10 times out of 10 like this.
-#[test]
-fn render_threads_start_on_a_small_share_of_a_busy_core() {
-    let _spinner = Spinners::on_cpu0(1);
-    for attempt in 0..2 {
-        let host = Host::start_wrapped(
-            &["taskset", "-c", "0", "nice", "-n", "19"],
-            &["--render-threads", "4"],
-        );
-        let took = host.wait_ready(Duration::from_secs(60));
-        let page = client().get(host.url("/en/")).send().unwrap();
-        assert_eq!(page.status(), 200, "attempt {attempt}");
-        assert!(
-            page.text().unwrap().contains("Welcome to Bilingue"),
-            "attempt {attempt}: rendered, ready after {took:?}"
-        );
-    }
 }
 
 #[test]
