@@ -183,16 +183,20 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
  * Which page needs which messages (bundling/message-groups.mjs), for the builds of
  * `options` (bundleOptions'), which it sets them for: from the client's module graph
  * (`inputs`, esbuild's metafile's, when a client build has made it; else from a build of
- * the graph alone), the routes' screens and the catalogue's keys. Whether they changed.
+ * the graph alone), the routes' screens and the catalogue's keys; each language's route
+ * patterns with them. Whether either changed (a build made before is then out of date).
  */
 export async function messageGroupsOf(root, options, inputs = null) {
   const [graph, { routes, notFound }, checked] = await Promise.all([inputs ?? clientGraph(options.client), screensOf(root), checkAppCatalogue(root)]);
   const before = options.split.groups && JSON.stringify(groupsJson(options.split.groups));
+  const patternsBefore = JSON.stringify(options.split.routePatterns);
   // A catalogue that fails its check: the builds report it, each error with its file and line.
   const [first] = checked.errors.length > 0 ? [] : checked.messages.values();
   options.split.groups = first ? await messageGroups({ root, inputs: graph, routes, notFound, keys: new Set(first.keys()) }) : null;
   options.split.routePatterns = options.split.groups ? await routePatternsOf(root, options.split.languages) : null;
-  return (options.split.groups && JSON.stringify(groupsJson(options.split.groups))) !== before;
+  // A route's path edited changes no group, but its words in the language modules.
+  const groupsChanged = (options.split.groups && JSON.stringify(groupsJson(options.split.groups))) !== before;
+  return groupsChanged || JSON.stringify(options.split.routePatterns) !== patternsBefore;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Each language's route paths in its own module: which paths the client build splits out
 // of app/routes.ts, what each language's module adds, and the app's own build.
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -87,5 +87,29 @@ test("the app's client build: each language's module carries its own patterns an
     assert.ok((await readdir(path.join(outDir, "assets"))).length > 0);
   } finally {
     await rm(outDir, { recursive: true, force: true });
+  }
+});
+
+test("a route's path edited, and nothing else: the options are out of date, so the development loop builds again", async () => {
+  // The loop builds with the patterns it had, then reads them again; a path's words are in
+  // the language modules, so a new word must ask for the build once more.
+  const copy = await mkdtemp(path.join(os.tmpdir(), "bilingue-route-edit-"));
+  try {
+    await cp(path.join(root, "app"), path.join(copy, "app"), { recursive: true });
+    for (const file of ["package.json", "tsconfig.json"]) await cp(path.join(root, file), path.join(copy, file));
+    await symlink(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+    const options = await bundleOptions({ root: copy, outDir: path.join(copy, "out"), dev: true, buildTime: 0 });
+    await messageGroupsOf(copy, options);
+    const french = options.split.routePatterns.fr.status;
+    assert.equal(await messageGroupsOf(copy, options), false, "nothing changed");
+    const routes = path.join(copy, "app/routes.ts");
+    const source = await readFile(routes, "utf8");
+    const edited = source.replace(`fr: ${JSON.stringify(french)}`, 'fr: "/statut"');
+    assert.notEqual(edited, source, "the status route's French path is found");
+    await writeFile(routes, edited);
+    assert.equal(await messageGroupsOf(copy, options), true, "the path's new word asks for a build");
+    assert.equal(options.split.routePatterns.fr.status, "/statut");
+  } finally {
+    await rm(copy, { recursive: true, force: true });
   }
 });
