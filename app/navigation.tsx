@@ -78,9 +78,9 @@ const entryPageOf = (match: Match): EntryPage => ({ route: match.name, params: m
 
 /**
  * The URL of the current history entry's page in `language` (its route in that language's
- * words, its parameters kept); null before the app has written the entry, for an entry of
- * a route this build does not have, or in a language whose module has not come yet (its
- * words come with it).
+ * words, its parameters kept); null before the app has written the entry. For an entry of
+ * a route this build does not have, or in a language whose module has not come (its words
+ * come with it), the path on show under that language's prefix, which the host redirects.
  */
 export function entryUrlIn(language: Language, pageOf: (page: PageRef) => Match): string | null {
   const { page } = entryState();
@@ -89,7 +89,9 @@ export function entryUrlIn(language: Language, pageOf: (page: PageRef) => Match)
   try {
     return hrefIn(pageOf({ to: page.route, params: page.params } as PageRef), language);
   } catch {
-    return null;
+    // Its words are not here (its module did not come): the path on show under its prefix,
+    // which the host answers with a redirect to the page's path in that language's words.
+    return languageUrl(language, stripLanguagePrefix(window.location.pathname));
   }
 }
 
@@ -158,6 +160,9 @@ export function NavigationProvider({ resolve, pageOf, initial, children }: Props
             scrollTo.current = [0, 0];
           } else {
             currentKey.current = entry.key;
+            // An entry another build wrote (its shape was { key, urls, route }) says its page
+            // as this build reads it, for a change of language to find it.
+            if (!entryState().page) window.history.replaceState({ ...(window.history.state as object | null), page: entryPageOf(match) }, "");
             scrollTo.current = (entry.key && positions.current.get(entry.key)) || [0, 0];
           }
           setShown({ match, outcome, language });

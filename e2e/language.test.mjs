@@ -2,9 +2,10 @@
 // then every language signal follows; the choice survives a reload; failures can be retried.
 import assert from "node:assert/strict";
 import { inEachEngine } from "./engines/index.mjs";
-import { startHost } from "./support.mjs";
+import { appPage, startHost } from "./support.mjs";
 
 const ENGLISH_CHUNKS = /^\/assets\/en-[^/]*\.js$/;
+const FRENCH_CHUNKS = /^\/assets\/fr-[^/]*\.js$/;
 
 /** Opens a page and waits until React has hydrated it (the counter answers a click). */
 async function openHydrated(page, path, { button, clicked }) {
@@ -101,6 +102,23 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     // The engine's own line about the failed load (Chromium's console has one) is expected.
     const unexpected = (await page.problems()).filter((p) => !p.includes("Failed to load resource"));
     assert.deepEqual(unexpected, []);
+  });
+
+  scenario("a retry that fails too loads the page anew, at its path in the chosen language, its words never come", async ({ page }) => {
+    // The chosen language's module carries its words for each route: without it, the page
+    // on show under its prefix, which the host leads to the page's path in its words.
+    const [englishStatus, frenchStatus] = await Promise.all([appPage("en", "status"), appPage("fr", "status")]);
+    await page.goto(englishStatus);
+    await page.hydrated();
+    page.intercept(FRENCH_CHUNKS, (exchange) => exchange.fail());
+    await page.select({ label: "Language" }, "fr");
+    await page.waitFor({ role: "alert" });
+    const loaded = await page.evaluate("performance.timeOrigin");
+    await page.click({ role: "button", name: "Try again" });
+    await page.waitUntil((before) => performance.timeOrigin !== before && document.readyState === "complete", loaded, { timeout: 15_000 });
+    const anew = await signals(page);
+    assert.deepEqual({ lang: anew.lang, path: anew.path }, { lang: "fr", path: frenchStatus });
+    assert.match(anew.cookie, /bilingue_lang=fr/);
   });
 
   scenario("the language control is a select named in the page's language", async ({ page }) => {
