@@ -82,7 +82,11 @@ export function LanguageProvider({ initialLanguage, initialResources, load, urlI
       // A language on another origin is another document: its page there (in its words, which
       // come with its module), or its home.
       if (isElsewhere(language)) {
-        const leave = () => leaveFor(language, urlIn(language) ?? languageUrl(language, "/"));
+        // A later choice, made while its module comes, wins (as for a load).
+        const request = ++lastRequest.current;
+        const leave = () => {
+          if (request === lastRequest.current) leaveFor(language, urlIn(language) ?? languageUrl(language, "/"));
+        };
         load(language).then(leave, leave);
         return;
       }
