@@ -206,14 +206,14 @@ export async function messageGroupsOf(root, options, inputs = null) {
  */
 async function routePatternsOf(root, languages) {
   // A routes file the split cannot read is the build's error, not a silent first load.
-  const { routes: split } = await splitRoutes(root);
+  const { routes: split, written } = await splitRoutes(root);
   let routes;
   try {
     ({ routes } = await routesOf(root, languages));
   } catch {
     return null;
   }
-  return languagePatterns(split, routes);
+  return languagePatterns(split, routes, written);
 }
 
 /** The routes' screens, read again only when app/routes.ts changes. */

@@ -31,7 +31,7 @@ const isPathObject = (node) =>
   node.properties.length > 0 &&
   node.properties.every((property) => keyName(property) !== null && property.value.type === "Literal" && typeof property.value.value === "string");
 
-/** The `path` objects of `name: defineRoute({ path: {…} })` in `program`, with their route's name. */
+/** The `path` objects of `name: defineRoute({ path: {…} })` in `program`, with their route's name and what they write. */
 function splitPaths(program) {
   const found = [];
   const visit = (node) => {
@@ -46,7 +46,10 @@ function splitPaths(program) {
       const [argument] = call.arguments;
       if (route !== null && call.callee.type === "Identifier" && call.callee.name === "defineRoute" && argument?.type === "ObjectExpression") {
         const pathProperty = argument.properties.find((property) => keyName(property) === "path");
-        if (pathProperty && isPathObject(pathProperty.value)) found.push({ route, start: pathProperty.value.start, end: pathProperty.value.end });
+        if (pathProperty && isPathObject(pathProperty.value)) {
+          const written = Object.fromEntries(pathProperty.value.properties.map((property) => [keyName(property), property.value.value]));
+          found.push({ route, written, start: pathProperty.value.start, end: pathProperty.value.end });
+        }
       }
     }
     for (const [key, child] of Object.entries(node)) if (key !== "type" && key !== "start" && key !== "end") visit(child);
@@ -57,7 +60,7 @@ function splitPaths(program) {
 
 /**
  * app/routes.ts for the client: its source in JavaScript with each split path written as
- * `pathsOf(route)`, and the names of the routes so split.
+ * `pathsOf(route)`, the names of the routes so split, and the patterns each path writes.
  */
 export async function splitRoutesSource(root, source) {
   const { code } = await transform(source, { loader: "ts", format: "esm", target: "es2022", sourcefile: ROUTES });
@@ -71,7 +74,7 @@ export async function splitRoutesSource(root, source) {
     const registry = path.join(root, PATHS_MODULE).split(path.sep).join("/");
     contents = `import { pathsOf as __bilingueRoutePaths } from ${JSON.stringify(registry)};\n${contents}`;
   }
-  return { contents, routes: found.map(({ route }) => route) };
+  return { contents, routes: found.map(({ route }) => route), written: found.map(({ route, written }) => ({ route, written })) };
 }
 
 /** The routes app/routes.ts's client build splits, read again only when the file (or the app) changes. */
@@ -90,14 +93,26 @@ export async function splitRoutes(root) {
 /**
  * Each language's patterns of the split routes (`{ code: { route: pattern } }`), from the
  * manifest's routes (each route's path in every built language, resolved along its chain).
+ * With `written` (the split's own reading), each split path must be its route's: a
+ * `defineRoute` under a route's name outside ROUTES would otherwise take that route's paths.
  */
-export function languagePatterns(splitRouteNames, manifestRoutes) {
+export function languagePatterns(splitRouteNames, manifestRoutes, written = []) {
   const byName = new Map(manifestRoutes.map((route) => [route.name, route.paths]));
   const patterns = {};
   for (const route of splitRouteNames) {
     const paths = byName.get(route);
     if (!paths) throw new Error(`${ROUTES}: the route "${route}" is missing from the build's reading of the routes`);
     for (const [code, pattern] of Object.entries(paths)) (patterns[code] ??= {})[route] = pattern;
+  }
+  const seen = new Set();
+  for (const { route, written: own } of written) {
+    const paths = byName.get(route) ?? {};
+    const other = Object.entries(own).find(([code, pattern]) => paths[code] !== pattern);
+    if (seen.has(route) || other) {
+      const why = other ? `its path in "${other[0]}" is ${JSON.stringify(other[1])}, the route's is ${JSON.stringify(paths[other[0]] ?? null)}` : "it is written twice";
+      throw new Error(`${ROUTES}: a defineRoute under the name "${route}" is not the route "${route}" of ROUTES (${why}): give it a name of its own`);
+    }
+    seen.add(route);
   }
   return patterns;
 }

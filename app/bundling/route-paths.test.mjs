@@ -50,6 +50,14 @@ test("each language gets its own patterns of the split routes, as the manifest r
   ];
   assert.deepEqual(languagePatterns(["status"], manifest), { fr: { status: "/etat" }, en: { status: "/status" }, "fr-CA": { status: "/etat" } });
   assert.throws(() => languagePatterns(["gone"], manifest), /"gone" is missing/);
+  // A split path is its route's own: a defineRoute elsewhere under a route's name is refused.
+  const own = { route: "status", written: { fr: "/etat", en: "/status" } };
+  assert.doesNotThrow(() => languagePatterns(["status"], manifest, [own]));
+  assert.throws(
+    () => languagePatterns(["status"], manifest, [{ route: "status", written: { fr: "/ancien-etat", en: "/old-status" } }]),
+    /a defineRoute under the name "status" is not the route "status" of ROUTES \(its path in "fr" is "\/ancien-etat", the route's is "\/etat"\)/,
+  );
+  assert.throws(() => languagePatterns(["status", "status"], manifest, [own, own]), /"status" is not the route "status" of ROUTES \(it is written twice\)/);
   assert.equal(addPathsSource("/app", { fr: {} }), "");
   assert.equal(
     addPathsSource("/app", { fr: { status: "/etat" }, "fr-XA": { status: "/etat" } }),
