@@ -82,8 +82,10 @@ export function LanguageProvider({ initialLanguage, initialResources, load, urlI
       // A language on another origin is another document: its page there (in its words, which
       // come with its module), or its home.
       if (isElsewhere(language)) {
-        // A later choice, made while its module comes, wins (as for a load).
+        // A later choice, made while its module comes, wins (as for a load); until it comes, the
+        // choice shows as a load does (the control, the spinner).
         const request = ++lastRequest.current;
+        dispatch({ type: "requested", language, request });
         const leave = () => {
           if (request === lastRequest.current) leaveFor(language, urlIn(language) ?? languageUrl(language, "/"));
         };
