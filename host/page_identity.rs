@@ -121,6 +121,15 @@ impl PageIdentity {
         if self.route.is_none() && self.paths.is_empty() {
             return None;
         }
+        // The common answer first, in one lookup a language: as many paths as languages,
+        // each language's there, leaves no room for another's.
+        if self.paths.len() == languages.count()
+            && languages
+                .all()
+                .all(|language| self.paths.contains_key(language.code()))
+        {
+            return None;
+        }
         if let Some(extra) = self
             .paths
             .keys()

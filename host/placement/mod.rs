@@ -30,6 +30,9 @@ pub struct Placement {
     shared: Origin,
     /// By [`Language::index`]: its own origin, if it has one.
     own: Vec<Option<Origin>>,
+    /// By [`Language::index`]: where its place starts in a URL (see [`Placement::start`]),
+    /// written once: every page names it for each language.
+    starts: Vec<String>,
     /// What the app is told, made once: none while every language sits under its prefix.
     for_the_app: Option<Arc<AppPlacement>>,
 }
@@ -64,12 +67,25 @@ pub struct AppPlacement {
 impl Placement {
     /// Every language under its prefix on `shared`.
     pub fn prefixed(languages: Languages, shared: Origin) -> Self {
-        Self {
+        let mut placement = Self {
             languages,
             own: vec![None; languages.count()],
+            starts: Vec::new(),
             shared,
             for_the_app: None,
-        }
+        };
+        placement.starts = placement.written_starts();
+        placement
+    }
+
+    fn written_starts(&self) -> Vec<String> {
+        self.languages
+            .all()
+            .map(|language| match &self.own[language.index()] {
+                Some(origin) => origin.to_string(),
+                None => self.shared.url(&format!("/{}", language.segment())),
+            })
+            .collect()
     }
 
     /// `--language-origin` values (`fr=https://exemple.fr`), each a language of the site
@@ -112,6 +128,7 @@ impl Placement {
             }
             placement.own[language.index()] = Some(origin);
         }
+        placement.starts = placement.written_starts();
         placement.for_the_app = placement.app_placement().map(Arc::new);
         Ok(placement)
     }
@@ -152,16 +169,15 @@ impl Placement {
 
     /// Where `language`'s place starts in a URL: its origin, then its prefix if it has one
     /// (`https://www.example.org/fr-ca`, `https://exemple.fr`); a page's path follows.
-    pub fn start(&self, language: Language) -> String {
-        match &self.own[language.index()] {
-            Some(origin) => origin.to_string(),
-            None => self.shared.url(&format!("/{}", language.segment())),
-        }
+    pub fn start(&self, language: Language) -> &str {
+        &self.starts[language.index()]
     }
 
     /// The absolute URL of `language`'s page whose path there (without a prefix) is `path`.
     pub fn url(&self, language: Language, path: &str) -> String {
-        let mut url = self.start(language);
+        let start = self.start(language);
+        let mut url = String::with_capacity(start.len() + path.len());
+        url.push_str(start);
         url.push_str(path);
         url
     }
@@ -175,7 +191,7 @@ impl Placement {
         match (&self.own[language.index()], here == there) {
             (Some(_), true) => String::new(),
             (None, true) => format!("/{}", language.segment()),
-            (_, false) => self.start(language),
+            (_, false) => self.start(language).to_owned(),
         }
     }
 
