@@ -162,13 +162,30 @@ function readWrk(text) {
   };
 }
 
-/** How a script's own section of BENCHMARKS.md begins: `<!-- bench/site/bench.mjs -->`. */
-export const SECTION_MARKER = /^<!-- bench\/[\w/-]+\.mjs -->$/m;
+/**
+ * How a script's own section of BENCHMARKS.md begins: `<!-- bench/site/bench.mjs -->`, or
+ * with the options that make it a part of its own (`<!-- bench/run.mjs --only per-visitor -->`).
+ */
+export const SECTION_MARKER = /^<!-- bench\/[^\n]+ -->$/m;
 
 /**
  * Writes `section` (its first line its marker) into `file`: in place of the section under
  * the same marker, up to the next marker, or at the end; the rest of the file is kept.
  */
+/**
+ * Checks `writeSection` on a file of three sections whose answer is known: the one
+ * rewritten, the others (an `--only` part's among them) kept as they were. Throws if not.
+ */
+export function checkSectionWriting(dir) {
+  const file = path.join(dir, "sections.md");
+  const sections = ["# Benchmarks\n\nthe full run\n", "<!-- bench/site/bench.mjs -->\nold site\n", "<!-- bench/run.mjs --only per-visitor -->\na visitor's page\n"];
+  writeFileSync(file, sections.join("\n"));
+  writeSection(file, "<!-- bench/site/bench.mjs -->\nnew site\n");
+  const expected = [sections[0], "<!-- bench/site/bench.mjs -->\nnew site\n", sections[2]].join("\n");
+  const written = readFileSync(file, "utf8");
+  if (written !== expected) throw new Error(`writeSection kept the wrong parts of BENCHMARKS.md:\n${written}\n(expected:\n${expected})`);
+}
+
 export function writeSection(file, section) {
   const marker = section.slice(0, section.indexOf("\n"));
   const current = existsSync(file) ? readFileSync(file, "utf8") : "";
