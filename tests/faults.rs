@@ -163,8 +163,10 @@ fn renders_whose_client_has_gone_are_skipped_while_queued() {
     assert_eq!(busy.join().unwrap(), 200);
     let started = Instant::now();
     still_serves(&host);
+    // Each of their pages loops until the 2 s time-out: had one run, this page would wait
+    // for it. Under a loaded machine's scheduling a page may take a few hundred ms.
     assert!(
-        started.elapsed() < Duration::from_millis(400),
+        started.elapsed() < Duration::from_millis(1_500),
         "no render ran for those who left: {:?}",
         started.elapsed()
     );
