@@ -136,11 +136,13 @@ fn a_status_outside_200_to_599_never_reaches_the_client() {
 fn renders_whose_client_has_gone_are_skipped_while_queued() {
     use std::io::Write;
     // Long enough for the five below to queue and leave while the loop holds the thread,
-    // however loaded the machine (at 500 ms, under CI's browsers, the fifth came after).
-    let host = faulty_host(&["--render-timeout", "2s"]);
+    // however loaded the machine (at 500 ms, then 2 s, under CI's browsers the fifth once
+    // came after the loop was stopped, and its page ran).
+    let host = faulty_host(&["--render-timeout", "5s"]);
     let address = host.address();
     let url = host.url("/fr/loop");
     let busy = std::thread::spawn(move || client().get(url).send().unwrap().status());
+    let busy_since = Instant::now();
     std::thread::sleep(Duration::from_millis(100));
     // Five visitors ask for a slow page and leave while it waits for the thread: each
     // leaves once its render is queued (on a loaded machine, a request dropped before the
@@ -160,15 +162,20 @@ fn renders_whose_client_has_gone_are_skipped_while_queued() {
         }
         drop(stream);
     }
+    let all_left = busy_since.elapsed();
     assert_eq!(busy.join().unwrap(), 200);
     let started = Instant::now();
     still_serves(&host);
-    // Each of their pages loops until the 2 s time-out: had one run, this page would wait
+    // Each of their pages loops until the 5 s time-out: had one run, this page would wait
     // for it. Under a loaded machine's scheduling a page may take a few hundred ms.
     assert!(
         started.elapsed() < Duration::from_millis(1_500),
         "no render ran for those who left: {:?}",
         started.elapsed()
     );
-    assert_eq!(host.metric("bilingue_renders_abandoned_total"), 5.0);
+    assert_eq!(
+        host.metric("bilingue_renders_abandoned_total"),
+        5.0,
+        "the five had queued and left {all_left:?} into the loop's 5 s"
+    );
 }
