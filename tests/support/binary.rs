@@ -2,13 +2,14 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub struct Host {
     child: Child,
     pub base: String,
-    logs: Arc<Mutex<String>>,
+    logs: StderrLog,
     /// One keep-alive client: asking for the metrics opens one connection, not one a time.
     client: reqwest::blocking::Client,
 }
@@ -73,20 +74,16 @@ impl Host {
         let started = Instant::now();
         loop {
             if let Some(status) = child.try_wait().unwrap() {
-                std::thread::sleep(Duration::from_millis(50));
-                let logs = logs.lock().unwrap().clone();
+                let took = started.elapsed();
                 return Exit {
                     status,
-                    took: started.elapsed(),
-                    logs,
+                    took,
+                    logs: logs.to_the_end(),
                 };
             }
             if started.elapsed() > limit {
                 let _ = child.kill();
-                panic!(
-                    "still running after {limit:?}; logs:\n{}",
-                    logs.lock().unwrap()
-                );
+                panic!("still running after {limit:?}; logs:\n{}", logs.now());
             }
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -112,10 +109,9 @@ impl Host {
                 None => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    std::thread::sleep(Duration::from_millis(100));
                     panic!(
                         "expected {prefix:?}, read {line:?}; stderr:\n{}",
-                        logs.lock().unwrap()
+                        logs.to_the_end()
                     );
                 }
             }
@@ -140,7 +136,7 @@ impl Host {
     }
 
     pub fn logs(&self) -> String {
-        self.logs.lock().unwrap().clone()
+        self.logs.now()
     }
 
     /// The logs once every one of `wanted` is in them, or after 5 s: what the host wrote
@@ -228,12 +224,11 @@ impl Host {
         let started = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                // The stderr thread ends with the pipe.
-                std::thread::sleep(Duration::from_millis(50));
+                let took = started.elapsed();
                 return Exit {
                     status,
-                    took: started.elapsed(),
-                    logs: self.logs(),
+                    took,
+                    logs: self.logs.to_the_end(),
                 };
             }
             if started.elapsed() > limit {
@@ -280,18 +275,47 @@ fn defaults(args: &[&str]) -> Vec<&'static str> {
     defaults
 }
 
+/// What a child wrote on stderr, read as it comes by a thread of its own.
+#[derive(Clone)]
+struct StderrLog {
+    text: Arc<Mutex<String>>,
+    /// The pipe has ended: the child, and all it wrote, are gone.
+    ended: Arc<AtomicBool>,
+}
+
+impl StderrLog {
+    fn now(&self) -> String {
+        self.text.lock().unwrap().clone()
+    }
+
+    /// Everything, once the pipe has ended (the child has exited): on a busy machine the
+    /// reader thread takes its last lines well after the exit (at most 5 s waited).
+    fn to_the_end(&self) -> String {
+        let started = Instant::now();
+        while !self.ended.load(Ordering::Acquire) && started.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.now()
+    }
+}
+
 /// Reads the child's stderr as it comes, so a chatty child never blocks on a full pipe.
-fn drain_stderr(child: &mut Child) -> Arc<Mutex<String>> {
-    let logs = Arc::new(Mutex::new(String::new()));
+fn drain_stderr(child: &mut Child) -> StderrLog {
+    let logs = StderrLog {
+        text: Arc::new(Mutex::new(String::new())),
+        ended: Arc::new(AtomicBool::new(false)),
+    };
     let mut stderr = child.stderr.take().unwrap();
     let sink = logs.clone();
     std::thread::spawn(move || {
         let mut buffer = [0u8; 4096];
         while let Ok(n @ 1..) = stderr.read(&mut buffer) {
-            sink.lock()
+            sink.text
+                .lock()
                 .unwrap()
                 .push_str(&String::from_utf8_lossy(&buffer[..n]));
         }
+        sink.ended.store(true, Ordering::Release);
     });
     logs
 }
