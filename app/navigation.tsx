@@ -74,6 +74,8 @@ interface EntryPage {
 }
 const entryState = (): EntryState => (window.history.state as EntryState | null) ?? {};
 const entryKey = (): string | undefined => entryState().key;
+/** Writes `state` into the current history entry, keeping what else it holds. */
+const keepInEntry = (state: EntryState) => window.history.replaceState({ ...(window.history.state as object | null), ...state } satisfies EntryState, "");
 const entryPageOf = (match: Match): EntryPage => ({ route: match.name, params: match.params, ...(match.asked === undefined ? {} : { asked: match.asked }) });
 
 /**
@@ -162,7 +164,7 @@ export function NavigationProvider({ resolve, pageOf, initial, children }: Props
             currentKey.current = entry.key;
             // An entry another build wrote (its shape was { key, urls, route }) says its page
             // as this build reads it, for a change of language to find it.
-            if (!entryState().page) window.history.replaceState({ ...(window.history.state as object | null), page: entryPageOf(match) }, "");
+            if (!entryState().page) keepInEntry({ page: entryPageOf(match) });
             scrollTo.current = (entry.key && positions.current.get(entry.key)) || [0, 0];
           }
           setShown({ match, outcome, language });
@@ -245,8 +247,7 @@ export function NavigationProvider({ resolve, pageOf, initial, children }: Props
       if (saved) window.scrollTo(...saved);
     }
     // The first page, as this build's routes read it (a reload may bring another build).
-    const first: EntryState = { key: currentKey.current, page: entryPageOf(shownRef.current.match) };
-    window.history.replaceState({ ...(window.history.state as object | null), ...first }, "");
+    keepInEntry({ key: currentKey.current, page: entryPageOf(shownRef.current.match) });
     const keep = () => {
       remember(positions.current, currentKey.current);
       try {
