@@ -51,14 +51,12 @@ function freePort() {
 
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts WebKitWebDriver on its own virtual display; each page is a session of its own. */
-export async function launch() {
-  const binary = miniBrowser();
-  for (const [file, what] of [[DRIVER, "WebKitWebDriver"], [XVFB_RUN, "xvfb-run"], [XAUTH, "xauth (for xvfb-run)"], [binary, "WebKitGTK's MiniBrowser"]]) {
-    if (!file || !existsSync(file)) throw new Error(`${what} is missing (${file ?? "no MiniBrowser"}): ${INSTALL}`);
-  }
+/**
+ * WebKitWebDriver on its own virtual display, in its own process group (stopping it stops
+ * the display and every browser with it): its URL, and how to stop it.
+ */
+async function startDriver() {
   const port = await freePort();
-  // Its own process group: stopping it stops the display and every browser with it.
   const driver = spawn(XVFB_RUN, ["-a", DRIVER, `--port=${port}`], { stdio: ["ignore", "ignore", "pipe"], detached: true });
   let stderr = "";
   driver.stderr.on("data", (d) => (stderr += d));
@@ -68,6 +66,34 @@ export async function launch() {
     if (Date.now() > until) throw new Error(`WebKitWebDriver did not answer in 20 s: ${stderr}`);
     if (await fetch(`${url}/status`).then((r) => r.ok, () => false)) break;
   }
+  return {
+    url,
+    async stop() {
+      if (driver.pid === undefined || driver.exitCode !== null) return;
+      const exited = new Promise((resolve) => driver.once("exit", resolve));
+      process.kill(-driver.pid, "SIGTERM");
+      // A browser that ignores the signal is not waited on for long.
+      const killing = setTimeout(() => process.kill(-(driver.pid ?? 0), "SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(killing);
+    },
+  };
+}
+
+/**
+ * Starts WebKitWebDriver; each page is a session of its own. A driver whose session did not
+ * close, or whose command did not answer, is replaced before the next page: seen under
+ * load, the driver that failed to close one session let the next one's first navigation
+ * hang for its 20 s, and the scenario's second try waited on it again (71 s in all).
+ */
+export async function launch() {
+  const binary = miniBrowser();
+  for (const [file, what] of [[DRIVER, "WebKitWebDriver"], [XVFB_RUN, "xvfb-run"], [XAUTH, "xauth (for xvfb-run)"], [binary, "WebKitGTK's MiniBrowser"]]) {
+    if (!file || !existsSync(file)) throw new Error(`${what} is missing (${file ?? "no MiniBrowser"}): ${INSTALL}`);
+  }
+  let driver = await startDriver();
+  /** Why the driver is to be replaced before the next page, if it is. */
+  let wedged = /** @type {string | null} */ (null);
   const capabilities = new Capabilities({
     "webkitgtk:browserOptions": { binary, args: ["--automation"] },
     // Navigation commands return at once: the harness waits for the page itself.
@@ -78,15 +104,25 @@ export async function launch() {
     name: "webkit",
     /** @param {{ proxy: import("./proxy.mjs").Proxy }} options */
     async newPage({ proxy }) {
+      if (wedged) {
+        process.stderr.write(`${wedged}; the driver is started afresh\n`);
+        wedged = null;
+        await driver.stop();
+        driver = await startDriver();
+      }
       const session = await bounded(
-        Promise.resolve(WebDriver.createSession(new httpClient.Executor(new httpClient.HttpClient(url)), capabilities)),
+        Promise.resolve(WebDriver.createSession(new httpClient.Executor(new httpClient.HttpClient(driver.url)), capabilities)),
         "WebKit: a new session",
         NEW_SESSION_MS,
+        (message) => (wedged = message),
       );
       /** The first command that did not answer in time, if one did not. */
       let hung = /** @type {string | null} */ (null);
       const command = (/** @type {Promise<any>} */ promise, /** @type {string} */ what) =>
-        bounded(promise, `WebKit: ${what}`, COMMAND_MS, (message) => (hung ??= message));
+        bounded(promise, `WebKit: ${what}`, COMMAND_MS, (message) => {
+          hung ??= message;
+          wedged ??= message;
+        });
       const run = (/** @type {string} */ expression) =>
         command(session.executeScript(`return ${expression}`), `a script (${expression.slice(0, 60)})`);
 
@@ -139,15 +175,9 @@ export async function launch() {
         hung: () => hung,
         // A session that does not close is left to the driver's end (its process group).
         close: () =>
-          bounded(session.quit(), "WebKit: closing the session", QUIT_MS).catch((error) =>
-            process.stderr.write(`${error.message}; left to the driver's end\n`),
-          ),
+          bounded(session.quit(), "WebKit: closing the session", QUIT_MS, (message) => (wedged ??= message)).catch(() => {}),
       };
     },
-    async close() {
-      if (driver.pid === undefined || driver.exitCode !== null) return;
-      process.kill(-driver.pid, "SIGTERM");
-      await new Promise((resolve) => driver.once("exit", resolve));
-    },
+    close: () => driver.stop(),
   };
 }
