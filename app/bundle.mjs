@@ -21,6 +21,7 @@ import path from "node:path";
 import { catalogue, checkAppCatalogue } from "./bundling/catalogue.mjs";
 import { importAlone } from "./bundling/import-alone.mjs";
 import { reactBindings } from "./bundling/react-bindings.mjs";
+import { reactModules } from "./bundling/react-modules.mjs";
 import { stringFizz } from "./bundling/string-fizz.mjs";
 import { clientGraph, groupsJson, messageGroups, routeScreens } from "./bundling/message-groups.mjs";
 import { routeMessagesModule } from "./bundling/message-modules.mjs";
@@ -174,7 +175,14 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
     chunkNames: "[name]-[hash]",
     assetNames: "[name]-[hash]",
     metafile: true,
-    plugins: [...pseudoLanguages, catalogue(root, side("client")), routePathsPlugin(root, side("client")), formattingDateLocales()],
+    // Development keeps React's development files, whole.
+    plugins: [
+      ...pseudoLanguages,
+      catalogue(root, side("client")),
+      routePathsPlugin(root, side("client")),
+      formattingDateLocales(),
+      ...(dev ? [] : [reactModules(root)]),
+    ],
   };
   return { server, client, split };
 }

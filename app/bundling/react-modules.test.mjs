@@ -1,0 +1,60 @@
+// The production client reads React's CommonJS files as ES modules (react-modules.mjs), so
+// what nothing imports is left out; what is imported is React's own.
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import vm from "node:vm";
+import { build } from "esbuild";
+import { asModule, reactModules } from "./react-modules.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const require = createRequire(path.join(root, "package.json"));
+
+async function bundled(plugins) {
+  const { outputFiles } = await build({
+    absWorkingDir: root,
+    stdin: {
+      contents: `import { useState, version } from "react";\nimport { hydrateRoot } from "react-dom/client";\nglobalThis.seen = { useState, version, hydrateRoot };\n`,
+      resolveDir: path.join(root, "app"),
+      sourcefile: "app/entry.js",
+    },
+    bundle: true,
+    format: "iife",
+    write: false,
+    logLevel: "silent",
+    define: { "process.env.NODE_ENV": '"production"' },
+    plugins,
+  });
+  return outputFiles[0].text;
+}
+
+test("React's modules keep what is imported, React's own, and leave the rest out", async () => {
+  const code = await bundled([reactModules(root)]);
+  const context = vm.createContext({ window: {} });
+  vm.runInContext(code, context);
+  const { useState, version, hydrateRoot } = context.seen;
+  assert.equal(version, require("react").version);
+  assert.match(useState.toString(), /ReactSharedInternals\.H\.useState\(initialState\)/, "React's own production function");
+  assert.equal(typeof hydrateRoot, "function");
+  for (const unused of ["cloneElement", "forwardRef", "createPortal", "preinitModule"]) {
+    assert.doesNotMatch(code, new RegExp(`\\b${unused}\\b`), `${unused} is left out`);
+  }
+});
+
+test("without the plugin, React's modules come whole (what the test above can tell apart)", async () => {
+  const code = await bundled([]);
+  for (const unused of ["cloneElement", "forwardRef", "createPortal", "preinitModule"]) {
+    assert.match(code, new RegExp(`\\b${unused}\\b`));
+  }
+});
+
+test("a file of another shape fails the build, saying what is left", () => {
+  assert.throws(() => asModule(`"use strict";\nmodule.exports = require("./x.js");\n`, "react/index.js"), /react\/index\.js is not a module this build can read as ES \(it still has: module\.exports = require/);
+  assert.throws(() => asModule(`var a = 1;\n`, "empty.js"), /it exports nothing/);
+  assert.equal(
+    asModule(`"use strict";\nvar A = require("a"),\n  B = require("b/c");\nexports.x = A.y;\nexports.z = function () {};\n`, "f.js"),
+    `"use strict";\nimport * as A from "a";\nimport * as B from "b/c";\nconst __export_x = A.y;\nconst __export_z = function () {};\n\nexport { __export_x as x, __export_z as z };\n`,
+  );
+});
