@@ -83,18 +83,48 @@ fn a_render_that_eats_the_heap_is_stopped_and_its_runtime_replaced() {
 
 #[test]
 fn a_full_render_queue_answers_the_client_rendered_page_at_once() {
-    // Loops held 3 s: a page that waited behind them would take that long, far beyond
+    // Loops held 4 s: a page that waited behind them would take that long, far beyond
     // what a loaded 2-core CI adds to one answered at once (386 ms seen against 250).
-    let host = faulty_host(&["--render-queue", "1", "--render-timeout", "3s"]);
-    let busy: Vec<_> = (0..2)
-        .map(|i| {
-            // Different pages: the same one would be rendered once for both.
-            let url = host.url(&format!("/fr/loop-{i}"));
-            let handle = std::thread::spawn(move || client().get(url).send().unwrap().status());
-            std::thread::sleep(Duration::from_millis(60));
-            handle
-        })
-        .collect();
+    let host = faulty_host(&["--render-queue", "1", "--render-timeout", "4s"]);
+    // Different pages: the same one would be rendered once for both.
+    let a_loop = |i: usize| {
+        let url = host.url(&format!("/fr/loop-{i}"));
+        std::thread::spawn(move || client().get(url).send().unwrap().status())
+    };
+    let mut busy = vec![a_loop(0)];
+    // The queue (of one) is full once a loop runs and another waits for 300 ms. A loop that
+    // came while the one before it still waited was turned away (CI, under load, once took
+    // more than the 60 ms this test gave): another is sent.
+    for i in 1.. {
+        assert!(i <= 5, "no loop stayed queued behind the running one");
+        std::thread::sleep(Duration::from_millis(60));
+        let queued = a_loop(i);
+        let mut held_since: Option<Instant> = None;
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let full = loop {
+            if queued.is_finished() {
+                break false;
+            }
+            if host.metric("bilingue_render_queue_depth") == 1.0 {
+                if held_since.get_or_insert_with(Instant::now).elapsed()
+                    >= Duration::from_millis(300)
+                {
+                    break true;
+                }
+            } else {
+                held_since = None;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the render queue never held one loop"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        busy.push(queued);
+        if full {
+            break;
+        }
+    }
     let started = Instant::now();
     let response = fetch(&host, "/fr/");
     assert!(
