@@ -352,8 +352,7 @@ mod tests {
 
     #[test]
     fn one_call_hands_over_the_page_its_microtasks_made_with_its_markup_apart() {
-        static V8: std::sync::Once = std::sync::Once::new();
-        V8.call_once(crate::render::init_v8);
+        let _v8 = crate::test_support::v8_runtimes();
         let bundle = Bundle::Snapshot(crate::assets::SERVER_SNAPSHOT);
         let limits = Limits {
             timeout: Duration::from_secs(10),

@@ -105,8 +105,7 @@ mod tests {
 
     #[test]
     fn runtimes_share_the_hosts_source_and_give_it_back_when_they_end() {
-        static V8: std::sync::Once = std::sync::Once::new();
-        V8.call_once(crate::render::init_v8);
+        let _v8 = crate::test_support::v8_runtimes();
         let source = bundle(4 << 20);
         // Each runtime on its own thread, as the pool's are; both alive between the waits.
         let both = Arc::new(Barrier::new(3));
@@ -140,8 +139,7 @@ mod tests {
 
     #[test]
     fn a_source_with_more_than_ascii_is_copied_and_runs() {
-        static V8: std::sync::Once = std::sync::Once::new();
-        V8.call_once(crate::render::init_v8);
+        let _v8 = crate::test_support::v8_runtimes();
         let source: Arc<str> = format!("{}/* été */", bundle(0)).into();
         let script = Bundle::Script(source.clone());
         let renderer = Renderer::new(&script, limits()).unwrap();
