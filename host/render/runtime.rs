@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use deno_core::{JsRuntime, RuntimeOptions, v8};
 
-use super::bundle::Bundle;
+use super::bundle::{Bundle, KindClaim};
 use super::contract::ENTRY_POINTS;
 use super::error::RenderError;
 use super::outbox_ops::Outbox;
@@ -131,12 +131,15 @@ pub struct Renderer {
     timeout: Duration,
     stopped: bool,
     tokio: tokio::runtime::Runtime,
+    /// Given back once the isolate has gone.
+    _kind: KindClaim,
 }
 
 impl Renderer {
     /// Owns a current-thread tokio runtime: V8 schedules its delayed tasks on the runtime of
     /// the thread that creates the isolate, and aborts without one.
     pub fn new(bundle: &Bundle, limits: Limits) -> Result<Self, RenderError> {
+        let kind = bundle.claim()?;
         super::v8_flags::set_once();
         let tokio = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -208,6 +211,7 @@ impl Renderer {
             timeout: limits.timeout,
             stopped: false,
             tokio,
+            _kind: kind,
         })
     }
 
