@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::RenderError;
+use super::error::RenderError;
 
 /// The server bundle a render thread starts from. A process uses one kind only: V8 shares
 /// one read-only heap between its isolates, and isolates made from the build's snapshot
