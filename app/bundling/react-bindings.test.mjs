@@ -2,36 +2,18 @@
 // reads through esbuild's interop getters at every call; React's values themselves.
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import path from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 import vm from "node:vm";
-import { build } from "esbuild";
+import { bundled, root } from "./react-test-support.mjs";
 import { reactBindings } from "./react-bindings.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const require = createRequire(path.join(root, "package.json"));
+const require = createRequire(`${root}/package.json`);
 
-async function bundled(plugins) {
-  const { outputFiles } = await build({
-    absWorkingDir: root,
-    stdin: {
-      contents: `import React, { useState } from "react";\nimport { jsx } from "react/jsx-runtime";\nglobalThis.seen = { React, useState, jsx };\n`,
-      resolveDir: path.join(root, "app"),
-      sourcefile: "app/entry.js",
-    },
-    bundle: true,
-    format: "iife",
-    write: false,
-    logLevel: "silent",
-    define: { "process.env.NODE_ENV": '"production"' },
-    plugins,
-  });
-  return outputFiles[0].text;
-}
+/** The entry these tests bundle. */
+const ENTRY = `import React, { useState } from "react";\nimport { jsx } from "react/jsx-runtime";\nglobalThis.seen = { React, useState, jsx };\n`;
 
 test("the app's React imports are React's own values, bound once", async () => {
-  const code = await bundled([reactBindings(root)]);
+  const code = await bundled(ENTRY, [reactBindings(root)]);
   const context = vm.createContext({});
   vm.runInContext(code, context);
   const { React, useState, jsx } = context.seen;
@@ -43,5 +25,5 @@ test("the app's React imports are React's own values, bound once", async () => {
 });
 
 test("without the plugin, the same imports are read through the interop object (what the test above can tell apart)", async () => {
-  assert.match(await bundled([]), /import_react\d*\.useState/);
+  assert.match(await bundled(ENTRY, []), /import_react\d*\.useState/);
 });

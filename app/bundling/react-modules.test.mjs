@@ -2,39 +2,21 @@
 // what nothing imports is left out; what is imported is React's own.
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import path from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 import vm from "node:vm";
-import { build } from "esbuild";
+import { bundled, root } from "./react-test-support.mjs";
 import { asModule, reactModules } from "./react-modules.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const require = createRequire(path.join(root, "package.json"));
+const require = createRequire(`${root}/package.json`);
 
 /** Exports of react, react-dom and the scheduler that nothing here imports. */
 const UNUSED = ["cloneElement", "forwardRef", "createPortal", "preinitModule", "unstable_forceFrameRate", "unstable_wrapCallback"];
 
-async function bundled(plugins) {
-  const { outputFiles } = await build({
-    absWorkingDir: root,
-    stdin: {
-      contents: `import { useState, version } from "react";\nimport { hydrateRoot } from "react-dom/client";\nglobalThis.seen = { useState, version, hydrateRoot };\n`,
-      resolveDir: path.join(root, "app"),
-      sourcefile: "app/entry.js",
-    },
-    bundle: true,
-    format: "iife",
-    write: false,
-    logLevel: "silent",
-    define: { "process.env.NODE_ENV": '"production"' },
-    plugins,
-  });
-  return outputFiles[0].text;
-}
+/** The entry these tests bundle. */
+const ENTRY = `import { useState, version } from "react";\nimport { hydrateRoot } from "react-dom/client";\nglobalThis.seen = { useState, version, hydrateRoot };\n`;
 
 test("React's modules keep what is imported, React's own, and leave the rest out", async () => {
-  const code = await bundled([reactModules(root)]);
+  const code = await bundled(ENTRY, [reactModules(root)]);
   const context = vm.createContext({ window: {} });
   vm.runInContext(code, context);
   const { useState, version, hydrateRoot } = context.seen;
@@ -47,7 +29,7 @@ test("React's modules keep what is imported, React's own, and leave the rest out
 });
 
 test("without the plugin, React's modules come whole (what the test above can tell apart)", async () => {
-  const code = await bundled([]);
+  const code = await bundled(ENTRY, []);
   for (const unused of UNUSED) {
     assert.match(code, new RegExp(`\\b${unused}\\b`));
   }
