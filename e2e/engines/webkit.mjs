@@ -69,11 +69,12 @@ async function startDriver() {
   return {
     url,
     async stop() {
-      if (driver.pid === undefined || driver.exitCode !== null) return;
+      const group = driver.pid;
+      if (group === undefined || driver.exitCode !== null) return;
       const exited = new Promise((resolve) => driver.once("exit", resolve));
-      process.kill(-driver.pid, "SIGTERM");
+      process.kill(-group, "SIGTERM");
       // A browser that ignores the signal is not waited on for long.
-      const killing = setTimeout(() => process.kill(-(driver.pid ?? 0), "SIGKILL"), 5_000);
+      const killing = setTimeout(() => process.kill(-group, "SIGKILL"), 5_000);
       await exited;
       clearTimeout(killing);
     },
