@@ -10,7 +10,7 @@ use std::process::Command;
 mod timed_browser_tests;
 use timed_browser_tests::TIMED_BROWSER_TESTS;
 
-use crate::support::machine;
+use crate::support::{machine, tap};
 
 /// The checks that load the CPU take turns. The benchmark's and the soak's smoke runs
 /// still hold bounds on first bytes and readiness: each runs alone. The browser tests, the
@@ -56,8 +56,9 @@ fn run(program: &str, args: &[&str], fix: &str) {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
-        "`{program} {}` failed ({fix}):\n{stdout}\n{stderr}",
-        args.join(" ")
+        "`{program} {}` failed ({fix}):\n{stdout}\n{stderr}\nwhat failed, again:\n{}",
+        args.join(" "),
+        tap::failed_tests(&stdout)
     );
 }
 

@@ -18,6 +18,9 @@ use timed_browser_tests::TIMED_BROWSER_TESTS;
 #[path = "support/machine/mod.rs"]
 mod machine;
 
+#[path = "support/tap.rs"]
+mod tap;
+
 /// Every scenario of each file in each engine (`BILINGUE_ENGINES=firefox` runs one
 /// alone), one file at a time.
 #[test]
@@ -31,11 +34,12 @@ fn timed_browser_tests_pass_in_chromium_firefox_and_webkit() {
         .env("BILINGUE_BIN", env!("CARGO_BIN_EXE_bilingue"))
         .output()
         .expect("cannot run node");
+    let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
         "the timed browser tests failed (they need Debian's browsers: apt-get install -y \
-         chromium firefox-esr webkit2gtk-driver xvfb xauth):\n{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
+         chromium firefox-esr webkit2gtk-driver xvfb xauth):\n{stdout}\n{}\nwhat failed, again:\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        tap::failed_tests(&stdout)
     );
 }

@@ -4,6 +4,7 @@
 pub mod asking;
 pub mod binary;
 pub mod machine;
+pub mod tap;
 pub mod upstream;
 
 use std::sync::OnceLock;
