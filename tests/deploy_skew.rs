@@ -65,9 +65,16 @@ pub fn variant_build(dir: &Path) -> PathBuf {
 /// `haproxy` in the foreground, one backend of `replicas`, each checked on `/readyz`; a
 /// request is retried on another replica when its connection fails (a replica that has
 /// just exited). Never on a 404: the replicas themselves must have every asset.
+///
+/// A replica is taken out after three failed checks, as HAProxy's default has it: with
+/// one, a check slower than its time-out on a loaded machine took a serving replica out,
+/// and when that met a replica being replaced, none was left (14 pages answered 503 in
+/// one CI run). A replica that drains says so for longer than three checks take.
 struct HaProxy {
     child: Child,
     config: PathBuf,
+    /// What HAProxy said on stderr: each server it took out or back, and why.
+    log: PathBuf,
     base: String,
 }
 
@@ -86,11 +93,11 @@ impl HaProxy {
     timeout connect 500ms
     timeout client 10s
     timeout server 10s
-    timeout check 500ms
+    timeout check 1s
     retries 3
     option redispatch 1
     option httpchk GET /readyz
-    default-server inter 100ms fall 1 rise 2
+    default-server inter 100ms fall 3 rise 2
 frontend web
     bind 127.0.0.1:{port}
     default_backend replicas
@@ -100,12 +107,13 @@ backend replicas
         );
         let file = std::env::temp_dir().join(format!("bilingue-haproxy-{port}.cfg"));
         std::fs::write(&file, config).unwrap();
+        let log = std::env::temp_dir().join(format!("bilingue-haproxy-{port}.log"));
         let child = Command::new("haproxy")
             .env("PATH", machine::path())
             .args(["-db", "-f"])
             .arg(&file)
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot run haproxy ({e}): apt-get install -y haproxy"));
         let started = Instant::now();
@@ -119,8 +127,21 @@ backend replicas
         Self {
             child,
             config: file,
+            log,
             base: format!("http://127.0.0.1:{port}"),
         }
+    }
+
+    /// The servers HAProxy took out and back so far, and why.
+    fn server_changes(&self) -> String {
+        std::fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|line| {
+                line.contains("Server replicas/") || line.contains("no server available")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 }
 
@@ -129,6 +150,7 @@ impl Drop for HaProxy {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_file(&self.config);
+        let _ = std::fs::remove_file(&self.log);
     }
 }
 
@@ -332,15 +354,18 @@ fn a_rolling_deploy_behind_haproxy_and_varnish_never_leaves_a_page_without_its_s
         assert!(seen.pages > 0, "{name}: no page fetched");
         assert!(
             seen.failed_pages.is_empty() && seen.failed_assets.is_empty(),
-            "{name}: {:?} {:?}",
+            "{name}: {:?} {:?}\nwhat HAProxy did with the replicas:\n{}",
             seen.failed_pages,
-            seen.failed_assets
+            seen.failed_assets,
+            haproxy.server_changes()
         );
         assert_eq!(seen.pages_without_scripts, 0, "{name}");
     }
     eprintln!(
-        "deploy skew: {} pages and {} asset requests in all, deploy of 3 replicas in {deploy_took:?}",
-        totals.0, totals.1
+        "deploy skew: {} pages and {} asset requests in all, deploy of 3 replicas in {deploy_took:?}; HAProxy:\n{}",
+        totals.0,
+        totals.1,
+        haproxy.server_changes()
     );
     // Both builds were met: the held pages of A, and B's on fresh URLs after the deploy.
     let before = phases[0].lock().unwrap().entries.clone();
