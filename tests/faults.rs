@@ -164,6 +164,24 @@ fn a_status_outside_200_to_599_never_reaches_the_client() {
 
 #[test]
 fn renders_whose_client_has_gone_are_skipped_while_queued() {
+    for attempt in 1..=3 {
+        match visitors_leave_while_a_loop_holds_the_thread() {
+            Ok(()) => return,
+            Err(busy_took) => eprintln!(
+                "attempt {attempt}: the loop's request reached the host after a visitor's (it \
+                 took {busy_took:?}, behind that visitor's loop); again, on a fresh host"
+            ),
+        }
+    }
+    panic!("three times, the loop's request reached the host after a visitor's");
+}
+
+/// One loop holds the only render thread while five visitors ask for pages and leave; `Err`
+/// (how long the loop's request took) when a visitor's request reached the host first and
+/// its page held the thread instead, which a loaded machine's scheduling can do: the loop's
+/// request is sent first, but from another thread, and nothing the host says tells when it
+/// has read it.
+fn visitors_leave_while_a_loop_holds_the_thread() -> Result<(), Duration> {
     use std::io::Write;
     // Long enough for the five below to queue and leave while the loop holds the thread,
     // however loaded the machine (at 500 ms, then 2 s, under CI's browsers the fifth once
@@ -171,8 +189,8 @@ fn renders_whose_client_has_gone_are_skipped_while_queued() {
     let host = faulty_host(&["--render-timeout", "5s"]);
     let address = host.address();
     let url = host.url("/fr/loop");
-    let busy = std::thread::spawn(move || client().get(url).send().unwrap().status());
     let busy_since = Instant::now();
+    let busy = std::thread::spawn(move || client().get(url).send().unwrap().status());
     std::thread::sleep(Duration::from_millis(100));
     // Five visitors ask for a slow page and leave while it waits for the thread: each
     // leaves once its render is queued (on a loaded machine, a request dropped before the
@@ -194,14 +212,19 @@ fn renders_whose_client_has_gone_are_skipped_while_queued() {
     }
     let all_left = busy_since.elapsed();
     assert_eq!(busy.join().unwrap(), 200);
+    let busy_took = busy_since.elapsed();
+    // The loop stops at 5 s; behind another page's loop, at 10.
+    if busy_took > Duration::from_secs(8) {
+        return Err(busy_took);
+    }
     let started = Instant::now();
     still_serves(&host);
+    let served_after = started.elapsed();
     // Each of their pages loops until the 5 s time-out: had one run, this page would wait
     // for it. Under a loaded machine's scheduling a page may take a few hundred ms.
     assert!(
-        started.elapsed() < Duration::from_millis(1_500),
-        "no render ran for those who left: {:?}",
-        started.elapsed()
+        served_after < Duration::from_millis(1_500),
+        "no render ran for those who left: {served_after:?}"
     );
     // The page above may be taken before the last of them is dropped (a thread picks at
     // random among its ready queues): each is counted once it is dropped.
@@ -214,6 +237,8 @@ fn renders_whose_client_has_gone_are_skipped_while_queued() {
     assert_eq!(
         host.metric("bilingue_renders_abandoned_total"),
         5.0,
-        "the five had queued and left {all_left:?} into the loop's 5 s"
+        "the five had queued and left {all_left:?} into the loop's 5 s; the page after took {served_after:?}; the host's log:\n{}",
+        host.logs()
     );
+    Ok(())
 }
