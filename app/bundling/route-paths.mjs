@@ -1,14 +1,23 @@
-// Each language's route paths in its own module, not in every page's first load. app/routes.ts
-// writes a translated route's path as one object, its pattern in every language; in the
-// client bundle each such object becomes `pathsOf("<route>")` (app/data/routePaths.ts), and
-// each language's module (./message-modules.mjs) adds its language's patterns, resolved
-// along its chain as the manifest has them. A site of 40 routes in 30 languages thus keeps
-// ~7 KB gzip of other languages' words out of every page. The server bundle, the build's
-// own reading of the routes and the tests keep app/routes.ts as written.
+// app/routes.ts as the client bundle reads it: each language's route paths in its own
+// module, and the fields only the server reads left out, neither in every page's first load.
 //
-// Only a path written as an object of string literals, in a route written as
-// `name: defineRoute({ path: {…}, … })`, is split; any other form stays as it is (correct,
-// and in the first load).
+// Paths: app/routes.ts writes a translated route's path as one object, its pattern in every
+// language; in the client bundle each such object becomes `pathsOf("<route>")`
+// (app/data/routePaths.ts), and each language's module (./message-modules.mjs) adds its
+// language's patterns, resolved along its chain as the manifest has them. A site of 40
+// routes in 30 languages thus keeps ~7 KB gzip of other languages' words out of every page.
+//
+// Server-only fields (`SERVER_ONLY`): which pages the sitemap lists, how a page may be
+// kept, the document's description. The server bundle writes the head, the headers and
+// the sitemap from them; the client never reads them (app/server.tsx does, and the build's
+// own checks). On the real-size site's 40 routes they were 0.37 KB gzip of every page's
+// entry.
+//
+// The server bundle, the build's own reading of the routes and the tests keep
+// app/routes.ts as written. Only a route written as `name: defineRoute({ … })` (or
+// `const NAME = defineRoute({ … })`) is rewritten, and only a path of the first, written
+// as an object of string literals, is split; any other
+// form stays as it is (correct, and in the first load).
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "acorn";
@@ -25,14 +34,21 @@ function keyName(property) {
   return null;
 }
 
+/** The fields of a route the client never reads (see the module's comment). */
+export const SERVER_ONLY = ["indexable", "sharing", "descriptionKey"];
+
 /** Whether `node` is `{ fr: "…", en: "…" }`: names and string literals only. */
 const isPathObject = (node) =>
   node.type === "ObjectExpression" &&
   node.properties.length > 0 &&
   node.properties.every((property) => keyName(property) !== null && property.value.type === "Literal" && typeof property.value.value === "string");
 
-/** The `path` objects of `name: defineRoute({ path: {…} })` in `program`, with their route's name and what they write. */
-function splitPaths(program) {
+/**
+ * Each `defineRoute({ … })` of `program` whose client form differs from its source:
+ * its argument (`start`, `end`), its `path` object when it is split (`written`, what it
+ * writes), and the properties the client keeps (`kept`).
+ */
+function routeDefinitions(program) {
   const found = [];
   const visit = (node) => {
     if (node === null || typeof node !== "object") return;
@@ -40,15 +56,21 @@ function splitPaths(program) {
       for (const child of node) visit(child);
       return;
     }
-    if (node.type === "Property" && node.value?.type === "CallExpression") {
-      const route = keyName(node);
-      const call = node.value;
+    // `name: defineRoute({…})` in the routes, or `const NOT_FOUND = defineRoute({…})`, whose
+    // path is not split (it is not a route of ROUTES).
+    const inRoutes = node.type === "Property" && node.value?.type === "CallExpression";
+    const alone = node.type === "VariableDeclarator" && node.init?.type === "CallExpression";
+    if (inRoutes || alone) {
+      const route = inRoutes ? keyName(node) : null;
+      const call = inRoutes ? node.value : node.init;
       const [argument] = call.arguments;
-      if (route !== null && call.callee.type === "Identifier" && call.callee.name === "defineRoute" && argument?.type === "ObjectExpression") {
+      if ((route !== null || alone) && call.callee.type === "Identifier" && call.callee.name === "defineRoute" && argument?.type === "ObjectExpression") {
         const pathProperty = argument.properties.find((property) => keyName(property) === "path");
-        if (pathProperty && isPathObject(pathProperty.value)) {
-          const written = Object.fromEntries(pathProperty.value.properties.map((property) => [keyName(property), property.value.value]));
-          found.push({ route, written, start: pathProperty.value.start, end: pathProperty.value.end });
+        const split = route !== null && pathProperty && isPathObject(pathProperty.value) ? pathProperty : null;
+        const kept = argument.properties.filter((property) => !SERVER_ONLY.includes(keyName(property)));
+        if (split || kept.length < argument.properties.length) {
+          const written = split ? Object.fromEntries(split.value.properties.map((property) => [keyName(property), property.value.value])) : null;
+          found.push({ route, written, split, kept, start: argument.start, end: argument.end });
         }
       }
     }
@@ -60,15 +82,19 @@ function splitPaths(program) {
 
 /**
  * app/routes.ts for the client: its source in JavaScript with each split path written as
- * `pathsOf(route)`, the names of the routes so split, and the patterns each path writes.
+ * `pathsOf(route)` and each route's server-only fields left out, the names of the routes
+ * whose paths are split, and the patterns each such path writes.
  */
 export async function splitRoutesSource(root, source) {
   const { code } = await transform(source, { loader: "ts", format: "esm", target: "es2022", sourcefile: ROUTES });
-  const found = splitPaths(parse(code, { ecmaVersion: "latest", sourceType: "module" }));
+  const definitions = routeDefinitions(parse(code, { ecmaVersion: "latest", sourceType: "module" }));
+  const found = definitions.filter(({ split }) => split !== null);
   let contents = code;
-  // From the end, so the earlier offsets hold.
-  for (const { route, start, end } of [...found].sort((a, b) => b.start - a.start)) {
-    contents = `${contents.slice(0, start)}__bilingueRoutePaths(${JSON.stringify(route)})${contents.slice(end)}`;
+  // Each argument written again with what the client keeps of it, from the end, so the
+  // earlier offsets hold.
+  for (const { route, split, kept, start, end } of [...definitions].sort((a, b) => b.start - a.start)) {
+    const properties = kept.map((property) => (property === split ? `path: __bilingueRoutePaths(${JSON.stringify(route)})` : code.slice(property.start, property.end)));
+    contents = `${contents.slice(0, start)}{ ${properties.join(", ")} }${contents.slice(end)}`;
   }
   if (found.length > 0) {
     const registry = path.join(root, PATHS_MODULE).split(path.sep).join("/");

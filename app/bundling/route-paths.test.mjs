@@ -6,9 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { build, transform } from "esbuild";
 import { bundleOptions, messageGroupsOf } from "../bundle.mjs";
-import { addPathsSource, languagePatterns, splitRoutes, splitRoutesSource } from "./route-paths.mjs";
+import { addPathsSource, languagePatterns, SERVER_ONLY, splitRoutes, splitRoutesSource } from "./route-paths.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -35,6 +35,25 @@ test("only a path written as an object of strings, in `name: defineRoute({…})`
   assert.match(contents, /import \{ pathsOf as __bilingueRoutePaths \} from "\/app\/app\/data\/routePaths\.ts";/);
   // What is not a literal object stays as written: correct, and in the first load.
   for (const kept of ['path: "/"', "path: SHARED", '"/y"', '"/z"']) assert.ok(contents.includes(kept), kept);
+});
+
+test("the fields only the server reads are left out of the client's routes, wherever they are written, and nothing else", async () => {
+  const source = `export const ROUTES = {
+  home: defineRoute({ indexable: true, path: "/", titleKey: "site.name", descriptionKey: "home.description", sharing: { kind: "public" } }),
+  status: defineRoute({ path: { fr: "/etat", en: "/status" }, descriptionKey: "status.description", indexable: async () => [{ code: "x" }], screen: lazy(() => import("~/ui/Status")), sharing: { kind: "private" } }),
+  plain: defineRoute({ path: "/plain", titleKey: "plain.title" }),
+  other: notDefineRoute({ path: "/w", sharing: { kind: "public" } }),
+};
+export const NOT_FOUND = defineRoute({ path: "", status: 404, titleKey: "notFound.title", descriptionKey: "notFound.description", indexable: false, sharing: { kind: "public" } });`;
+  const { contents, routes } = await splitRoutesSource("/app", source);
+  assert.deepEqual(routes, ["status"]);
+  for (const field of SERVER_ONLY) assert.equal(contents.split(`${field}:`).length - 1, field === "sharing" ? 1 : 0, `${field} in ${contents}`);
+  // What the client reads stays, as written; what is not `defineRoute` is not touched.
+  for (const kept of ['path: "/"', 'titleKey: "site.name"', 'path: __bilingueRoutePaths("status")', 'screen: lazy(() => import("~/ui/Status"))', 'path: "/plain", titleKey: "plain.title"', 'path: "", status: 404, titleKey: "notFound.title" }', 'notDefineRoute({ path: "/w", sharing: { kind: "public" } })']) {
+    assert.ok(contents.includes(kept), `${kept} in ${contents}`);
+  }
+  // The rewritten routes are still JavaScript.
+  await transform(contents, { loader: "js", format: "esm" });
 });
 
 test("a routes file without a translated path is left without the registry", async () => {
