@@ -24,6 +24,7 @@ import { reactBindings } from "./bundling/react-bindings.mjs";
 import { reactModules } from "./bundling/react-modules.mjs";
 import { stringFizz } from "./bundling/string-fizz.mjs";
 import { clientGraph, groupsJson, messageGroups, routeScreens } from "./bundling/message-groups.mjs";
+import { messageIds, messageIdsPlugin } from "./bundling/message-ids.mjs";
 import { routeMessagesModule } from "./bundling/message-modules.mjs";
 import { languagePatterns, routePathsPlugin, splitRoutes } from "./bundling/route-paths.mjs";
 import { pseudoLanguagesPlugin, pseudoMessages, withPseudoHostTexts, withPseudoLanguages } from "./bundling/pseudo-languages.mjs";
@@ -140,6 +141,9 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
   const split = {
     groups: null,
     routePatterns: null,
+    // The keys' ids (./bundling/message-ids.mjs), set with the groups in production.
+    messageIds: null,
+    writesMessageIds: !dev,
     languages: await builtLanguages(root, listed, dev && pseudo),
     pseudo: dev && pseudo ? pseudoMessages(root, listed) : null,
   };
@@ -151,6 +155,9 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
     },
     get routePatterns() {
       return split.routePatterns;
+    },
+    get messageIds() {
+      return split.messageIds;
     },
   });
   const server = {
@@ -180,6 +187,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
       ...pseudoLanguages,
       catalogue(root, side("client")),
       routePathsPlugin(root, side("client")),
+      messageIdsPlugin(root, side("client")),
       formattingDateLocales(),
       ...(dev ? [] : [reactModules(root)]),
     ],
@@ -202,6 +210,8 @@ export async function messageGroupsOf(root, options, inputs = null) {
   const [first] = checked.errors.length > 0 ? [] : checked.messages.values();
   options.split.groups = first ? await messageGroups({ root, inputs: graph, routes, notFound, keys: new Set(first.keys()) }) : null;
   options.split.routePatterns = options.split.groups ? await routePatternsOf(root, options.split.languages) : null;
+  const runTime = new Set([...routes, notFound].flatMap((route) => route.builtAtRunTime));
+  options.split.messageIds = options.split.groups && options.split.writesMessageIds ? messageIds(first.keys(), runTime) : null;
   // A route's path edited changes no group, but its words in the language modules.
   const groupsChanged = (options.split.groups && JSON.stringify(groupsJson(options.split.groups))) !== before;
   return groupsChanged || JSON.stringify(options.split.routePatterns) !== patternsBefore;

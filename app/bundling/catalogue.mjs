@@ -148,7 +148,8 @@ const messageOf = async (root, { file, line, text }) => {
  * which; the client's table modules become language modules (./message-modules.mjs), and
  * the server's keep their tables whole beside the groups (`bilingue:message-groups`).
  * `pseudo` (development): { base, messages() }, the pseudo-languages' messages, by code then
- * key, which the base language's modules carry.
+ * key, which the base language's modules carry. `messageIds` (the client's, in production):
+ * the keys' ids, which its modules of messages are keyed by (./message-ids.mjs).
  */
 export function catalogue(root, split = null) {
   return {
@@ -181,7 +182,7 @@ export function catalogue(root, split = null) {
         if (split?.side === "client" && split.groups) {
           // Its route paths: its own language's, and its pseudo-languages'.
           const paths = split.routePatterns && addPathsSource(root, Object.fromEntries([code, ...(pseudo?.keys() ?? [])].map((carried) => [carried, split.routePatterns[carried] ?? {}])));
-          return { contents: languageModule({ code, tableFile: args.path, groups: split.groups, messages, fallbacks, pseudo, paths }), loader: "js", resolveDir };
+          return { contents: languageModule({ code, tableFile: args.path, groups: split.groups, messages, fallbacks, pseudo, paths, ids: split.messageIds }), loader: "js", resolveDir };
         }
         // The server's, and a bundle without the split's (the app's unit tests): every message.
         return { contents: wholeLanguageModule({ tableFile: args.path, messages, fallbacks, pseudo }), loader: "js", resolveDir };
@@ -196,7 +197,8 @@ export function catalogue(root, split = null) {
       b.onLoad({ filter: /.*/, namespace: ROUTE_MESSAGES }, async (args) => {
         const { code, route } = routeMessagesOf(args.path);
         const keys = split.groups?.routes.get(route) ?? new Set();
-        return { contents: routeModule({ keys, messages: checked.messages.get(code) ?? new Map(), fallbacks: checked.fallbacks.get(code), pseudo: await pseudoFor(code) }), loader: "js" };
+        const ids = split.side === "client" ? split.messageIds : null;
+        return { contents: routeModule({ keys, messages: checked.messages.get(code) ?? new Map(), fallbacks: checked.fallbacks.get(code), pseudo: await pseudoFor(code), ids }), loader: "js" };
       });
     },
   };

@@ -53,6 +53,8 @@ export async function routeScreens(root) {
       name,
       screenFile,
       owned: [route.titleKey, ...(route.messages ?? [])],
+      // The keys its screen builds at run time: named whole by no source.
+      builtAtRunTime: route.messages ?? [],
       headOnly: [route.descriptionKey],
       // The home page: its title and description stand in for a page the host could not render.
       home: paths.includes("/") ? { titleKey: route.titleKey, descriptionKey: route.descriptionKey } : null,

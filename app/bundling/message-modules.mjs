@@ -6,6 +6,8 @@
 // bundle keeps every table whole, and reads the groups to render each page with the same
 // messages the browser will have (`bilingue:message-groups`).
 
+import { writtenKey } from "./message-ids.mjs";
+
 /** The namespace of a route's messages in a language. */
 export const ROUTE_MESSAGES = "bilingue-messages";
 
@@ -25,12 +27,15 @@ export const GROUPS_MODULE = "bilingue:message-groups";
 /** The suffix under which a table's own source is read for its date locale alone. */
 export const DATE_LOCALE = "?date-locale";
 
-/** `{"key":compiled,…}` for `keys`, in their order, with the compiled messages `codes`. */
-function objectOf(keys, codes) {
+/**
+ * `{"key":compiled,…}` for `keys`, in their order, with the compiled messages `codes`; each
+ * key written as its id when `ids` has one (./message-ids.mjs).
+ */
+function objectOf(keys, codes, ids) {
   const entries = [];
   for (const key of keys) {
     const code = codes.get(key);
-    if (code !== undefined) entries.push(`${JSON.stringify(key)}:${code}`);
+    if (code !== undefined) entries.push(`${JSON.stringify(writtenKey(ids, key))}:${code}`);
   }
   return `{${entries.join(",")}}`;
 }
@@ -40,19 +45,19 @@ function objectOf(keys, codes) {
  * language's (a partial language's, a variant's), and whose: the page marks them with that
  * language (`lang`).
  */
-function fallbacksOf(keys, fallbacks) {
+function fallbacksOf(keys, fallbacks, ids) {
   const entries = [];
   for (const key of keys) {
     const from = fallbacks?.get(key);
-    if (from !== undefined) entries.push(`${JSON.stringify(key)}:${JSON.stringify(from)}`);
+    if (from !== undefined) entries.push(`${JSON.stringify(writtenKey(ids, key))}:${JSON.stringify(from)}`);
   }
   return entries.length > 0 ? `export const fallbacks = {${entries.join(",")}};\n` : "";
 }
 
 /** `export const pseudo = {"<code>":{…},…};` for `keys`, when the language carries pseudo-languages. */
-export function pseudoOf(keys, pseudo) {
+export function pseudoOf(keys, pseudo, ids = null) {
   if (!pseudo) return "";
-  const tables = [...pseudo].map(([code, codes]) => `${JSON.stringify(code)}:${objectOf(keys, codes)}`);
+  const tables = [...pseudo].map(([code, codes]) => `${JSON.stringify(code)}:${objectOf(keys, codes, ids)}`);
   return `export const pseudo = {${tables.join(",")}};\n`;
 }
 
@@ -61,23 +66,23 @@ export function pseudoOf(keys, pseudo) {
  * nothing else is kept), the shell's messages (each a language's along its chain, and
  * which are another's), and each route's as a dynamic import. `pseudo`: the
  * pseudo-languages made from it (development), by code then key. `paths`: the source that
- * adds its languages' route paths (./route-paths.mjs).
+ * adds its languages' route paths (./route-paths.mjs). `ids`: the keys' ids, if any.
  */
-export function languageModule({ code, tableFile, groups, messages, fallbacks, pseudo, paths = null }) {
+export function languageModule({ code, tableFile, groups, messages, fallbacks, pseudo, paths = null, ids = null }) {
   const routes = [...groups.routes.keys()].map((route) => `${JSON.stringify(route)}:()=>import(${JSON.stringify(routeMessagesModule(code, route))})`);
   return [
     `export { dateLocale } from ${JSON.stringify(tableFile + DATE_LOCALE)};`,
-    `export default ${objectOf(groups.shell, messages)};`,
+    `export default ${objectOf(groups.shell, messages, ids)};`,
     `export const routeMessages = {${routes.join(",")}};`,
-    fallbacksOf(groups.shell, fallbacks),
-    pseudoOf(groups.shell, pseudo),
+    fallbacksOf(groups.shell, fallbacks, ids),
+    pseudoOf(groups.shell, pseudo, ids),
     paths ?? "",
   ].join("\n");
 }
 
-/** A route's messages in a language (and in its pseudo-languages). */
-export function routeModule({ keys, messages, fallbacks, pseudo }) {
-  return `export default ${objectOf(keys, messages)};\n${fallbacksOf(keys, fallbacks)}${pseudoOf(keys, pseudo)}`;
+/** A route's messages in a language (and in its pseudo-languages); `ids`: the keys' ids, if any. */
+export function routeModule({ keys, messages, fallbacks, pseudo, ids = null }) {
+  return `export default ${objectOf(keys, messages, ids)};\n${fallbacksOf(keys, fallbacks, ids)}${pseudoOf(keys, pseudo, ids)}`;
 }
 
 /**

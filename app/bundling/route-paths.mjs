@@ -22,6 +22,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "acorn";
 import { transform } from "esbuild";
+import { withMessageIds } from "./message-ids.mjs";
 
 const ROUTES = "app/routes.ts";
 const PATHS_MODULE = "app/data/routePaths.ts";
@@ -156,7 +157,8 @@ export function routePathsPlugin(root, split) {
       b.onLoad({ filter: /[\\/]app[\\/]routes\.ts$/ }, async (args) => {
         if (args.path !== file || !split.groups || !split.routePatterns) return undefined;
         const { contents } = await splitRoutes(root);
-        return { contents, loader: "js", resolveDir: path.dirname(file) };
+        // The keys it names (route titles) as the modules of messages write them.
+        return { contents: split.messageIds ? withMessageIds(contents, split.messageIds) : contents, loader: "js", resolveDir: path.dirname(file) };
       });
     },
   };
