@@ -19,6 +19,7 @@ import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { catalogue, checkAppCatalogue } from "./bundling/catalogue.mjs";
+import { formattingDateLocales } from "./bundling/date-locales.mjs";
 import { importAlone } from "./bundling/import-alone.mjs";
 import { reactBindings } from "./bundling/react-bindings.mjs";
 import { reactModules } from "./bundling/react-modules.mjs";
@@ -44,31 +45,6 @@ function serverSubstitutes(root) {
       b.onResolve({ filter: new RegExp(`^(?:${specifiers.join("|")})$`) }, (args) => {
         const substitute = substitutes.find(({ importer, specifier }) => args.importer === path.join(root, importer) && args.path === specifier);
         return substitute ? { path: path.join(root, substitute.path) } : undefined;
-      });
-    },
-  };
-}
-
-/**
- * A date-fns locale carries, besides what formatting needs (its words and long formats),
- * the code that parses dates and writes distances; the app only formats (app/i18n/dates.ts),
- * so those parts are left out of every language's chunk. A locale module of another
- * shape is bundled as it is.
- */
-const UNUSED_DATE_LOCALE_PARTS = ["formatDistance", "formatRelative", "match"];
-function formattingDateLocales() {
-  return {
-    name: "formatting-date-locales",
-    setup(b) {
-      b.onLoad({ filter: /[\\/]node_modules[\\/]date-fns[\\/]locale[\\/][\w-]+\.js$/ }, async (args) => {
-        let source = await readFile(args.path, "utf8");
-        for (const part of UNUSED_DATE_LOCALE_PARTS) {
-          source = source
-            .replace(new RegExp(`^import \\{ ${part} \\} from "\\./[\\w-]+/_lib/${part}\\.js";\\n`, "m"), "")
-            .replace(new RegExp(`^  ${part}: ${part},\\n`, "m"), "");
-        }
-        const left = UNUSED_DATE_LOCALE_PARTS.some((part) => new RegExp(`\\b${part}\\b`).test(source));
-        return left ? undefined : { contents: source, loader: "js" };
       });
     },
   };

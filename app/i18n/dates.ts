@@ -8,10 +8,13 @@ import type { Locale } from "date-fns";
 import { keptIn } from "./kept";
 
 /**
- * What formatting needs of a date-fns locale: the bundles leave its parsing and distance
- * code out (app/bundle.mjs), so nothing else of it may be used.
+ * What formatting needs of a date-fns locale: the bundles leave out its parsing and
+ * distance code, and of its `localize` the era, the quarter and every day period but am
+ * and pm (app/bundling/date-locales.mjs), so nothing else of it may be used.
  */
-export type DateLocale = Pick<Locale, "code" | "formatLong" | "localize" | "options">;
+export type DateLocale = Pick<Locale, "code" | "formatLong" | "options"> & {
+  localize: Pick<Locale["localize"], "ordinalNumber" | "month" | "day" | "dayPeriod" | "preprocessor">;
+};
 
 /** The wall clock in a zone at an instant. */
 interface Clock {
