@@ -4,7 +4,7 @@ import { build } from "esbuild";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleOptions, checkAppRoutes, checkLanguages, messageGroupsOf, readLanguages, writeManifest } from "./bundle.mjs";
+import { bundleOptions, checkAppRoutes, checkLanguages, lazyScreenFiles, messageGroupsOf, readLanguages, writeManifest } from "./bundle.mjs";
 import { joinFirstLoad } from "./bundling/first-load-chunk.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -31,6 +31,7 @@ try {
     metafile: client.metafile,
     entryPoint: "app/client.tsx",
     languageEntries: languages.languages.map(({ code }) => `app/i18n/tables/${code}.ts`),
+    screenEntries: await lazyScreenFiles(root),
   });
   await rm(chunksDir, { recursive: true });
   await writeManifest({ root, outDir, metafile, languages, buildTime, dev: false });

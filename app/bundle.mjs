@@ -210,6 +210,12 @@ async function routePatternsOf(root, languages) {
   return languagePatterns(split, routes, written);
 }
 
+/** The files of the routes' screens loaded when needed (`lazy(() => import(…))`). */
+export async function lazyScreenFiles(root) {
+  const { routes } = await screensOf(root);
+  return routes.map(({ screenFile }) => screenFile).filter((file) => file !== null);
+}
+
 /** The routes' screens, read again only when app/routes.ts changes. */
 const screens = { source: null, read: null };
 async function screensOf(root) {

@@ -37,31 +37,40 @@ const follow = (page, name) => page.evaluateOn({ role: "link", name }, (link) =>
 
 const announced = (page) => page.text({ css: ".navigation-announcement" });
 
-/** How many times the page fetched the screen chunk `name`, as it saw its fetches (a browser may keep a chunk in its cache from an earlier run). */
-const fetched = (name) =>
-  `performance.getEntriesByType("resource").filter((entry) => /^\\/assets\\/${name}-\\w+\\.js$/.test(new URL(entry.name).pathname)).length`;
+/** How many times the page fetched the file `file` (a path), as it saw its fetches (a browser may keep a chunk in its cache from an earlier run). */
+const fetched = (file) => `performance.getEntriesByType("resource").filter((entry) => new URL(entry.name).pathname === ${JSON.stringify(file)}).length`;
+
+/** The screen's module of the page at `path` (`screen-<hash>.js`), as its document preloads it. */
+async function screenOf(site, path) {
+  const html = await (await fetch(site.baseUrl + path)).text();
+  const screens = [...html.matchAll(/<link rel="modulepreload" href="(\/assets\/screen-\w+\.js)"/g)].map(([, href]) => href);
+  assert.equal(screens.length, 1, `${path} preloads one screen: ${screens}`);
+  return screens[0];
+}
 
 const scrollY = (page) => page.evaluate("Math.round(window.scrollY)");
 
 inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   // First in the file: a fresh browser has none of the screens' chunks in its cache yet.
-  scenario("pointing at a link, or focusing it, fetches its screen's module before the click", async ({ page }) => {
+  scenario("pointing at a link, or focusing it, fetches its screen's module before the click", async ({ page, site }) => {
+    const Status = await screenOf(site, await appPage("en", "status"));
+    const Language = await screenOf(site, await appPage("en", "languages", { code: "fr" }));
     await page.goto("/en/");
     await page.idle();
     await page.hydrated();
-    const chunks = (name) => page.evaluate(fetched(name));
-    assert.equal(await chunks("Status"), 0, "not in the first load");
-    assert.equal(await chunks("Language"), 0, "not in the first load");
+    const chunks = (file) => page.evaluate(fetched(file));
+    assert.equal(await chunks(Status), 0, "not in the first load");
+    assert.equal(await chunks(Language), 0, "not in the first load");
     await page.evaluateOn({ role: "link", name: "The server’s status" }, (link) =>
       link.dispatchEvent(new MouseEvent("mouseover", { bubbles: true, relatedTarget: document.body })),
     );
-    await page.waitUntil(new Function(`return ${fetched("Status")} === 1`));
-    assert.equal(await chunks("Language"), 0, "pointing at one link fetched its screen alone");
+    await page.waitUntil(new Function(`return ${fetched(Status)} === 1`));
+    assert.equal(await chunks(Language), 0, "pointing at one link fetched its screen alone");
     await page.evaluateOn({ role: "link", name: "Français" }, (link) => link.focus());
-    await page.waitUntil(new Function(`return ${fetched("Language")} === 1`));
+    await page.waitUntil(new Function(`return ${fetched(Language)} === 1`));
     await follow(page, "Français");
     await page.waitFor({ role: "heading", name: "Français" });
-    assert.equal(await chunks("Language"), 1, "the click fetched it no more");
+    assert.equal(await chunks(Language), 1, "the click fetched it no more");
     assert.deepEqual(await page.problems(), []);
   });
 
@@ -172,8 +181,9 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     assert.deepEqual(await page.problems(), []);
   });
 
-  scenario("in French, links lead to the French paths, fetched beforehand and in place, and back and forward walk them, scroll and all", async ({ page }) => {
+  scenario("in French, links lead to the French paths, fetched beforehand and in place, and back and forward walk them, scroll and all", async ({ page, site }) => {
     const [home, status, english] = await Promise.all([appPage("fr", "home"), appPage("fr", "status"), appPage("fr", "languages", { code: "en" })]);
+    const statusScreen = await screenOf(site, status);
     assert.notEqual(status.slice(3), (await appPage("en", "status")).slice(3), "the status page has a French path of its own");
     await page.goto(home);
     await page.hydrated();
@@ -182,7 +192,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     assert.equal(await href("L’état du serveur"), status, "a link is its route's path in the page's language");
     assert.equal(await href("English"), english);
     await page.evaluateOn({ role: "link", name: "L’état du serveur" }, (link) => link.focus());
-    await page.waitUntil(new Function(`return ${fetched("Status")} === 1`));
+    await page.waitUntil(new Function(`return ${fetched(statusScreen)} === 1`));
     await page.evaluate(() => (document.body.style.padding = "1500px 0 5000px"));
     const at = await page.evaluateOn({ role: "link", name: "L’état du serveur" }, (link) => {
       link.scrollIntoView({ block: "center" });

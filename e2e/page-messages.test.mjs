@@ -8,21 +8,26 @@ import assert from "node:assert/strict";
 import { inEachEngine } from "./engines/index.mjs";
 import { appPage, startHost } from "./support.mjs";
 
-/** A route's messages in a language: `messages-<language>--<route>-<hash>.js`. */
-const MESSAGES = /^\/assets\/messages-(.+)--(\w+)-\w+\.js$/;
+/** A route's messages in a language: `messages-<language>-<hash>.js` (the manifest says whose route). */
+const MESSAGES = /^\/assets\/messages-[\w-]+-\w+\.js$/;
 
-/** The messages modules `page` fetched since `from` (an index in its requests): "language route". */
+/** The modules of messages `page` fetched since `from` (an index in its requests). */
 function messagesFetched(page, from = 0) {
   return page
     .requests()
     .slice(from)
-    .map((request) => request.path.match(MESSAGES))
-    .filter(Boolean)
-    .map(([, language, route]) => `${language} ${route}`);
+    .map((request) => request.path)
+    .filter((path) => MESSAGES.test(path));
+}
+
+/** The modules of messages the document of `path` preloads: its route's, in its language. */
+async function messagesOf(site, path) {
+  const html = await (await fetch(site.baseUrl + path)).text();
+  return [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map(([, href]) => href).filter((href) => MESSAGES.test(href));
 }
 
 inEachEngine({ site: () => startHost() }, ({ scenario }) => {
-  scenario("a route's first load fetches its own messages in its language, and no others", async ({ page }) => {
+  scenario("a route's first load fetches its own messages in its language, and no others", async ({ page, site }) => {
     for (const [language, route, params, heading] of [
       ["fr", "status", {}, "État du serveur"],
       ["en", "status", {}, "Server status"],
@@ -34,22 +39,25 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
       await page.hydrated();
       await page.waitFor({ role: "heading", name: heading });
       const fetched = messagesFetched(page, from);
+      const own = await messagesOf(site, await appPage(language, route, params));
       // The home page's messages are the shell's: it fetches no route's.
-      assert.deepEqual(fetched, route === "home" ? [] : [`${language} ${route}`], `${language} ${route}`);
+      assert.equal(own.length, route === "home" ? 0 : 1, `${language} ${route} preloads ${own}`);
+      assert.ok(own.every((file) => file.startsWith(`/assets/messages-${language}-`)), `${language} ${route}: ${own}`);
+      assert.deepEqual(fetched, own, `${language} ${route}`);
     }
   });
 
-  scenario("a navigation fetches the next route's messages beside its screen", async ({ page }) => {
+  scenario("a navigation fetches the next route's messages beside its screen", async ({ page, site }) => {
     await page.goto(await appPage("fr", "home"));
     await page.hydrated();
     const from = page.requests().length;
     await page.click({ role: "link", name: "L’état du serveur" });
     await page.waitFor({ role: "heading", name: "État du serveur" });
     assert.equal(await page.evaluate("document.title"), "État du serveur · Bilingue");
-    assert.deepEqual(messagesFetched(page, from), ["fr status"]);
+    assert.deepEqual(messagesFetched(page, from), await messagesOf(site, await appPage("fr", "status")));
   });
 
-  scenario("a change of language fetches that page's messages in the new language, and no others", async ({ page }) => {
+  scenario("a change of language fetches that page's messages in the new language, and no others", async ({ page, site }) => {
     await page.goto(await appPage("fr", "status"));
     await page.hydrated();
     await page.waitFor({ role: "heading", name: "État du serveur" });
@@ -58,7 +66,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.waitFor({ role: "heading", name: "Server status" });
     await page.waitFor({ role: "button", name: "Reload" });
     assert.equal(await page.evaluate("document.title"), "Server status · Bilingue");
-    assert.deepEqual(messagesFetched(page, from), ["en status"]);
+    assert.deepEqual(messagesFetched(page, from), await messagesOf(site, await appPage("en", "status")));
     const fetched = page.requests().slice(from).map(({ path }) => path);
     assert.ok(fetched.some((path) => /^\/assets\/en-\w+\.js$/.test(path)), `the English module: ${fetched}`);
     // Back to French: everything is there already, nothing more is fetched.

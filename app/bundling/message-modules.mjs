@@ -12,8 +12,8 @@ import { writtenKey } from "./message-ids.mjs";
 export const ROUTE_MESSAGES = "bilingue-messages";
 
 /**
- * The module of `route`'s messages in `code` (`bilingue-messages:messages-fr--status`),
- * named so that its chunk says what it holds (`messages-fr--status-<hash>.js`).
+ * The module of `route`'s messages in `code` (`bilingue-messages:messages-fr--status`);
+ * its chunk is `messages-fr-<hash>.js` (./first-load-chunk.mjs says why not by route).
  */
 export const routeMessagesModule = (code, route) => `${ROUTE_MESSAGES}:messages-${code}--${route}`;
 
