@@ -274,7 +274,8 @@ function checkPlurals(
 function reportUnused(first: CatalogueTable, sources: SourceFile[], warnings: Problem[]): void {
   const quoted = new Set<string>();
   for (const { text } of sources) {
-    for (const match of text.matchAll(/"([^"\\\n]+)"|'([^'\\\n]+)'|`([^`\\$\n]+)`/g)) quoted.add(match[1] ?? match[2] ?? match[3]);
+    // Empty and escaped strings too, as app/bundling/message-groups.mjs reads them.
+    for (const match of text.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$\n]|\\.)*)`/g)) quoted.add(match[1] ?? match[2] ?? match[3]);
   }
   for (const key of Object.keys(first.table)) {
     if (!quoted.has(key) && !key.startsWith(HOST_KEYS)) {

@@ -19,8 +19,22 @@ import { importAlone } from "./import-alone.mjs";
 const ENTRY = "app/client.tsx";
 const ROUTES = "app/routes.ts";
 
-/** Quoted strings in a source file (as the catalogue's unused-key check reads them). */
-const QUOTED = /"([^"\\\n]+)"|'([^'\\\n]+)'|`([^`\\$\n]+)`/g;
+/**
+ * Quoted strings in a source file (as the catalogue's unused-key check reads them), empty
+ * and escaped ones too: without them, `alt=""` or `"a\"b"` paired the quotes after it the
+ * wrong way round, and a key later on the line went unseen (its page shipped without it).
+ */
+const QUOTED = /"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$\n]|\\.)*)`/g;
+
+/** The keys of `keys` (a Set) that `text`, a source file, names as strings, in order. */
+export function keysNamedIn(text, keys) {
+  const found = [];
+  for (const match of text.matchAll(QUOTED)) {
+    const quoted = match[1] ?? match[2] ?? match[3];
+    if (keys.has(quoted)) found.push(quoted);
+  }
+  return found;
+}
 
 /**
  * The app's routes as the build reads them: each route's name, the keys it declares, and
@@ -109,12 +123,7 @@ export async function messageGroups({ root, inputs, routes, notFound, keys }) {
   const keysOf = async (file) => {
     if (!file.startsWith("app/")) return [];
     if (!texts.has(file)) texts.set(file, await readFile(path.join(root, file), "utf8"));
-    const found = [];
-    for (const match of texts.get(file).matchAll(QUOTED)) {
-      const quoted = match[1] ?? match[2] ?? match[3];
-      if (keys.has(quoted)) found.push(quoted);
-    }
-    return found;
+    return keysNamedIn(texts.get(file), keys);
   };
   const lazy = routes.filter(({ screenFile }) => screenFile !== null);
   // What app/routes.ts names for a route's page alone, or for no page.

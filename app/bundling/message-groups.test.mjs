@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { bundleOptions } from "../bundle.mjs";
 import { checkAppCatalogue } from "./catalogue.mjs";
-import { clientGraph, groupsJson, messageGroups, routeScreens } from "./message-groups.mjs";
+import { clientGraph, groupsJson, keysNamedIn, messageGroups, routeScreens } from "./message-groups.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -86,4 +86,15 @@ test("the app's pages: the shell leaves each lazy route's messages to it, and ev
   for (const key of keys) {
     if (!named.has(key) && !descriptions.has(key)) assert.equal(key, "app.name", `${key} is on no page (only the unused app.name may be)`);
   }
+});
+
+test("a key after an empty or an escaped string on its line is seen: the quotes pair as the code writes them", () => {
+  const keys = new Set(["home.title", "home.intro", "home.click", "status.title"]);
+  const source = [
+    '<img alt="" src={logo} /><h1>{t("home.title")}</h1>',
+    "const quote = 'it\\'s', intro = t('home.intro');",
+    'const said = "a \\"quoted\\" word", click = t(`home.click`);',
+    '// "status.title" in a comment is named too, as before',
+  ].join("\n");
+  assert.deepEqual(keysNamedIn(source, keys), ["home.title", "home.intro", "home.click", "status.title"]);
 });
