@@ -24,8 +24,8 @@ import { importAlone } from "./bundling/import-alone.mjs";
 import { reactBindings } from "./bundling/react-bindings.mjs";
 import { reactModules } from "./bundling/react-modules.mjs";
 import { stringFizz } from "./bundling/string-fizz.mjs";
-import { clientGraph, groupsJson, messageGroups, routeScreens } from "./bundling/message-groups.mjs";
-import { messageIds, messageIdsPlugin } from "./bundling/message-ids.mjs";
+import { clientGraph, groupsJson, keysNamedIn, messageGroups, routeScreens } from "./bundling/message-groups.mjs";
+import { messageIds, messageIdsPlugin, rewritten } from "./bundling/message-ids.mjs";
 import { routeMessagesModule } from "./bundling/message-modules.mjs";
 import { languagePatterns, routePathsPlugin, splitRoutes } from "./bundling/route-paths.mjs";
 import { pseudoLanguagesPlugin, pseudoMessages, withPseudoHostTexts, withPseudoLanguages } from "./bundling/pseudo-languages.mjs";
@@ -186,8 +186,7 @@ export async function messageGroupsOf(root, options, inputs = null) {
   const [first] = checked.errors.length > 0 ? [] : checked.messages.values();
   options.split.groups = first ? await messageGroups({ root, inputs: graph, routes, notFound, keys: new Set(first.keys()) }) : null;
   options.split.routePatterns = options.split.groups ? await routePatternsOf(root, options.split.languages) : null;
-  const runTime = new Set([...routes, notFound].flatMap((route) => route.builtAtRunTime));
-  options.split.messageIds = options.split.groups && options.split.writesMessageIds ? messageIds(first.keys(), runTime) : null;
+  options.split.messageIds = options.split.groups && options.split.writesMessageIds ? messageIds(first.keys(), await namedKeysKept(root, graph, [...routes, notFound], new Set(first.keys()))) : null;
   // A route's path edited changes no group, but its words in the language modules.
   const groupsChanged = (options.split.groups && JSON.stringify(groupsJson(options.split.groups))) !== before;
   return groupsChanged || JSON.stringify(options.split.routePatterns) !== patternsBefore;
@@ -208,6 +207,20 @@ async function routePatternsOf(root, languages) {
     return null;
   }
   return languagePatterns(split, routes, written);
+}
+
+/**
+ * The keys that keep their names in a production client (./bundling/message-ids.mjs): those
+ * the routes declare as built at run time, and those named in a file of the client's graph
+ * under app/ that the ids' plugin does not rewrite (JavaScript, JSON…).
+ */
+async function namedKeysKept(root, graph, routes, keys) {
+  const kept = new Set(routes.flatMap((route) => route.builtAtRunTime));
+  for (const file of Object.keys(graph)) {
+    if (!file.startsWith("app/") || rewritten(file) || file.startsWith("app/i18n/tables/")) continue;
+    for (const key of keysNamedIn(await readFile(path.join(root, file), "utf8"), keys)) kept.add(key);
+  }
+  return kept;
 }
 
 /** The files of the routes' screens loaded when needed (`lazy(() => import(…))`). */

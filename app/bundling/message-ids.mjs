@@ -5,27 +5,40 @@
 // keys are long (`unit.duration-millisecond.long`, `emoji.1f602`): with ids its largest
 // first load is 0.65 KB of gzip lighter (81,020 → 80,367 B), the demo's 0.26 KB.
 //
-// A key built at run time (`t.dynamic(…)`, declared by its route's `messages`) keeps its
-// name everywhere: no source names it whole. The server bundle keeps every name (it
-// renders the same text, and nothing it writes into the page names a key), and so do
-// development builds, whose errors name the key a developer wrote.
+// What keeps its name everywhere: a key built at run time or received at run time (a key
+// a screen's data carries, which the server wrote into the page with its name), which its
+// route declares in `messages`; a key named in a file this plugin does not rewrite (not
+// TypeScript: a .js, .json… under app/); and a key without a dot. The server bundle keeps
+// every name, and so do development builds, whose errors name the key a developer wrote.
+// A key must therefore reach `t` as written in the code, or be declared: code that takes
+// one apart (`key.split(".")`) or compares it with outside data sees the id instead.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "acorn";
 import { transform } from "esbuild";
 
-/** An id: digits and lower-case letters, shortest first; never a key, which has a dot (catalogue.ts). */
-const idAt = (index) => index.toString(36);
-
 /**
- * `keys` (the catalogue's, in its order) to their ids, less `kept` (the keys built at run
- * time): a Map from each key to its id.
+ * `keys` (the catalogue's, in its order) to their ids, less `kept` (the keys that keep
+ * their names): a Map from each key to its id. An id is digits and lower-case letters,
+ * shortest first, never digits alone (an object would list it before the others, where the
+ * key's place was its own) and never one of the catalogue's keys (`ok`, say).
  */
 export function messageIds(keys, kept) {
+  const all = new Set(keys);
   const ids = new Map();
-  for (const key of keys) if (!kept.has(key) && key.includes(".")) ids.set(key, idAt(ids.size));
+  let next = 0;
+  const nextId = () => {
+    for (;;) {
+      const id = (next++).toString(36);
+      if (!/^\d+$/.test(id) && !all.has(id)) return id;
+    }
+  };
+  for (const key of all) if (!kept.has(key) && key.includes(".")) ids.set(key, nextId());
   return ids;
 }
+
+/** Whether the plugin below rewrites `file` (a path under app/): the app's TypeScript, not its tables. */
+export const rewritten = (file) => /\.tsx?$/.test(file) && !file.startsWith("app/i18n/tables/");
 
 /**
  * JavaScript `code` with each string that is a key of `ids` written as its id: each string
@@ -38,6 +51,12 @@ export function withMessageIds(code, ids) {
     if (node === null || typeof node !== "object") return;
     if (Array.isArray(node)) {
       for (const child of node) visit(child);
+      return;
+    }
+    // A tagged template is its tag's to read (`String.raw`), not a string.
+    if (node.type === "TaggedTemplateExpression") {
+      visit(node.tag);
+      visit(node.quasi.expressions);
       return;
     }
     const text = node.type === "Literal" ? node.value : node.type === "TemplateLiteral" && node.expressions.length === 0 ? node.quasis[0].value.cooked : null;
@@ -66,22 +85,24 @@ export const writtenKey = (ids, key) => (ids?.get(key) ?? key);
  */
 export function messageIdsPlugin(root, split) {
   const app = path.join(root, "app") + path.sep;
-  const tables = path.join(root, "app/i18n/tables") + path.sep;
+  let tsconfig = null;
   return {
     name: "message-ids",
     setup(b) {
       b.onLoad({ filter: /\.tsx?$/, namespace: "file" }, async (args) => {
         const ids = split.messageIds;
-        if (!ids || !args.path.startsWith(app) || args.path.startsWith(tables)) return undefined;
-        // In JavaScript, as the bundle would read it (the TypeScript and JSX gone), where each
-        // string is a node of its own.
+        const file = path.relative(root, args.path).split(path.sep).join("/");
+        if (!ids || !args.path.startsWith(app) || !rewritten(file)) return undefined;
+        // In JavaScript, as the bundle would read it (the TypeScript and JSX gone, with the
+        // project's own settings), where each string is a node of its own.
+        tsconfig ??= readFile(path.join(root, "tsconfig.json"), "utf8").catch(() => "{}");
         const { code } = await transform(await readFile(args.path, "utf8"), {
           loader: args.path.endsWith(".tsx") ? "tsx" : "ts",
           format: "esm",
           target: "es2022",
           jsx: "automatic",
-          tsconfigRaw: { compilerOptions: { useDefineForClassFields: true } },
-          sourcefile: path.relative(root, args.path),
+          tsconfigRaw: await tsconfig,
+          sourcefile: file,
         });
         return { contents: withMessageIds(code, ids), loader: "js", resolveDir: path.dirname(args.path) };
       });
