@@ -18,14 +18,22 @@ const FRENCH_UNAVAILABLE: &str = "L’état du serveur n’a pas pu être obtenu
 /// The binary behind `upstream`, with this many render threads and no page cache: every
 /// page is rendered, its loader calling the upstream.
 fn host_behind(upstream: &Upstream, render_threads: &str) -> String {
-    support::start(&[
+    host_behind_with(upstream, render_threads, &[])
+}
+
+/// The same, with more options: the tests of what a hostile answer costs give its page
+/// time enough to load on a loaded machine (`--load-timeout`, `--render-timeout`).
+fn host_behind_with(upstream: &Upstream, render_threads: &str, extra: &[&str]) -> String {
+    let mut args = vec![
         "--render-threads",
         render_threads,
         "--api-upstream",
         &upstream.url,
         "--page-cache-entries",
         "0",
-    ])
+    ];
+    args.extend_from_slice(extra);
+    support::start(&args)
 }
 
 /// `{"version":…,"extra":[[[…]]]}`: a valid status with a field nested `depth` deep.
@@ -48,18 +56,11 @@ fn an_answer_nested_100_000_deep_fails_no_other_page_and_every_thread_keeps_rend
     // What is checked is that the answer breaks nothing, not how fast it is read: a loaded
     // machine once took past the default 3 s for the status's data (CI), and the page came
     // without it.
-    let host = support::start(&[
-        "--render-threads",
+    let host = host_behind_with(
+        &upstream,
         "2",
-        "--api-upstream",
-        &upstream.url,
-        "--page-cache-entries",
-        "0",
-        "--load-timeout",
-        "30s",
-        "--render-timeout",
-        "10s",
-    ]);
+        &["--load-timeout", "30s", "--render-timeout", "10s"],
+    );
     for _ in 0..8 {
         let html = support::text(format!(
             "{host}{}",
@@ -224,18 +225,11 @@ fn other_visitors_large_answers_fail_no_page_beside_them() {
         .start();
     // What is tested is the heap they share, not time: a debug build under CI's load can
     // take more than the default 3 s + 1 s to render sixteen pages of 3 MB on one thread.
-    let host = support::start(&[
-        "--render-threads",
+    let host = host_behind_with(
+        &upstream,
         "1",
-        "--api-upstream",
-        &upstream.url,
-        "--page-cache-entries",
-        "0",
-        "--load-timeout",
-        "30s",
-        "--render-timeout",
-        "30s",
-    ]);
+        &["--load-timeout", "30s", "--render-timeout", "30s"],
+    );
     let pages: Vec<_> = (0..36)
         .map(|i| {
             let url = format!("{host}{}", crate::support::app_page("fr", "status", &[]));

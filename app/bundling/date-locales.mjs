@@ -8,6 +8,7 @@
 // is bundled as it is.
 import { readFile } from "node:fs/promises";
 import { parse } from "acorn";
+import { withEdits } from "./source-edits.mjs";
 
 /** The parts of a locale the app never calls (its index module's properties). */
 const UNUSED_LOCALE_PARTS = ["formatDistance", "formatRelative", "match"];
@@ -50,7 +51,7 @@ export function formattingLocalize(source) {
     }
   }
   if (!localize || !UNUSED_LOCALIZE.every((name) => localize.properties.some((property) => nameOf(property) === name))) return null;
-  const edits = [{ node: localize, text: objectKeeping(source, localize, (property) => !UNUSED_LOCALIZE.includes(nameOf(property))) }];
+  const edits = [{ start: localize.start, end: localize.end, text: objectKeeping(source, localize, (property) => !UNUSED_LOCALIZE.includes(nameOf(property))) }];
   const dayPeriod = localize.properties.find((property) => nameOf(property) === "dayPeriod")?.value;
   const options = dayPeriod?.type === "CallExpression" ? dayPeriod.arguments[0] : null;
   if (options?.type !== "ObjectExpression") return null;
@@ -60,12 +61,9 @@ export function formattingLocalize(source) {
     // Each width's periods: { am: "…", pm: "…", midnight: "…", … }.
     const widths = values?.properties.map((width) => width.value);
     if (!widths?.every((periods) => periods?.type === "ObjectExpression" && DAY_PERIODS.every((period) => periods.properties.some((p) => nameOf(p) === period)))) return null;
-    for (const periods of widths) edits.push({ node: periods, text: objectKeeping(source, periods, (p) => DAY_PERIODS.includes(nameOf(p))) });
+    for (const periods of widths) edits.push({ start: periods.start, end: periods.end, text: objectKeeping(source, periods, (p) => DAY_PERIODS.includes(nameOf(p))) });
   }
-  let written = source;
-  // From the end, so the earlier offsets hold.
-  for (const { node, text } of edits.sort((a, b) => b.node.start - a.node.start)) written = `${written.slice(0, node.start)}${text}${written.slice(node.end)}`;
-  return written;
+  return withEdits(source, edits);
 }
 
 /** The bundles' plugin: each date-fns locale as formatting needs it, for both bundles. */

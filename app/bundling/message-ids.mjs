@@ -16,6 +16,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "acorn";
 import { transform } from "esbuild";
+import { eachNode, withEdits } from "./source-edits.mjs";
 
 /**
  * `keys` (the catalogue's, in its order) to their ids, less `kept` (the keys that keep
@@ -47,31 +48,16 @@ export const rewritten = (file) => /\.tsx?$/.test(file) && !file.startsWith("app
  */
 export function withMessageIds(code, ids) {
   const edits = [];
-  const visit = (node) => {
-    if (node === null || typeof node !== "object") return;
-    if (Array.isArray(node)) {
-      for (const child of node) visit(child);
-      return;
-    }
+  eachNode(parse(code, { ecmaVersion: "latest", sourceType: "module" }), (node) => {
     // A tagged template is its tag's to read (`String.raw`), not a string.
-    if (node.type === "TaggedTemplateExpression") {
-      visit(node.tag);
-      visit(node.quasi.expressions);
-      return;
-    }
+    if (node.type === "TaggedTemplateExpression") return [node.tag, node.quasi.expressions];
     const text = node.type === "Literal" ? node.value : node.type === "TemplateLiteral" && node.expressions.length === 0 ? node.quasis[0].value.cooked : null;
     const id = typeof text === "string" ? ids.get(text) : undefined;
-    if (id !== undefined) {
-      edits.push({ start: node.start, end: node.end, id });
-      return;
-    }
-    for (const [key, child] of Object.entries(node)) if (key !== "type" && key !== "start" && key !== "end") visit(child);
-  };
-  visit(parse(code, { ecmaVersion: "latest", sourceType: "module" }));
-  let written = code;
-  // From the end, so the earlier offsets hold.
-  for (const { start, end, id } of edits.sort((a, b) => b.start - a.start)) written = `${written.slice(0, start)}${JSON.stringify(id)}${written.slice(end)}`;
-  return written;
+    if (id === undefined) return undefined;
+    edits.push({ start: node.start, end: node.end, text: JSON.stringify(id) });
+    return [];
+  });
+  return withEdits(code, edits);
 }
 
 /** The name `key` is written with in a module of messages: its id, or itself. */

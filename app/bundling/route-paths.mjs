@@ -23,6 +23,7 @@ import path from "node:path";
 import { parse } from "acorn";
 import { transform } from "esbuild";
 import { withMessageIds } from "./message-ids.mjs";
+import { eachNode, withEdits } from "./source-edits.mjs";
 
 const ROUTES = "app/routes.ts";
 const PATHS_MODULE = "app/data/routePaths.ts";
@@ -51,12 +52,7 @@ const isPathObject = (node) =>
  */
 function routeDefinitions(program) {
   const found = [];
-  const visit = (node) => {
-    if (node === null || typeof node !== "object") return;
-    if (Array.isArray(node)) {
-      for (const child of node) visit(child);
-      return;
-    }
+  eachNode(program, (node) => {
     // `name: defineRoute({…})` in the routes, or `const NOT_FOUND = defineRoute({…})`, whose
     // path is not split (it is not a route of ROUTES).
     const inRoutes = node.type === "Property" && node.value?.type === "CallExpression";
@@ -75,9 +71,8 @@ function routeDefinitions(program) {
         }
       }
     }
-    for (const [key, child] of Object.entries(node)) if (key !== "type" && key !== "start" && key !== "end") visit(child);
-  };
-  visit(program);
+    return undefined;
+  });
   return found;
 }
 
@@ -90,13 +85,14 @@ export async function splitRoutesSource(root, source) {
   const { code } = await transform(source, { loader: "ts", format: "esm", target: "es2022", sourcefile: ROUTES });
   const definitions = routeDefinitions(parse(code, { ecmaVersion: "latest", sourceType: "module" }));
   const found = definitions.filter(({ split }) => split !== null);
-  let contents = code;
-  // Each argument written again with what the client keeps of it, from the end, so the
-  // earlier offsets hold.
-  for (const { route, split, kept, start, end } of [...definitions].sort((a, b) => b.start - a.start)) {
-    const properties = kept.map((property) => (property === split ? `path: __bilingueRoutePaths(${JSON.stringify(route)})` : code.slice(property.start, property.end)));
-    contents = `${contents.slice(0, start)}{ ${properties.join(", ")} }${contents.slice(end)}`;
-  }
+  // Each argument written again with what the client keeps of it.
+  let contents = withEdits(
+    code,
+    definitions.map(({ route, split, kept, start, end }) => {
+      const properties = kept.map((property) => (property === split ? `path: __bilingueRoutePaths(${JSON.stringify(route)})` : code.slice(property.start, property.end)));
+      return { start, end, text: `{ ${properties.join(", ")} }` };
+    }),
+  );
   if (found.length > 0) {
     const registry = path.join(root, PATHS_MODULE).split(path.sep).join("/");
     contents = `import { pathsOf as __bilingueRoutePaths } from ${JSON.stringify(registry)};\n${contents}`;
