@@ -19,7 +19,7 @@ import { identityOf, type Match } from "./data/router";
 import http, { type HttpClient, type RequestConfig, withConfig } from "./http/client";
 import { DEFAULT_LANGUAGE, isLanguage, type Language, localeOf, placeLanguages } from "./i18n/languages";
 import { type LanguageModule, type LoadResources, type Resources, resourcesOf, tableModuleOf } from "./i18n/resources";
-import { createTranslator } from "./i18n/translate";
+import { createTranslator, NO_FALLBACKS } from "./i18n/translate";
 import { resolveRoute } from "./routes";
 import { type Answer, cancel, deliver, fail, finishLater, finishNow, type Rendered, routeConsoleToHost } from "./server/exchange";
 import { haltShells, makeShellThenResume, type Resumable, resumeHoles, streamPage } from "./server/streaming";
@@ -54,11 +54,17 @@ function resourcesFor(language: Language, route: string | null): Resources {
   if (!page) {
     const keys = [...messageGroups.shell, ...((route !== null && messageGroups.routes[route]) || [])];
     const table = Object.fromEntries(keys.filter((k) => Object.hasOwn(all.table, k)).map((k) => [k, all.table[k]]));
-    pages.set(key, (page = { ...all, table, routes: null }));
+    pages.set(key, (page = { ...all, table, fallbacks: fallbacksOf(all.fallbacks, keys), routes: null }));
   }
   return page;
 }
 const loadResources: LoadResources = async (language) => resourcesFor(language, null);
+
+/** The fallbacks of `keys` (a page's resources never change on the server: none is the shared none). */
+function fallbacksOf(fallbacks: Readonly<Record<string, string>>, keys: readonly string[]): Record<string, string> {
+  const own = keys.filter((k) => Object.hasOwn(fallbacks, k));
+  return own.length === 0 ? (NO_FALLBACKS as Record<string, string>) : Object.fromEntries(own.map((k) => [k, fallbacks[k]]));
+}
 
 const validTimeZones = new Set<string>();
 

@@ -43,6 +43,17 @@ test("a page's identity names its route, its parameters and its path in every la
   assert.deepEqual(identity.params, { code: "pt-BR" });
   assert.deepEqual(Object.keys(identity.paths), LANGUAGES.map(({ code }) => code));
   for (const { code } of LANGUAGES) assert.equal(identity.paths[code], pathIn(match, code));
+  const other = identityOf(page({ to: "languages", params: { code: "en" } }));
+  assert.equal(other.paths.fr, pathIn(page({ to: "languages", params: { code: "en" } }), "fr"), "a route's parameters are its own each time");
+  assert.notEqual(other.paths.fr, identity.paths.fr);
+  // A route without parameters has the same paths at every render: written once, shared
+  // read-only between the identities that carry them, and per list of languages.
+  const home = identityOf(page({ to: "home" }));
+  assert.equal(identityOf(page({ to: "home" })).paths, home.paths);
+  assert.ok(Object.isFrozen(home.paths));
+  for (const { code } of LANGUAGES) assert.equal(home.paths[code], pathIn(page({ to: "home" }), code));
+  const some = [{ code: "fr" }];
+  assert.deepEqual(identityOf(page({ to: "home" }), some).paths, { fr: pathIn(page({ to: "home" }), "fr") });
   const notFound = resolveRoute(languageOf("fr"), "/nowhere/at/all");
   assert.deepEqual(identityOf(notFound), { route: null, params: {}, paths: {} });
   assert.equal(notFound.asked, "/nowhere/at/all");

@@ -95,8 +95,12 @@ export function parameterNames(pattern: string): string[] {
 
 /** `route`'s parameters, when `pathWithoutPrefix` is its page in `language`; else null. */
 export function matchPattern(route: Route, pattern: string, pathWithoutPrefix: string): Record<string, string> | null {
+  return matchSegments(route, pattern, pathWithoutPrefix.split("/"));
+}
+
+/** `matchPattern` for a path already cut at its slashes. */
+function matchSegments(route: Route, pattern: string, segments: readonly string[]): Record<string, string> | null {
   const { parts } = cut(pattern);
-  const segments = pathWithoutPrefix.split("/");
   if (parts.length !== segments.length) return null;
   const params: Record<string, string> = {};
   for (const [i, part] of parts.entries()) {
@@ -121,12 +125,24 @@ export function matchPattern(route: Route, pattern: string, pathWithoutPrefix: s
 export function matchRoute(routes: Routes, notFound: Route, language: string, pathWithoutPrefix: string): Match {
   const path = canonicalPath(pathWithoutPrefix);
   if (isPagePath(path)) {
-    for (const [name, route] of Object.entries(routes)) {
-      const params = matchPattern(route, patternIn(route, language), path);
+    // Every render matches its path against the routes in order: the path is cut once,
+    // and the routes' list is read once per table, not once per render.
+    const segments = path.split("/");
+    for (const [name, route] of entriesOf(routes)) {
+      const params = matchSegments(route, patternIn(route, language), segments);
       if (params) return { name, route, params };
     }
   }
   return { name: null, route: notFound, params: {}, asked: path };
+}
+
+const routeLists = new WeakMap<Routes, readonly (readonly [string, Route])[]>();
+
+/** A route table's routes in order, listed once (a table is never changed once made). */
+function entriesOf(routes: Routes): readonly (readonly [string, Route])[] {
+  let list = routeLists.get(routes);
+  if (list === undefined) routeLists.set(routes, (list = Object.entries(routes)));
+  return list;
 }
 
 /**
@@ -164,9 +180,22 @@ export function hrefIn(match: Match, language: Language): string {
  */
 export function identityOf(match: Match, languages: readonly { code: string }[] = LANGUAGES): PageIdentity {
   if (match.name === null) return { route: null, params: {}, paths: {} };
-  return {
-    route: match.name,
-    params: match.params,
-    paths: Object.fromEntries(languages.map(({ code }) => [code, pathIn(match, code)])),
-  };
+  const fixed = parameterNamesOf(match.route).length === 0;
+  let paths = fixed ? fixedPaths.get(match.route)?.get(languages) : undefined;
+  if (paths === undefined) {
+    paths = Object.freeze(Object.fromEntries(languages.map(({ code }) => [code, pathIn(match, code)])));
+    if (fixed) {
+      let byLanguages = fixedPaths.get(match.route);
+      if (byLanguages === undefined) fixedPaths.set(match.route, (byLanguages = new WeakMap()));
+      byLanguages.set(languages, paths);
+    }
+  }
+  return { route: match.name, params: match.params, paths };
 }
+
+/**
+ * The paths of a route without parameters, written once per list of languages: each page
+ * names its path in every language (30 and more on a real-size site), and such a route's
+ * are the same at every render.
+ */
+const fixedPaths = new WeakMap<Route, WeakMap<readonly { code: string }[], Readonly<Record<string, string>>>>();

@@ -8,7 +8,15 @@ import fr from "./tables/fr";
 test("a missing key yields an empty string, through the escape hatch too", () => {
   const t = createTranslator({ present: "ici" }, "fr-FR");
   assert.equal(t.dynamic("absent"), "");
-  assert.equal(t.dynamic("toString"), "", "inherited properties are not entries");
+  for (const inherited of ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf"]) {
+    assert.equal(t.dynamic(inherited), "", `${inherited}: inherited properties are not entries`);
+    assert.equal(t.text(inherited as never), "", inherited);
+  }
+  const own = createTranslator(JSON.parse('{"toString": "à soi", "__proto__": "aussi"}') as Table, "fr-FR");
+  assert.equal(own.dynamic("toString"), "à soi", "a table's own message of that name is its own");
+  assert.equal(own.dynamic("__proto__"), "aussi");
+  const ownFunction = createTranslator({ constructor: () => "construit" }, "fr-FR");
+  assert.equal(ownFunction.dynamic("constructor"), "construit");
   assert.equal(t.dynamic("present"), "ici");
   // @ts-expect-error: a key the catalogue lacks fails the type check; at run time it is "".
   assert.equal(createTranslator(fr, "fr-FR")("home.nowhere"), "");

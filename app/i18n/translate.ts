@@ -65,8 +65,29 @@ export const tableOf = (module: TableModule): Table => module.default;
 
 const translators = new WeakMap<Table, Map<string, Translate>>();
 
-/** No message is another language's. */
-const NONE: Readonly<Record<string, string>> = Object.freeze({});
+// A page asks its table for every text it shows (~150 on a real-size screen), so the
+// lookups below read a key once where `hasOwnProperty` then a read made two lookups: a
+// string is always the table's own (Object.prototype has no string property), and only
+// a function, which could be Object.prototype's (`"toString"`), is checked to be its own.
+
+/** The table's own entry for `key`: its text, or its compiled message. */
+function entryOf(table: Table, key: string): Table[string] | undefined {
+  const found = table[key];
+  if (typeof found === "string") return found;
+  return typeof found === "function" && Object.prototype.hasOwnProperty.call(table, key) ? found : undefined;
+}
+
+/** The language whose message stands in for `key`'s, when the page's language lacks it. */
+function fallbackOf(fallbacks: Readonly<Record<string, string>>, key: string): (typeof LANGUAGES)[number] | undefined {
+  const code = fallbacks[key];
+  return typeof code === "string" ? LANGUAGES.find((language) => language.code === code) : undefined;
+}
+
+/**
+ * No message is another language's: a translator given this one never looks a key up in
+ * it (a page of a complete language, on the server, whose resources never change).
+ */
+export const NO_FALLBACKS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * `t(key, params)` for `table` in `locale`: a missing key yields "", a compiled message
@@ -77,7 +98,7 @@ const NONE: Readonly<Record<string, string>> = Object.freeze({});
 export function createTranslator(
   table: Table,
   locale: string,
-  fallbacks: Readonly<Record<string, string>> = NONE,
+  fallbacks: Readonly<Record<string, string>> = NO_FALLBACKS,
   direction: "ltr" | "rtl" = "ltr",
 ): Translate {
   let byLocale = translators.get(table);
@@ -86,19 +107,20 @@ export function createTranslator(
   if (existing) return existing;
 
   const formatters = formattersOf(locale);
-  const text = (key: string, params: Params = {}): string => {
-    const entry = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+  const fallbackFor = fallbacks === NO_FALLBACKS ? () => undefined : (key: string) => fallbackOf(fallbacks, key);
+  const text = (key: string, params?: Params): string => {
+    const entry = entryOf(table, key);
     if (entry === undefined) {
       warnMissing(key, locale);
       return "";
     }
-    if (typeof entry !== "function") return entry;
-    const from = Object.prototype.hasOwnProperty.call(fallbacks, key) ? LANGUAGES.find(({ code }) => code === fallbacks[key]) : undefined;
-    return (entry as (params: Params, f: typeof formatters) => string)(params, from ? formattersOf(from.locale) : formatters);
+    if (typeof entry === "string") return entry;
+    const from = fallbackFor(key);
+    return (entry as (params: Params, f: typeof formatters) => string)(params ?? {}, from ? formattersOf(from.locale) : formatters);
   };
   const message = (key: string, params?: Params): Message => {
     const written = text(key, params);
-    const from = Object.prototype.hasOwnProperty.call(fallbacks, key) ? LANGUAGES.find(({ code }) => code === fallbacks[key]) : undefined;
+    const from = fallbackFor(key);
     if (!from || written === "") return written;
     return createElement(
       "span",
@@ -111,10 +133,12 @@ export function createTranslator(
       written,
     );
   };
-  const t = Object.assign((key: string, ...params: unknown[]) => message(key, params[0] as Params | undefined), {
-    text: (key: string, ...params: unknown[]) => text(key, params[0] as Params | undefined),
+  // The parameters are taken as one argument, not gathered (`...params`): an array less
+  // at each of a page's calls. The type check holds the calls to `Translate`'s signatures.
+  const t = Object.assign((key: string, params?: Params) => message(key, params), {
+    text: (key: string, params?: Params) => text(key, params),
     dynamic: message,
-  }) as Translate;
+  }) as unknown as Translate;
   byLocale.set(locale, t);
   return t;
 }
