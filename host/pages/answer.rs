@@ -16,6 +16,7 @@ use axum::response::{IntoResponse, Response};
 use super::cache::{Keeping, KeptPage, PublicPage, RenderTurn};
 use super::document::WholeDocument;
 use super::encoding;
+use super::first_parts::FirstParts;
 use super::representation::{PageHeaders, Representation};
 use super::request::Asked;
 use super::sharing::{Freshness, Sharing};
@@ -37,6 +38,7 @@ pub fn send(
     asked: &Asked,
     freshness: &Freshness,
     times: &RenderTimes,
+    heads: &FirstParts,
 ) -> Response {
     let started = Instant::now();
     let headers = |status,
@@ -59,7 +61,7 @@ pub fn send(
             &page.page,
             data_keys,
         );
-        document(turn, page, sharing, headers, &asked.headers)
+        document(turn, page, sharing, headers, &asked.headers, heads)
     };
     match written {
         Written::Whole(mut page) => {
@@ -116,9 +118,10 @@ fn document(
     sharing: Sharing,
     headers: PageHeaders,
     request: &HeaderMap,
+    heads: &FirstParts,
 ) -> Response {
     let fresh = |status, document, headers| {
-        let representation = encoding::fresh(document, request, sharing.validated());
+        let representation = encoding::fresh(document, request, sharing.validated(), heads);
         respond(status, representation, headers, request)
     };
     let Sharing::Public { limit } = sharing else {

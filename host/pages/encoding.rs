@@ -6,6 +6,11 @@
 //! - A bigger one goes in gzip at level 1 when the client takes gzip: a 55 KB page costs
 //!   about 45 µs and shrinks eightfold, where brotli's cheapest level costs twice that for
 //!   a sixth fewer bytes, and Node's `compression` middleware (brotli 4) four times it.
+//!   Its head (up to `</head>`: the same at every render of the page, with no nonce and
+//!   nothing of the visitor's) is compressed once and kept by its text (`first_parts`, as
+//!   a streamed page's frame is), the rest per request, in the same gzip member; a rest
+//!   that then fits the first flight goes stored (`gzip::GzipParts::part`), as a page that
+//!   fits goes plain.
 //! - A cached page goes in gzip when the client takes it, compressed once when it was
 //!   kept, never again.
 //! - Nothing is brotli-compressed per request: a client that takes only brotli gets the
@@ -15,17 +20,23 @@ use axum::body::Bytes;
 use axum::http::HeaderMap;
 
 use super::cache::KeptPage;
+use super::first_parts::FirstParts;
 use super::gzip::{self, FIRST_FLIGHT_BYTES};
 use super::representation::{Representation, etag};
 use crate::accept_encoding::takes_gzip;
 
 /// A page written for this request, in the coding the policy chooses; with its validator
-/// when `validated`.
-pub fn fresh(document: String, request: &HeaderMap, validated: bool) -> Representation {
+/// when `validated`. `heads`: the heads compressed once.
+pub fn fresh(
+    document: String,
+    request: &HeaderMap,
+    validated: bool,
+    heads: &FirstParts,
+) -> Representation {
     let (body, encoding) = if document.len() <= FIRST_FLIGHT_BYTES || !takes_gzip(request) {
         (Bytes::from(document), None)
     } else {
-        (Bytes::from(gzip::whole(document.as_bytes())), Some("gzip"))
+        (gzipped(&document, heads), Some("gzip"))
     };
     Representation {
         etag: validated.then(|| etag(&body)),
@@ -33,6 +44,21 @@ pub fn fresh(document: String, request: &HeaderMap, validated: bool) -> Represen
         encoding,
         age: None,
     }
+}
+
+/// `document` as one gzip member: its head as kept (compressed once), then the rest.
+fn gzipped(document: &str, heads: &FirstParts) -> Bytes {
+    const HEAD_END: &str = "</head>";
+    let Some(at) = document.find(HEAD_END) else {
+        return Bytes::from(gzip::whole(document.as_bytes()));
+    };
+    let (head, rest) = document.split_at(at + HEAD_END.len());
+    let head = heads.compressed(head);
+    let rest = head.rest().part(rest.as_bytes(), true);
+    let mut bytes = Vec::with_capacity(head.bytes().len() + rest.len());
+    bytes.extend_from_slice(head.bytes());
+    bytes.extend_from_slice(&rest);
+    Bytes::from(bytes)
 }
 
 /// A kept page, gzipped for a client that takes gzip, else plain.
@@ -51,7 +77,12 @@ mod tests {
     #[test]
     fn a_page_that_fits_the_first_flight_goes_plain() {
         let page = "é".repeat(FIRST_FLIGHT_BYTES / 2);
-        let sent = fresh(page.clone(), &accepting("gzip, deflate, br"), false);
+        let sent = fresh(
+            page.clone(),
+            &accepting("gzip, deflate, br"),
+            false,
+            &FirstParts::default(),
+        );
         assert_eq!((sent.body.as_ref(), sent.encoding), (page.as_bytes(), None));
         assert_eq!(sent.etag, None);
     }
@@ -59,18 +90,83 @@ mod tests {
     #[test]
     fn a_bigger_page_goes_in_gzip_when_taken_with_the_gzips_validator() {
         let page = "<p>bonjour</p>".repeat(1_000);
-        let sent = fresh(page.clone(), &accepting("gzip, deflate, br"), true);
+        let sent = fresh(
+            page.clone(),
+            &accepting("gzip, deflate, br"),
+            true,
+            &FirstParts::default(),
+        );
         assert_eq!(sent.encoding, Some("gzip"));
         assert!(sent.body.len() < page.len() / 10);
         assert_eq!(gunzip(&sent.body), page.as_bytes());
         assert_eq!(sent.etag, Some(etag(&sent.body)));
     }
 
+    /// Text that deflate cannot shrink much, as a page's varied words.
+    fn words(len: usize) -> String {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                char::from(b'a' + (state % 26) as u8)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_pages_head_is_compressed_once_and_a_rest_that_then_fits_the_first_flight_goes_stored() {
+        let heads = FirstParts::default();
+        let head = format!("<html><head>{}</head>", "<link rel=alternate>".repeat(300));
+        let rest = format!("<body>{}</body></html>", words(9_000));
+        let page = head.clone() + &rest;
+        assert!(page.len() > FIRST_FLIGHT_BYTES);
+        let sent = fresh(page.clone(), &accepting("gzip"), true, &heads);
+        assert_eq!(sent.encoding, Some("gzip"));
+        assert_eq!(gunzip(&sent.body), page.as_bytes());
+        assert_eq!(heads.len(), 1, "the head is kept");
+        assert!(
+            sent.body.windows(rest.len()).any(|w| w == rest.as_bytes()),
+            "the rest goes stored: with the head compressed, the answer fits the first flight"
+        );
+        assert!(sent.body.len() <= FIRST_FLIGHT_BYTES);
+        let again = fresh(page, &accepting("gzip"), true, &heads);
+        assert_eq!(
+            again.body, sent.body,
+            "the same bytes each time, so the same validator"
+        );
+        assert_eq!(again.etag, sent.etag);
+        assert_eq!(heads.len(), 1);
+    }
+
+    #[test]
+    fn a_rest_past_the_first_flight_is_deflated_after_the_kept_head() {
+        let heads = FirstParts::default();
+        let page = format!(
+            "<head>{}</head>{}",
+            words(2_000),
+            "<p>bonjour</p>".repeat(3_000)
+        );
+        let sent = fresh(page.clone(), &accepting("gzip"), false, &heads);
+        assert_eq!(gunzip(&sent.body), page.as_bytes());
+        assert!(sent.body.len() < 4_000, "{} bytes", sent.body.len());
+        let headless = "<p>bonjour</p>".repeat(3_000);
+        let sent = fresh(headless.clone(), &accepting("gzip"), false, &heads);
+        assert_eq!(gunzip(&sent.body), headless.as_bytes());
+        assert_eq!(heads.len(), 1, "a page without a head keeps nothing");
+    }
+
     #[test]
     fn nothing_is_brotli_compressed_per_request() {
         let page = "<p>bonjour</p>".repeat(1_000);
         for accept in ["br", "br, gzip;q=0", "identity", ""] {
-            let sent = fresh(page.clone(), &accepting(accept), false);
+            let sent = fresh(
+                page.clone(),
+                &accepting(accept),
+                false,
+                &FirstParts::default(),
+            );
             assert_eq!(
                 (sent.body.len(), sent.encoding),
                 (page.len(), None),

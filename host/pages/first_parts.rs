@@ -1,8 +1,9 @@
-//! The first part of a streamed page compressed once, not per visitor. A page with a kept
-//! shell starts with the same bytes for everyone who asks it (the document's frame, then
-//! the shell: no nonce, no data, nothing of the visitor's), and its first write went
-//! through the compressor each time: the path a crowd takes, on every request. Here the
-//! gzip of that text is kept by the text itself, so a part is reused only where it is
+//! The first part of a page compressed once, not per visitor. A page with a kept shell
+//! starts with the same bytes for everyone who asks it (the document's frame, then the
+//! shell: no nonce, no data, nothing of the visitor's), and its first write went through
+//! the compressor each time: the path a crowd takes, on every request. A page rendered
+//! whole starts with its head, the same for every render of that page (`encoding`). Here
+//! the gzip of that text is kept by the text itself, so a part is reused only where it is
 //! byte for byte what would have been compressed, and a page whose first part is its own
 //! merely misses. Bounded in count and size; full, it starts again empty.
 
@@ -11,7 +12,8 @@ use std::sync::{Arc, Mutex};
 
 use super::gzip::FirstPart;
 
-/// At most this many first parts kept (routes × languages × parameter values asked lately).
+/// At most this many first parts kept (routes × languages × parameter values asked lately,
+/// frames and heads).
 const KEPT: usize = 256;
 /// A longer first part is compressed per page: a screen whose shell is this long is rare,
 /// and the bound holds what the parts kept may take (under 6 MiB with their gzip).
@@ -19,7 +21,7 @@ const LONGEST: usize = 16 * 1024;
 
 #[derive(Default)]
 pub struct FirstParts {
-    kept: Mutex<HashMap<Arc<str>, FirstPart>>,
+    kept: Mutex<HashMap<Arc<str>, FirstPart, foldhash::fast::RandomState>>,
 }
 
 impl FirstParts {
@@ -43,7 +45,7 @@ impl FirstParts {
 
     /// How many are kept now.
     #[cfg(test)]
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.kept.lock().expect("first parts lock").len()
     }
 }

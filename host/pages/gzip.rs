@@ -91,7 +91,7 @@ impl GzipParts {
 
 /// A member's first part compressed once (with the header), and what the trailer needs of
 /// it, for the members that start with the same text: the frame and kept shell of a page
-/// that many visitors ask (see `first_parts`).
+/// that many visitors ask, the head of a page rendered whole (see `first_parts`).
 #[derive(Clone)]
 pub struct FirstPart {
     bytes: Bytes,

@@ -100,6 +100,7 @@ async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Response {
         &asked,
         &pages.site.freshness,
         &times,
+        &pages.first_parts,
     )
 }
 
