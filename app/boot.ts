@@ -13,4 +13,10 @@ export type { BootState, RenderResult } from "./contract";
 declare global {
   const BILINGUE_VERSION: string;
   const BILINGUE_BUILD_TIME: number;
+  /**
+   * True in the server bundle, false in the client's: for work kept once on the server,
+   * where a runtime renders page after page, that the browser, which renders a page or
+   * two, would only pay for in bytes. Code under it must do what the other branch does.
+   */
+  const BILINGUE_SERVER: boolean;
 }

@@ -142,6 +142,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
     outfile: path.join(outDir, "server.js"),
     format: "iife",
     platform: "browser",
+    define: { ...shared.define, BILINGUE_SERVER: "true" },
     loader: { ".css": "empty" },
     plugins: [...pseudoLanguages, catalogue(root, side("server")), serverSubstitutes(root), stringFizz(root, dev), reactBindings(root), formattingDateLocales()],
   };
@@ -149,6 +150,7 @@ export async function bundleOptions({ root, outDir, dev, buildTime, languages, p
     ...shared,
     entryPoints: dev ? ["app/client.tsx", "app/dev/client.ts"] : ["app/client.tsx"],
     outdir: path.join(outDir, "assets"),
+    define: { ...shared.define, BILINGUE_SERVER: "false" },
     format: "esm",
     platform: "browser",
     // Module scripts are UTF-8 by definition, and "é" is shorter than "\\xE9".

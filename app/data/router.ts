@@ -126,9 +126,9 @@ export function matchRoute(routes: Routes, notFound: Route, language: string, pa
   const path = canonicalPath(pathWithoutPrefix);
   if (isPagePath(path)) {
     // Every render matches its path against the routes in order: the path is cut once,
-    // and the routes' list is read once per table, not once per render.
+    // and, on the server, the routes' list is read once per table, not once per render.
     const segments = path.split("/");
-    for (const [name, route] of entriesOf(routes)) {
+    for (const [name, route] of BILINGUE_SERVER ? entriesOf(routes) : Object.entries(routes)) {
       const params = matchSegments(route, patternIn(route, language), segments);
       if (params) return { name, route, params };
     }

@@ -65,24 +65,6 @@ export const tableOf = (module: TableModule): Table => module.default;
 
 const translators = new WeakMap<Table, Map<string, Translate>>();
 
-// A page asks its table for every text it shows (~150 on a real-size screen), so the
-// lookups below read a key once where `hasOwnProperty` then a read made two lookups: a
-// string is always the table's own (Object.prototype has no string property), and only
-// a function, which could be Object.prototype's (`"toString"`), is checked to be its own.
-
-/** The table's own entry for `key`: its text, or its compiled message. */
-function entryOf(table: Table, key: string): Table[string] | undefined {
-  const found = table[key];
-  if (typeof found === "string") return found;
-  return typeof found === "function" && Object.prototype.hasOwnProperty.call(table, key) ? found : undefined;
-}
-
-/** The language whose message stands in for `key`'s, when the page's language lacks it. */
-function fallbackOf(fallbacks: Readonly<Record<string, string>>, key: string): (typeof LANGUAGES)[number] | undefined {
-  const code = fallbacks[key];
-  return typeof code === "string" ? LANGUAGES.find((language) => language.code === code) : undefined;
-}
-
 /**
  * No message is another language's: a translator given this one never looks a key up in
  * it (a page of a complete language, on the server, whose resources never change).
@@ -107,14 +89,22 @@ export function createTranslator(
   if (existing) return existing;
 
   const formatters = formattersOf(locale);
-  const fallbackFor = fallbacks === NO_FALLBACKS ? () => undefined : (key: string) => fallbackOf(fallbacks, key);
+  // A page asks its table for every text it shows (~150 on a real-size screen), so a key
+  // is read once where `hasOwnProperty` then a read made two lookups: a string is always
+  // the table's own (Object.prototype has no string property), and only a function, which
+  // could be Object.prototype's (`"toString"`), is checked to be its own. The same holds
+  // of the fallbacks, whose values are language codes.
+  const fallbackFor = (key: string) => {
+    const code = fallbacks === NO_FALLBACKS ? undefined : fallbacks[key];
+    return typeof code === "string" ? LANGUAGES.find((language) => language.code === code) : undefined;
+  };
   const text = (key: string, params?: Params): string => {
-    const entry = entryOf(table, key);
-    if (entry === undefined) {
+    const entry = table[key];
+    if (typeof entry === "string") return entry;
+    if (typeof entry !== "function" || !Object.hasOwn(table, key)) {
       warnMissing(key, locale);
       return "";
     }
-    if (typeof entry === "string") return entry;
     const from = fallbackFor(key);
     return (entry as (params: Params, f: typeof formatters) => string)(params ?? {}, from ? formattersOf(from.locale) : formatters);
   };

@@ -32,7 +32,7 @@ try {
     target: "node20",
     jsx: "automatic",
     outExtension: { ".js": ".mjs" },
-    define: { BILINGUE_VERSION: '"test"', BILINGUE_BUILD_TIME: "0", BILINGUE_TEST_ROOT: JSON.stringify(root) },
+    define: { BILINGUE_VERSION: '"test"', BILINGUE_BUILD_TIME: "0", BILINGUE_SERVER: "true", BILINGUE_TEST_ROOT: JSON.stringify(root) },
     logLevel: "warning",
     // The server's React renderer, as the server bundle has it (app/server/streaming.ts imports
     // it); its development build, as React itself is here (NODE_ENV is not "production").
