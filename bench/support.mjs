@@ -138,7 +138,9 @@ export function wrk(args) {
     let text = "";
     child.stdout.on("data", (d) => (text += d));
     child.stderr.on("data", (d) => (text += d));
-    child.on("exit", (code) => (code === 0 ? resolve(readWrk(text)) : reject(new Error(`wrk failed: ${text}`))));
+    // "close", not "exit": wrk's output may still be in its pipes when it exits (Node's
+    // `child_process` says so), and on a busy machine a report was read empty.
+    child.on("close", (code) => (code === 0 ? resolve(readWrk(text)) : reject(new Error(`wrk failed: ${text}`))));
   });
 }
 

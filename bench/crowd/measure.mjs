@@ -26,7 +26,8 @@ function openFilesLimit() {
     const shell = spawn("sh", ["-c", "ulimit -Sn"], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     shell.stdout.on("data", (d) => (out += d));
-    shell.on("exit", () => resolve(out.trim() === "unlimited" ? Infinity : Number(out)));
+    // Once its output is read whole ("close"; at "exit" it may still be in the pipe).
+    shell.on("close", () => resolve(out.trim() === "unlimited" ? Infinity : Number(out)));
     shell.on("error", reject);
   });
 }
@@ -46,7 +47,7 @@ function runClient(script, args, onLine = () => {}) {
       }
     });
     child.stderr.on("data", (d) => (err += d));
-    child.on("exit", (code) => (code === 0 && child.result ? resolve(JSON.parse(child.result)) : reject(new Error(`${script} exited with ${code}: ${err}`))));
+    child.on("close", (code) => (code === 0 && child.result ? resolve(JSON.parse(child.result)) : reject(new Error(`${script} exited with ${code}: ${err}`))));
   });
 }
 
