@@ -30,8 +30,8 @@
 //!   `--app-build`: every route in every language, its sitemap an index of parts.
 //! - `app_checks`: the app's own checks (type check, unit tests, the browser tests in
 //!   Chromium, Firefox and WebKit, the real-size site's benchmark on a small site).
-//! - `under_load`: the binary under load, each check alone: the benchmark's and the soak's
-//!   smokes, a start-up on a small share of a busy core.
+//! - `under_load`: the binary under load: the benchmark's smoke beside the other heavy
+//!   checks; each alone, the soak's smoke and a start-up on a small share of a busy core.
 //!
 //! The browser tests that time what a person waits for are a binary of their own
 //! (tests/timed.rs), which `cargo test` runs after this one, on a machine left to them.
