@@ -47,6 +47,11 @@ impl Random {
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 
+    /// `len` bytes that do not compress.
+    pub fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next() as u8).collect()
+    }
+
     /// Bytes made of pieces paths and cookies are made of, and some that break them.
     pub fn text(&mut self) -> Vec<u8> {
         const PIECES: [&[u8]; 14] = [

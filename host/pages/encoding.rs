@@ -72,7 +72,7 @@ pub fn kept(page: &KeptPage, request: &HeaderMap) -> Representation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::{accepting, gunzip};
+    use crate::test_support::{Random, accepting, gunzip};
 
     #[test]
     fn a_page_that_fits_the_first_flight_goes_plain() {
@@ -104,15 +104,8 @@ mod tests {
 
     /// Text that deflate cannot shrink much, as a page's varied words.
     fn words(len: usize) -> String {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        (0..len)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                char::from(b'a' + (state % 26) as u8)
-            })
-            .collect()
+        let letters = Random(0x9e37_79b9_7f4a_7c15).bytes(len).into_iter();
+        letters.map(|byte| char::from(b'a' + byte % 26)).collect()
     }
 
     #[test]

@@ -183,19 +183,11 @@ fn deflate(input: &[u8], last: bool, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::gunzip;
+    use crate::test_support::{Random, gunzip};
 
     /// Text that does not compress: its deflated form is longer than the room first given.
     fn noise(len: usize) -> Vec<u8> {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        (0..len)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state as u8
-            })
-            .collect()
+        Random(0x2545_f491_4f6c_dd1d).bytes(len)
     }
 
     #[test]
