@@ -120,6 +120,7 @@ fn document(
     request: &HeaderMap,
     heads: &FirstParts,
 ) -> Response {
+    let heads = heads_for(sharing, heads);
     let fresh = |status, document, headers| {
         let representation = encoding::fresh(document, request, sharing.validated(), heads);
         respond(status, representation, headers, request)
@@ -138,6 +139,13 @@ fn document(
         Keeping::Kept(page) => kept(&page, request),
         Keeping::Uncached(page) => fresh(page.status, page.document, page.headers),
     }
+}
+
+/// Where a page's head may be kept compressed: a public page's is the same for everyone
+/// who asks it; a page of its visitor's may carry their words in its title, which must
+/// not outlive their answer.
+fn heads_for(sharing: Sharing, heads: &FirstParts) -> Option<&FirstParts> {
+    matches!(sharing, Sharing::Public { .. }).then_some(heads)
 }
 
 /// A crawler's answer when its page could not be rendered: come back in 30 s.
@@ -264,5 +272,19 @@ mod tests {
         let mut two_fields = asking("\"x\"");
         two_fields.append(header::IF_NONE_MATCH, tag.clone());
         assert!(names(&two_fields, &tag));
+    }
+
+    #[test]
+    fn only_a_public_pages_head_is_kept_compressed() {
+        let heads = FirstParts::default();
+        assert!(heads_for(Sharing::Public { limit: None }, &heads).is_some());
+        for theirs in [
+            Sharing::Private,
+            Sharing::Once,
+            Sharing::NoOne,
+            Sharing::StandIn { page_failed: true },
+        ] {
+            assert!(heads_for(theirs, &heads).is_none(), "{theirs:?}");
+        }
     }
 }

@@ -26,12 +26,12 @@ use super::representation::{Representation, etag};
 use crate::accept_encoding::takes_gzip;
 
 /// A page written for this request, in the coding the policy chooses; with its validator
-/// when `validated`. `heads`: the heads compressed once.
+/// when `validated`. `heads`: the heads compressed once, where its head may join them.
 pub fn fresh(
     document: String,
     request: &HeaderMap,
     validated: bool,
-    heads: &FirstParts,
+    heads: Option<&FirstParts>,
 ) -> Representation {
     let (body, encoding) = if document.len() <= FIRST_FLIGHT_BYTES || !takes_gzip(request) {
         (Bytes::from(document), None)
@@ -47,9 +47,9 @@ pub fn fresh(
 }
 
 /// `document` as one gzip member: its head as kept (compressed once), then the rest.
-fn gzipped(document: &str, heads: &FirstParts) -> Bytes {
+fn gzipped(document: &str, heads: Option<&FirstParts>) -> Bytes {
     const HEAD_END: &str = "</head>";
-    let Some(at) = document.find(HEAD_END) else {
+    let (Some(heads), Some(at)) = (heads, document.find(HEAD_END)) else {
         return Bytes::from(gzip::whole(document.as_bytes()));
     };
     let (head, rest) = document.split_at(at + HEAD_END.len());
@@ -81,7 +81,7 @@ mod tests {
             page.clone(),
             &accepting("gzip, deflate, br"),
             false,
-            &FirstParts::default(),
+            Some(&FirstParts::default()),
         );
         assert_eq!((sent.body.as_ref(), sent.encoding), (page.as_bytes(), None));
         assert_eq!(sent.etag, None);
@@ -94,7 +94,7 @@ mod tests {
             page.clone(),
             &accepting("gzip, deflate, br"),
             true,
-            &FirstParts::default(),
+            Some(&FirstParts::default()),
         );
         assert_eq!(sent.encoding, Some("gzip"));
         assert!(sent.body.len() < page.len() / 10);
@@ -115,7 +115,7 @@ mod tests {
         let rest = format!("<body>{}</body></html>", words(9_000));
         let page = head.clone() + &rest;
         assert!(page.len() > FIRST_FLIGHT_BYTES);
-        let sent = fresh(page.clone(), &accepting("gzip"), true, &heads);
+        let sent = fresh(page.clone(), &accepting("gzip"), true, Some(&heads));
         assert_eq!(sent.encoding, Some("gzip"));
         assert_eq!(gunzip(&sent.body), page.as_bytes());
         assert_eq!(heads.len(), 1, "the head is kept");
@@ -124,7 +124,7 @@ mod tests {
             "the rest goes stored: with the head compressed, the answer fits the first flight"
         );
         assert!(sent.body.len() <= FIRST_FLIGHT_BYTES);
-        let again = fresh(page, &accepting("gzip"), true, &heads);
+        let again = fresh(page, &accepting("gzip"), true, Some(&heads));
         assert_eq!(
             again.body, sent.body,
             "the same bytes each time, so the same validator"
@@ -141,13 +141,25 @@ mod tests {
             words(2_000),
             "<p>bonjour</p>".repeat(3_000)
         );
-        let sent = fresh(page.clone(), &accepting("gzip"), false, &heads);
+        let sent = fresh(page.clone(), &accepting("gzip"), false, Some(&heads));
         assert_eq!(gunzip(&sent.body), page.as_bytes());
         assert!(sent.body.len() < 4_000, "{} bytes", sent.body.len());
         let headless = "<p>bonjour</p>".repeat(3_000);
-        let sent = fresh(headless.clone(), &accepting("gzip"), false, &heads);
+        let sent = fresh(headless.clone(), &accepting("gzip"), false, Some(&heads));
         assert_eq!(gunzip(&sent.body), headless.as_bytes());
         assert_eq!(heads.len(), 1, "a page without a head keeps nothing");
+    }
+
+    #[test]
+    fn a_head_given_nowhere_to_be_kept_is_compressed_with_its_page() {
+        let page = format!(
+            "<head>{}</head>{}",
+            words(2_000),
+            "<p>bonjour</p>".repeat(3_000)
+        );
+        let sent = fresh(page.clone(), &accepting("gzip"), false, None);
+        assert_eq!(gunzip(&sent.body), page.as_bytes());
+        assert_eq!(sent.body, gzip::whole(page.as_bytes()));
     }
 
     #[test]
@@ -158,7 +170,7 @@ mod tests {
                 page.clone(),
                 &accepting(accept),
                 false,
-                &FirstParts::default(),
+                Some(&FirstParts::default()),
             );
             assert_eq!(
                 (sent.body.len(), sent.encoding),
