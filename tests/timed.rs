@@ -22,13 +22,15 @@ mod machine;
 mod tap;
 
 /// Every scenario of each file in each engine (`BILINGUE_ENGINES=firefox` runs one
-/// alone), one file at a time.
+/// alone), the two files side by side: 42 s where one after the other took 53, the
+/// save shown in 0.5 to 0.8 s (median of five) and the notification open 1.50 to 1.58 s
+/// (two runs, each engine), as with one file at a time.
 #[test]
 fn timed_browser_tests_pass_in_chromium_firefox_and_webkit() {
     machine::require(machine::BROWSERS);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let output = Command::new("node")
-        .args(["--test", "--test-concurrency=1"])
+        .args(["--test", "--test-concurrency=2"])
         .args(TIMED_BROWSER_TESTS)
         .current_dir(root)
         .env("BILINGUE_BIN", env!("CARGO_BIN_EXE_bilingue"))
