@@ -21,6 +21,7 @@ fn main() {
         "tsconfig.json",
         "host/content_type.rs",
         "host/render/outbox_ops.rs",
+        "host/render/shell_hold.rs",
     ] {
         println!("cargo:rerun-if-changed={input}");
     }
@@ -38,6 +39,9 @@ fn main() {
 #[path = "host/render/outbox_ops.rs"]
 #[allow(dead_code)]
 mod outbox_ops;
+#[path = "host/render/shell_hold.rs"]
+#[allow(dead_code)]
+mod shell_hold;
 
 fn write_snapshot(bundle: &Path, snapshot: &Path) {
     let source = std::fs::read_to_string(bundle).expect("esbuild wrote the server bundle");

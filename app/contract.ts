@@ -40,12 +40,7 @@ export type RenderRequest = { boot: BootState,
  */
 streamNonce: string | null, shell: ShellAsk, };
 
-export type ShellAsk = { "kind": "none" } | { "kind": "make" } | { "kind": "resume", 
-/**
- * React's postponed state, as the bundle handed it over with the shell (JSON,
- * checked when the shell was kept), given back as it is.
- */
-postponed: unknown, };
+export type ShellAsk = { "kind": "none" } | { "kind": "make" } | { "kind": "hold" };
 
 export type Placement = { 
 /**
@@ -145,4 +140,6 @@ export type HostOps = {
   op_bilingue_fetch(call: string): void;
   /** A line of the bundle's console, for the host's log. */
   op_bilingue_log(level: LogLevel, message: string): void;
+  /** Held page `job` has its data: its shell's postponed state if the shell has gone (resume from it), `null` if not (render it whole; its shell will not go). */
+  op_bilingue_shell_sent(job: number): string | null;
 };

@@ -22,7 +22,7 @@ import { type LanguageModule, type LoadResources, type Resources, resourcesOf, t
 import { createTranslator, NO_FALLBACKS } from "./i18n/translate";
 import { resolveRoute } from "./routes";
 import { type Answer, cancel, deliver, fail, finishLater, finishNow, type Rendered, routeConsoleToHost } from "./server/exchange";
-import { haltShells, makeShellThenResume, type Resumable, resumeHoles, streamPage } from "./server/streaming";
+import { fillHeldShell, haltShells, makeShellThenResume, streamPage } from "./server/streaming";
 import { JOB } from "./server/transport";
 
 // Every listed language's resources are in the server bundle, whole, found by name as the
@@ -149,14 +149,17 @@ function start(boot: BootState, job: number, streamNonce: string | null, shell: 
   const context = { language: page.language, params: match.params, http: clientFor(job) };
   if (streamNonce !== null && mayStream(route)) {
     const data = runLoader(route, context);
-    const head = { status: route.status, ...textOf(page, match), page: identityOf(match) };
     const app = (pending: Promise<LoadOutcome<unknown>>) => (
       <App boot={page} pendingData={pending} initialResources={resourcesFor(page.language, match.name)} load={loadResources} />
     );
+    if (shell.kind === "hold") {
+      // Most such pages go whole: nothing of the stream is made before it is known to go.
+      fillHeldShell(job, () => app(data), streamNonce, data, route.screen(), (outcome) => renderPage(page, match, outcome));
+      return;
+    }
+    const head = { status: route.status, ...textOf(page, match), page: identityOf(match) };
     if (shell.kind === "none") streamPage(job, head, app(data), streamNonce, data, route.screen());
-    else if (shell.kind === "make") makeShellThenResume(job, head, app(NEVER), app(data), streamNonce, data, route.screen());
-    // The postponed state this bundle handed over with the shell, given back as it was.
-    else resumeHoles(job, app(data), shell.postponed as Resumable, streamNonce, data);
+    else makeShellThenResume(job, head, app(NEVER), app(data), streamNonce, data, route.screen());
     return;
   }
   // The screen's module is in this bundle, there after a microtask; the first render of

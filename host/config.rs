@@ -79,6 +79,10 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_PRERENDER", default_value = "on", value_parser = on_or_off, action = clap::ArgAction::Set)]
     pub prerender: bool,
 
+    /// How long a visitor's page whose shell is kept waits for its data before the shell is sent: data that comes within it makes the page whole, in one piece (`0s`: the shell goes at once, and the rest follows).
+    #[arg(long, env = "BILINGUE_SHELL_HOLD", default_value = "20ms", value_parser = within(Duration::ZERO, SECOND))]
+    pub shell_hold: Duration,
+
     /// Run every thread under Linux's `SCHED_BATCH` policy: a thread woken (a request read, a page rendered) waits for a core instead of preempting the thread on it, so a page is not cut into pieces by other pages' hand-offs (`off`, or a process started under another policy than the default: that policy is kept).
     #[arg(long, env = "BILINGUE_BATCH_SCHEDULING", default_value = "on", value_parser = on_or_off, action = clap::ArgAction::Set)]
     pub batch_scheduling: bool,

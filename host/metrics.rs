@@ -44,6 +44,8 @@ struct Sampled {
     render_failures: Counter,
     renders_abandoned: Counter,
     streams_abandoned: Counter,
+    held_whole: Counter,
+    shells_sent: Counter,
     cache_hits: Counter,
     cache_misses: Counter,
     panics: Counter,
@@ -164,6 +166,14 @@ impl Metrics {
                 "bilingue_streams_abandoned_total",
                 "Streamed pages whose client went away before their end: their render was stopped.",
             ),
+            held_whole: counter(
+                "bilingue_shells_held_whole_total",
+                "Visitors' pages whose data came while their kept shell was held (--shell-hold): sent whole.",
+            ),
+            shells_sent: counter(
+                "bilingue_shells_sent_total",
+                "Visitors' pages whose kept shell was sent (past its hold), the rest streamed after it.",
+            ),
             cache_hits: counter(
                 "bilingue_page_cache_hits_total",
                 "Pages served from the page cache.",
@@ -243,6 +253,8 @@ impl Metrics {
             (&sampled.render_failures, &stats.render_failures),
             (&sampled.renders_abandoned, &stats.abandoned),
             (&sampled.streams_abandoned, &stats.streams_abandoned),
+            (&sampled.held_whole, &stats.held_whole),
+            (&sampled.shells_sent, &stats.shells_sent),
         ];
         if let Some(exporter) = &from.exporter {
             let counts = exporter.counts();

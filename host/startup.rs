@@ -374,6 +374,7 @@ fn render_pool(
             load_timeout: config.load_timeout,
         }),
         prerender: config.prerender,
+        shell_hold: config.shell_hold,
         loading_budget: (config.loading_budget_mb << 20) as usize,
     })?)
 }

@@ -144,18 +144,108 @@ fn calls_into_v8(host: &str) -> f64 {
 #[test]
 fn a_visitors_page_resumed_from_its_kept_shell_enters_v8_twice() {
     let upstream = visitors_upstream(Duration::ZERO);
-    let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &upstream.url,
+        "--shell-hold",
+        "0s",
+    ]);
     let before = calls_into_v8(&host);
     status_page(&host, "alice");
     let made = calls_into_v8(&host);
     let (html, _, _) = status_page(&host, "bob");
     assert!(html.contains("<dd>bob</dd>"), "{html}");
+    assert!(
+        html.contains("$RC") || html.contains("$RS"),
+        "resumed: {html}"
+    );
     let resumed = calls_into_v8(&host);
     assert_eq!(
         (made - before, resumed - made),
         (3.0, 2.0),
         "the shell's maker: its start, the halt, its data; a later visitor: its start, its data"
     );
+}
+
+/// A visitor's page whose data comes while its kept shell is held (`--shell-hold`) is
+/// rendered whole, as a page with its data is, and sent in one piece: its length known,
+/// none of the scripts that put a stream's parts in place, two calls into V8.
+#[test]
+fn a_visitors_page_whose_data_comes_while_its_shell_is_held_comes_whole_in_one_piece() {
+    let upstream = visitors_upstream(Duration::ZERO);
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &upstream.url,
+        "--shell-hold",
+        "1s",
+    ]);
+    status_page(&host, "alice");
+    assert_eq!(support::metric(&host, "bilingue_shells_kept"), 1.0);
+    let before = calls_into_v8(&host);
+    let response = client()
+        .get(format!(
+            "{host}{}",
+            crate::support::app_page("fr", "status", &[])
+        ))
+        .header("accept-encoding", "identity")
+        .header("cookie", "session=bob")
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(header(&response, "cache-control"), "private, no-store");
+    assert!(
+        response.headers().get("transfer-encoding").is_none(),
+        "{:?}",
+        response.headers()
+    );
+    let length: usize = header(&response, "content-length").parse().unwrap();
+    let html = response.text().unwrap();
+    assert_eq!(html.len(), length);
+    assert!(html.contains("<dd>bob</dd>"), "{html}");
+    assert!(!html.contains("$RC") && !html.contains("$RS"), "{html}");
+    assert!(!html.contains("alice"), "{html}");
+    assert_eq!(calls_into_v8(&host) - before, 2.0, "its start, its data");
+    // HEAD says what GET says: the page whole, its length and its validator told.
+    let head = client()
+        .head(format!(
+            "{host}{}",
+            crate::support::app_page("fr", "status", &[])
+        ))
+        .header("accept-encoding", "identity")
+        .header("cookie", "session=bob")
+        .send()
+        .unwrap();
+    assert_eq!(header(&head, "content-length"), length.to_string());
+    assert_eq!(header(&head, "cache-control"), "private, no-store");
+    assert!(head.headers().get("transfer-encoding").is_none());
+}
+
+/// Past `--shell-hold`, the kept shell goes, and the visitor's data follows it in the same
+/// answer once it comes.
+#[test]
+fn a_kept_shell_goes_once_its_hold_is_over_and_the_data_follows() {
+    let upstream = visitors_upstream(Duration::from_millis(1200));
+    let host = support::start(&[
+        "--render-threads",
+        "1",
+        "--api-upstream",
+        &upstream.url,
+        "--shell-hold",
+        "300ms",
+    ]);
+    status_page(&host, "alice");
+    let (html, first_byte, whole) = status_page(&host, "bob");
+    assert!(
+        first_byte >= Duration::from_millis(300) && first_byte < Duration::from_millis(1100),
+        "the shell after the hold, before the data: {first_byte:?}"
+    );
+    assert!(whole >= Duration::from_millis(1200), "{whole:?}");
+    assert!(html.contains("<dd>bob</dd>"), "{html}");
+    assert!(html.contains("$RC") || html.contains("$RS"), "{html}");
 }
 
 /// Pages streamed at once on one render thread share its renderer and what it writes

@@ -107,6 +107,16 @@ export function onCancel(job: number, cancel: () => void): void {
   cancels.set(job, cancel);
 }
 
+/** The page `job` goes whole after all: nothing of it is left to stop. */
+export function forgetCancel(job: number): void {
+  cancels.delete(job);
+}
+
+/** Held page `job` has its data: its shell's postponed state if the shell has gone, else `null`, and the page goes whole. */
+export function shellSent(job: number): string | null {
+  return host.op_bilingue_shell_sent(job);
+}
+
 /** The client of the streamed page `job` went away: its render stops. */
 export function cancel(job: number): void {
   const stop = cancels.get(job);

@@ -25,6 +25,7 @@ const names: (keyof HostOps)[] = [
   "op_bilingue_end",
   "op_bilingue_fetch",
   "op_bilingue_log",
+  "op_bilingue_shell_sent",
 ];
 
 export const host = Object.fromEntries(names.map((name) => [name, ops?.[name] ?? missing(name)])) as HostOps;

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Suspense, use } from "react";
 import type { LoadOutcome } from "../data/outcome";
-import { type Handed, handedOver } from "./test-host";
+import { type Handed, handedOver, shellHasGone } from "./test-host";
 import { cancel } from "./exchange";
-import { haltShells, makeShellThenResume, streamPage } from "./streaming";
+import { fillHeldShell, haltShells, makeShellThenResume, streamPage } from "./streaming";
 
 type Outcome = LoadOutcome<unknown>;
 
@@ -129,4 +129,57 @@ test("a shell that cannot be prerendered fails its page alone, saying why", asyn
   const beside = of(5)(handed);
   assert.deepEqual(kinds(beside).at(-1), "end");
   assert.match(beside.map(htmlOf).join(""), /<p>à côté<\/p>/);
+});
+
+/** The shell of page `job` and what it resumes from, as the host keeps them. */
+async function keptShell(job: number): Promise<{ prelude: string; postponed: string }> {
+  const [shell] = (await madeShell(job, new Promise<Outcome>(() => {}))).filter((h) => h.op === "shell");
+  assert.ok(shell?.op === "shell" && shell.postponed !== null, "a shell with holes");
+  return { prelude: shell.prelude, postponed: shell.postponed };
+}
+
+/** A held page: its whole render, when it goes whole, is a marked paragraph. */
+function holdPage(job: number, data: Promise<Outcome>): void {
+  const text = data.then(() => "les données");
+  const whole = () => ({ html: "<p>entière</p>", result: { status: 200 } as never });
+  fillHeldShell(job, () => <Page first={text} second={text} />, "n0nce", data, Promise.resolve(), whole);
+}
+
+test("a held page whose data comes before its shell has gone is rendered whole, and resumes nothing", async () => {
+  const data = later<Outcome>();
+  holdPage(7, data.promise);
+  await settled();
+  assert.deepEqual(kinds(partsOf(7)), [], "nothing before the data");
+  data.resolve({ ok: true, data: null });
+  await settled();
+  const parts = partsOf(7);
+  assert.deepEqual(kinds(parts), ["shell_sent", "rendered"]);
+  assert.equal(parts[1].op === "rendered" ? parts[1].html : "", "<p>entière</p>");
+  cancel(7);
+  assert.deepEqual(kinds(partsOf(7)), [], "a page gone whole has nothing left to stop");
+});
+
+test("a held page whose shell has gone has its holes filled from the state the host gives back", async () => {
+  const { postponed } = await keptShell(8);
+  const data = later<Outcome>();
+  holdPage(9, data.promise);
+  shellHasGone(9, postponed);
+  data.resolve({ ok: true, data: null });
+  await settled();
+  const parts = partsOf(9);
+  assert.deepEqual(kinds(parts).slice(0, 2), ["shell_sent", "part"]);
+  assert.equal(kinds(parts).at(-1), "end");
+  const html = parts.map(htmlOf).join("");
+  assert.match(html, /les données/);
+  assert.doesNotMatch(html, /entière/);
+});
+
+test("a held page whose client has left asks nothing and renders nothing", async () => {
+  const data = later<Outcome>();
+  holdPage(10, data.promise);
+  await settled();
+  cancel(10);
+  data.resolve({ ok: true, data: null });
+  await settled();
+  assert.deepEqual(kinds(partsOf(10)), []);
 });

@@ -11,7 +11,7 @@ import type { PostponedState } from "react-dom/static";
 import { prerenderToNodeStream, renderToPipeableStream, resumeToPipeableStream, type StringDestination, type StringRendering } from "bilingue:react-dom-strings";
 import type { StreamHead } from "../contract";
 import type { LoadOutcome } from "../data/outcome";
-import { finishStream, onCancel, streamHead, streamHtml, streamShell } from "./exchange";
+import { fail, finishNow, finishStream, forgetCancel, onCancel, type Rendered, shellSent, streamHead, streamHtml, streamShell } from "./exchange";
 
 /** What a failed part is, for the host's log and the development overlay. */
 function describe(error: unknown): string {
@@ -216,12 +216,33 @@ export function makeShellThenResume(
 }
 
 /**
- * Fills the holes of the page `job`, whose shell the host has sent already: once its data
- * is there (nothing of React is held while it waits), React resumes from `postponed` and
- * writes only what the shell lacks; nothing, if its client has left by then.
+ * The page `job`, whose kept shell the host holds a moment for its data (`--shell-hold`):
+ * once the data (and the screen's module, `ready`) is there, the host says whether the
+ * shell has gone. If not, the page is rendered whole (`whole`), as any page with its data,
+ * and goes in one piece; if it has, React resumes `element()` from the postponed state the
+ * host gives back and writes only what the shell lacks. Nothing, if its client has left by then.
  */
-export function resumeHoles(job: number, element: ReactElement, postponed: Resumable, nonce: string, data: Promise<LoadOutcome<unknown>>): void {
-  finishStream(job, filled(job, element, postponed, nonce, data, watched(job)));
+export function fillHeldShell(
+  job: number,
+  element: () => ReactElement,
+  nonce: string,
+  data: Promise<LoadOutcome<unknown>>,
+  ready: Promise<unknown>,
+  whole: (outcome: LoadOutcome<unknown>) => Rendered,
+): void {
+  const client = watched(job);
+  Promise.all([data, ready])
+    .then(([outcome]) => {
+      if (client.left) return;
+      const postponed = shellSent(job);
+      if (postponed === null) {
+        forgetCancel(job);
+        finishNow(job, whole(outcome));
+      } else {
+        finishStream(job, filled(job, element(), JSON.parse(postponed) as Resumable, nonce, data, client));
+      }
+    })
+    .catch((error: unknown) => fail(job, error));
 }
 
 async function filled(

@@ -12,9 +12,17 @@ export type Handed =
   | { op: "part"; job: number; html: string }
   | { op: "end"; job: number; end: StreamEnd }
   | { op: "fetch"; call: Fetch }
-  | { op: "log"; level: LogLevel; message: string };
+  | { op: "log"; level: LogLevel; message: string }
+  | { op: "shell_sent"; job: number };
 
 let handed: Handed[] = [];
+/** The held pages whose shell has gone, with what their holes resume from. */
+const shellsSent = new Map<number, string>();
+
+/** The shell of held page `job` has gone, with `postponed`: asked, the host says so. */
+export function shellHasGone(job: number, postponed: string): void {
+  shellsSent.set(job, postponed);
+}
 
 const ops: HostOps = {
   op_bilingue_rendered: (job, html, json) => void handed.push({ op: "rendered", job, html, result: JSON.parse(json) as RenderResult, json }),
@@ -25,6 +33,10 @@ const ops: HostOps = {
   op_bilingue_end: (job, end) => void handed.push({ op: "end", job, end: JSON.parse(end) as StreamEnd }),
   op_bilingue_fetch: (call) => void handed.push({ op: "fetch", call: JSON.parse(call) as Fetch }),
   op_bilingue_log: (level, message) => void handed.push({ op: "log", level, message }),
+  op_bilingue_shell_sent: (job) => {
+    handed.push({ op: "shell_sent", job });
+    return shellsSent.get(job) ?? null;
+  },
 };
 (globalThis as { Deno?: unknown }).Deno = { core: { ops } };
 

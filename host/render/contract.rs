@@ -58,60 +58,71 @@ pub enum ShellAsk {
     None,
     /// Prerender the shell and hand it over (`op_bilingue_shell`), then fill its holes.
     Make,
-    /// The host has sent this shell already: fill its holes from its postponed state.
-    Resume {
-        /// React's postponed state, as the bundle handed it over with the shell (JSON,
-        /// checked when the shell was kept), given back as it is.
-        #[cfg_attr(test, ts(type = "unknown"))]
-        postponed: Arc<RawValue>,
-    },
+    /// The host keeps this page's shell, and holds it a moment for the page's data: once
+    /// the data is there, ask whether it has gone (`op_bilingue_shell_sent`), and fill its
+    /// holes from the postponed state that gives, or render the page whole.
+    Hold,
 }
 
 /// The ops through which the bundle hands the host what it produced (`outbox_ops.rs`), as
-/// the bundle calls them (`Deno.core.ops`): name, arguments in TypeScript, what it hands
-/// over. A JSON argument is the named type of this contract, as `JSON.stringify` writes it;
+/// the bundle calls them (`Deno.core.ops`): name, arguments and result in TypeScript, what
+/// it hands over (or, for the one op that answers, what it asks). A JSON argument is the named type of this contract, as `JSON.stringify` writes it;
 /// markup is never in JSON. Read by the tests, which write it into `app/contract.ts`.
 #[cfg(test)]
-pub const HOST_OPS: [(&str, &str, &str); 8] = [
+pub const HOST_OPS: [(&str, &str, &str, &str); 9] = [
     (
         "op_bilingue_rendered",
         "job: number, html: string, result: string",
+        "void",
         "A page rendered whole: its markup, and the rest of its result (`RenderResult`, JSON).",
     ),
     (
         "op_bilingue_failed",
         "job: number, why: string",
+        "void",
         "A page that failed (its error's stack).",
     ),
     (
         "op_bilingue_head",
         "job: number, head: string",
+        "void",
         "A streamed page's head (`StreamHead`, JSON): its stream starts.",
     ),
     (
         "op_bilingue_shell",
         "job: number, prelude: string, postponed: string | null",
+        "void",
         "Its static shell, prerendered, and what React resumes it from (its postponed state, JSON; `null` when nothing waits).",
     ),
     (
         "op_bilingue_part",
         "job: number, html: string",
+        "void",
         "More of a streamed page's markup.",
     ),
     (
         "op_bilingue_end",
         "job: number, end: string",
+        "void",
         "A streamed page's end (`StreamEnd`, JSON).",
     ),
     (
         "op_bilingue_fetch",
         "call: string",
+        "void",
         "An API call to make for a page (`Fetch`, JSON).",
     ),
     (
         "op_bilingue_log",
         "level: LogLevel, message: string",
+        "void",
         "A line of the bundle's console, for the host's log.",
+    ),
+    (
+        "op_bilingue_shell_sent",
+        "job: number",
+        "string | null",
+        "Held page `job` has its data: its shell's postponed state if the shell has gone (resume from it), `null` if not (render it whole; its shell will not go).",
     ),
 ];
 
@@ -349,8 +360,10 @@ mod tests {
             text.push('\n');
         }
         text.push_str("\n/** The host's ops, as the server bundle calls them (`Deno.core.ops`). */\nexport type HostOps = {\n");
-        for (name, arguments, doc) in HOST_OPS {
-            text.push_str(&format!("  /** {doc} */\n  {name}({arguments}): void;\n"));
+        for (name, arguments, result, doc) in HOST_OPS {
+            text.push_str(&format!(
+                "  /** {doc} */\n  {name}({arguments}): {result};\n"
+            ));
         }
         text.push_str("};\n");
         text

@@ -20,6 +20,7 @@ mod pool;
 mod readiness;
 mod runtime;
 mod shared_source;
+mod shell_hold;
 mod shells;
 mod stream;
 mod thread;

@@ -12,6 +12,8 @@
 
 use deno_core::{OpState, op2};
 
+use super::shell_hold::Holds;
+
 /// What the bundle handed over, in the order it did.
 #[derive(Debug, PartialEq)]
 pub enum Handed {
@@ -108,6 +110,16 @@ pub fn op_bilingue_log(state: &mut OpState, #[string] level: String, #[string] m
     hand(state, Handed::Log { level, message });
 }
 
+/// The one question the bundle asks the host: held page `job` has its data; has its shell
+/// gone? Its postponed state if it has (the holes are filled from it), `null` if not: the
+/// page is then rendered whole, and its shell will not go (`shell_hold.rs`).
+#[op2]
+#[string]
+pub fn op_bilingue_shell_sent(state: &mut OpState, #[number] job: u64) -> Option<String> {
+    let postponed = state.borrow_mut::<Holds>().data_came(job)?;
+    Some(postponed.to_string())
+}
+
 deno_core::extension!(
     bilingue_outbox,
     ops = [
@@ -119,8 +131,10 @@ deno_core::extension!(
         op_bilingue_end,
         op_bilingue_fetch,
         op_bilingue_log,
+        op_bilingue_shell_sent,
     ],
     state = |state| {
         state.put(Outbox::default());
+        state.put(Holds::default());
     }
 );

@@ -22,9 +22,10 @@ use super::error::RenderError;
 use super::page::{ApiCaller, PageRenderer, Rendering, Visitor};
 use super::readiness::Readiness;
 use super::runtime::Limits;
-use super::shells::{ShellKey, Shells};
-use super::stream::{Stream, StreamEvent};
-use super::thread::{Job, PoolStats, Queues, Reload, RenderThread, Reply, ThreadContext};
+use super::shell_hold::ShellHold;
+use super::shells::{KeptShell, ShellKey, Shells};
+use super::stream::{AbandonAt, Stream, StreamEvent};
+use super::thread::{HeldPage, Job, PoolStats, Queues, Reload, RenderThread, Reply, ThreadContext};
 use super::warm_up::WarmUp;
 
 pub struct PoolOptions {
@@ -44,6 +45,8 @@ pub struct PoolOptions {
     pub api: Arc<dyn ApiCaller>,
     /// Whether a streamed page's static shell is prerendered once and kept (`--prerender`).
     pub prerender: bool,
+    /// How long a kept shell is held for its page's data (`--shell-hold`).
+    pub shell_hold: Duration,
     /// What the pages in hand may hold, in bytes (`--loading-budget-mb`).
     pub loading_budget: usize,
 }
@@ -54,6 +57,7 @@ pub struct RenderPool {
     /// queue's length.
     resumes: Sender<Job>,
     prerender: bool,
+    shell_hold: Duration,
     shells: Arc<Shells>,
     budget: Arc<LoadingBudget>,
     /// One per thread: a new bundle to take (development).
@@ -114,6 +118,7 @@ impl RenderPool {
             jobs,
             resumes,
             prerender: options.prerender,
+            shell_hold: options.shell_hold,
             shells,
             budget: LoadingBudget::new(options.loading_budget),
             reloads,
@@ -163,9 +168,9 @@ impl RenderPool {
     }
 
     /// Renders `boot` for `visitor`; its data must come by `deadline`; with
-    /// `stream_nonce`, the page may come as a stream. A page whose shell is kept comes at
-    /// once as a stream that starts with it, whatever the threads are doing; the rest
-    /// comes when its data has. Answers `Busy` at once when the page may wait for data
+    /// `stream_nonce`, the page may come as a stream. A page whose shell is kept comes within
+    /// `--shell-hold`, whatever the threads are doing: whole if its data came by then, else
+    /// as a stream that starts with its shell, the rest following when its data has. Answers `Busy` at once when the page may wait for data
     /// (`may_wait`) and its part of the loading budget does not fit (in the whole, or in
     /// its client's share), or when the queue is full.
     pub async fn render(
@@ -179,9 +184,7 @@ impl RenderPool {
         let key = (self.prerender && stream_nonce.is_some()).then(|| ShellKey::of(boot));
         let kept = key.as_ref().and_then(|key| self.shells.get(key));
         let shell = match (&kept, &key) {
-            (Some(kept), _) => ShellAsk::Resume {
-                postponed: kept.postponed.clone(),
-            },
+            (Some(_), _) => ShellAsk::Hold,
             (None, Some(_)) => ShellAsk::Make,
             (None, None) => ShellAsk::None,
         };
@@ -216,19 +219,69 @@ impl RenderPool {
             reserved,
         };
         if let Some(shell) = kept {
-            let (events, received) = mpsc::unbounded_channel();
-            let _ = events.send(StreamEvent::Html(shell.prelude.to_string()));
-            let (stream, abandon_at) = Stream::before_its_thread(shell.head.clone(), received);
-            let job = job(None, Reply::Streaming(events), Some(abandon_at));
-            self.resumes
-                .send(job)
-                .map_err(|_| RenderError::PoolClosed)?;
-            return Ok(Rendering::Streaming(stream));
+            return self
+                .held(&shell, |reply, at| job(None, reply, Some(at)))
+                .await;
         }
         let (reply, answer) = oneshot::channel();
         self.queue(job(key, Reply::Waiting(reply), None))?;
         // The pool is open (this is it): a reply dropped unsent is a thread that died.
         answer.await.map_err(|_| RenderError::ThreadLost)?
+    }
+
+    /// A page whose shell is kept waits up to `--shell-hold` for its data: it comes whole
+    /// if the data came in time; else it comes as a stream that starts with its shell, the
+    /// rest following once the data has (`shell_hold.rs`). Either way no thread is waited
+    /// for: the job goes to the resumed pages' queue.
+    async fn held(
+        &self,
+        shell: &KeptShell,
+        job: impl FnOnce(Reply, AbandonAt) -> Job,
+    ) -> Result<Rendering, RenderError> {
+        let hold = Arc::new(ShellHold::new(shell.postponed.clone()));
+        let (whole, mut answer) = oneshot::channel();
+        let (events, received) = mpsc::unbounded_channel();
+        let (stream, abandon_at) = Stream::before_its_thread(shell.head.clone(), received);
+        // Queued before the shell is said to have gone, so that it comes before any part of
+        // the holes; dropped unsent if the page goes whole.
+        let queue_the_shell = || events.send(StreamEvent::Html(shell.prelude.to_string()));
+        if self.shell_hold.is_zero() {
+            let _ = queue_the_shell();
+            hold.send_shell();
+        }
+        let held = HeldPage {
+            whole,
+            events: events.clone(),
+            hold: hold.clone(),
+        };
+        self.resumes
+            .send(job(Reply::Held(held), abandon_at))
+            .map_err(|_| RenderError::PoolClosed)?;
+        if !hold.shell_sent() {
+            let timed = tokio::time::timeout(self.shell_hold, &mut answer).await;
+            let answered = match timed {
+                Ok(answered) => answered,
+                // The data has not come: the shell goes, unless the page was taken whole
+                // just now, and then it comes.
+                Err(_) => {
+                    let _ = queue_the_shell();
+                    if hold.send_shell() {
+                        return Ok(self.shell_sent(stream));
+                    }
+                    answer.await
+                }
+            };
+            stream.went_whole();
+            self.stats.held_whole.fetch_add(1, Ordering::Relaxed);
+            // The pool is open (this is it): a reply dropped unsent is a thread that died.
+            return answered.map_err(|_| RenderError::ThreadLost)?;
+        }
+        Ok(self.shell_sent(stream))
+    }
+
+    fn shell_sent(&self, stream: Stream) -> Rendering {
+        self.stats.shells_sent.fetch_add(1, Ordering::Relaxed);
+        Rendering::Streaming(stream)
     }
 
     fn queue(&self, job: Job) -> Result<(), RenderError> {

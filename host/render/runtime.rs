@@ -11,6 +11,7 @@ use super::bundle::{Bundle, KindClaim};
 use super::contract::ENTRY_POINTS;
 use super::error::RenderError;
 use super::outbox_ops::Outbox;
+use super::shell_hold::{Holds, ShellHold};
 use super::watchdog::Watchdog;
 
 /// Limits a runtime lives under.
@@ -230,6 +231,13 @@ impl Renderer {
         let render = self.entries.render.clone();
         let arguments = [Argument::Text(request), Argument::Number(job)];
         self.call(&render, &arguments, limit)
+    }
+
+    /// Page `job`'s kept shell is held for its data: the bundle asks about it once the data
+    /// is there (`op_bilingue_shell_sent`).
+    pub fn hold(&mut self, job: u64, hold: &Arc<ShellHold>) {
+        let state = self.runtime.op_state();
+        state.borrow_mut().borrow_mut::<Holds>().insert(job, hold);
     }
 
     /// Ends the shells being prerendered: what they wait for now becomes their holes.

@@ -11,8 +11,6 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
-use serde_json::value::RawValue;
-
 use super::contract::{BootState, StreamHead};
 
 /// Shells kept at most: a page with parameters has one per value asked for, the least
@@ -42,7 +40,7 @@ pub struct KeptShell {
     pub head: StreamHead,
     pub prelude: Arc<str>,
     /// React's postponed state, as the bundle handed it over: JSON, checked.
-    pub postponed: Arc<RawValue>,
+    pub postponed: Arc<str>,
 }
 
 #[derive(Debug, Default)]
@@ -124,7 +122,7 @@ mod tests {
                 page: crate::page_identity::PageIdentity::everywhere(None, "/"),
             },
             prelude: prelude.into(),
-            postponed: RawValue::from_string("{}".into()).unwrap().into(),
+            postponed: "{}".into(),
         }
     }
 

@@ -123,6 +123,12 @@ impl Stream {
         }
     }
 
+    /// The page came whole instead (its shell was held, and its data came): there is no
+    /// render of this stream to stop.
+    pub(super) fn went_whole(mut self) {
+        self.abandon = None;
+    }
+
     /// Stops the render: the answer has its head and needs no body (HEAD).
     pub fn discard(self) {
         if let Some(at) = &self.abandon {

@@ -39,7 +39,11 @@ pub fn register_metrics_url(base: &str, metrics: &str) {
 
 pub fn base_url() -> &'static str {
     static BASE_URL: OnceLock<String> = OnceLock::new();
-    BASE_URL.get_or_init(|| start(&["--render-threads", "2"]))
+    // A visitor's page whose shell is kept is streamed after it at once, whatever its data's
+    // time, so that the shape of its answer is the same at each ask under any load; the
+    // pages sent whole for want of that (`--shell-hold`) have hosts of their own
+    // (tests/prerender.rs).
+    BASE_URL.get_or_init(|| start(&["--render-threads", "2", "--shell-hold", "0s"]))
 }
 
 pub fn init_v8_once() {

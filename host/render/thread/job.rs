@@ -13,6 +13,7 @@ use crate::render::bundle::Bundle;
 use crate::render::error::RenderError;
 use crate::render::page::{ApiCaller, Rendering, Visitor};
 use crate::render::readiness::Readiness;
+use crate::render::shell_hold::ShellHold;
 use crate::render::shells::{ShellKey, Shells};
 use crate::render::stream::{AbandonAt, StreamEvent};
 use crate::render::warm_up::WarmUp;
@@ -51,6 +52,10 @@ pub struct PoolStats {
     pub streams_abandoned: AtomicU64,
     /// Render threads that panicked, and were started again.
     pub thread_panics: AtomicU64,
+    /// Visitors' pages whose data came while their kept shell was held: sent whole.
+    pub held_whole: AtomicU64,
+    /// Visitors' pages whose kept shell was sent (its hold over, or none), the rest after it.
+    pub shells_sent: AtomicU64,
 }
 
 impl PoolStats {
@@ -97,6 +102,16 @@ pub(in crate::render) enum Reply {
     Waiting(ReplyTo),
     /// Its head has gone (or the host sent its shell): the rest of the stream.
     Streaming(mpsc::UnboundedSender<StreamEvent>),
+    /// Its kept shell is held for its data: the page goes whole, or its stream goes on
+    /// after the shell, as its hold decides.
+    Held(HeldPage),
+}
+
+/// Both ways a held page may go, and which it goes.
+pub(in crate::render) struct HeldPage {
+    pub whole: ReplyTo,
+    pub events: mpsc::UnboundedSender<StreamEvent>,
+    pub hold: Arc<ShellHold>,
 }
 
 impl Reply {
@@ -105,6 +120,16 @@ impl Reply {
         match self {
             Reply::Waiting(reply) => reply.is_closed(),
             Reply::Streaming(events) => events.is_closed(),
+            Reply::Held(held) if held.hold.shell_sent() => held.events.is_closed(),
+            Reply::Held(held) => held.whole.is_closed(),
+        }
+    }
+
+    /// A held page whose shell has gone is a stream from then on; any other stays as it is.
+    pub(in crate::render) fn settled(self) -> Self {
+        match self {
+            Reply::Held(held) if held.hold.shell_sent() => Reply::Streaming(held.events),
+            reply => reply,
         }
     }
 }
@@ -118,6 +143,13 @@ impl Reply {
             }
             Reply::Streaming(events) => {
                 let _ = events.send(StreamEvent::Failed(error));
+            }
+            // Its handler still holds the shell: the failure goes in its place.
+            Reply::Held(held) if held.hold.take_whole() => {
+                let _ = held.whole.send(Err(error));
+            }
+            Reply::Held(held) => {
+                let _ = held.events.send(StreamEvent::Failed(error));
             }
         }
     }

@@ -12,7 +12,7 @@ use crossbeam_channel::Sender;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
-use super::job::{PoolStats, Reply};
+use super::job::{HeldPage, PoolStats, Reply};
 use crate::data_keys::DataKeys;
 use crate::render::budget::Reservation;
 use crate::render::client_left::{ClientLeft, Departure};
@@ -118,9 +118,11 @@ impl LoadingPages {
     /// Whether nothing of page `job` has gone to its visitor yet (a whole page, a stream
     /// whose head has not come); false once it has ended.
     pub(super) fn sent_nothing(&self, job: u64) -> bool {
-        self.pages
-            .get(&job)
-            .is_some_and(|page| matches!(page.reply, Reply::Waiting(_)))
+        self.pages.get(&job).is_some_and(|page| match &page.reply {
+            Reply::Waiting(_) => true,
+            Reply::Held(held) => !held.hold.shell_sent(),
+            Reply::Streaming(_) => false,
+        })
     }
 
     /// Who asked for page `job`, when its data must come, and word of its going before its
@@ -171,14 +173,10 @@ impl LoadingPages {
             }
         };
         let (per_visitor, data_keys) = (page.per_visitor, page.data_keys);
-        match page.reply {
-            Reply::Waiting(reply) => {
-                let _ = reply.send(Ok(Rendering::Complete(Page {
-                    rendered,
-                    per_visitor,
-                    data_keys,
-                })));
-            }
+        let to = match page.reply.settled() {
+            Reply::Waiting(reply) => reply,
+            // Its data came while its shell was held: the bundle rendered it whole.
+            Reply::Held(held) => held.whole,
             Reply::Streaming(events) => {
                 let _ = events.send(StreamEvent::End {
                     data: rendered.data,
@@ -186,8 +184,14 @@ impl LoadingPages {
                     per_visitor,
                     data_keys,
                 });
+                return;
             }
-        }
+        };
+        let _ = to.send(Ok(Rendering::Complete(Page {
+            rendered,
+            per_visitor,
+            data_keys,
+        })));
     }
 
     /// Sends a part of a streamed page on: its head starts the stream, its end closes it;
@@ -222,8 +226,8 @@ impl LoadingPages {
                     (page.making_shell.take(), postponed)
                 {
                     // It goes back into the requests of the page's next visitors as it is.
-                    match RawValue::from_string(postponed) {
-                        Ok(postponed) => {
+                    match serde_json::from_str::<&RawValue>(&postponed) {
+                        Ok(_) => {
                             let kept = KeptShell {
                                 head,
                                 prelude: prelude.as_str().into(),
@@ -238,12 +242,14 @@ impl LoadingPages {
                 }
                 let _ = events.send(StreamEvent::Html(prelude));
             }
-            (StreamPart::Html { html, .. }, Reply::Streaming(events)) => {
+            (StreamPart::Html { html, .. }, Reply::Streaming(events))
+            | (StreamPart::Html { html, .. }, Reply::Held(HeldPage { events, .. })) => {
                 let _ = events.send(StreamEvent::Html(html));
             }
-            (StreamPart::End { end, .. }, Reply::Streaming(_)) => {
+            (StreamPart::End { end, .. }, Reply::Streaming(_) | Reply::Held(_)) => {
                 let page = self.pages.remove(&job).expect("found above");
-                if let Reply::Streaming(events) = page.reply {
+                if let Reply::Streaming(events) | Reply::Held(HeldPage { events, .. }) = page.reply
+                {
                     let _ = events.send(StreamEvent::End {
                         data: end.data,
                         errors: end.errors,
@@ -300,14 +306,7 @@ impl LoadingPages {
         if let Some(departure) = page.departure {
             departure.left();
         }
-        match page.reply {
-            Reply::Waiting(reply) => {
-                let _ = reply.send(Err(error));
-            }
-            Reply::Streaming(events) => {
-                let _ = events.send(StreamEvent::Failed(error));
-            }
-        }
+        page.reply.fail(error);
     }
 }
 
@@ -557,11 +556,7 @@ mod tests {
         );
         let kept = pages.shells.get(&key).expect("kept");
         assert_eq!(
-            (
-                &*kept.prelude,
-                kept.postponed.get(),
-                kept.head.title.as_str()
-            ),
+            (&*kept.prelude, &*kept.postponed, kept.head.title.as_str()),
             ("<main>…", "{}", "t")
         );
     }

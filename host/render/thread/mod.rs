@@ -35,7 +35,7 @@ use crossbeam_channel::{Receiver, RecvError, Sender, select, unbounded};
 use self::call_answers::{CallAnswer, HeldAnswers};
 use self::dispatch::Dispatch;
 pub use self::job::PoolStats;
-pub(super) use self::job::{Job, Queues, Reload, Reply, ThreadContext};
+pub(super) use self::job::{HeldPage, Job, Queues, Reload, Reply, ThreadContext};
 use self::loading::{Extras, LoadingPages};
 use super::bundle::Bundle;
 use super::error::RenderError;
@@ -244,6 +244,10 @@ impl RenderThread {
         crate::server::panics::on_a_render_thread(&job.request);
         let timeout = self.context.warm_up.limits.timeout;
         let asks_for_a_shell = job.shell_key.is_some();
+        let held = match &job.reply {
+            Reply::Held(held) => Some(held.hold.clone()),
+            _ => None,
+        };
         let extras = Extras {
             making_shell: job.shell_key,
             reserved: Some(job.reserved),
@@ -258,6 +262,9 @@ impl RenderThread {
                 counted: true,
             };
             tell_when_abandoned(&at, self.abandoned_tx.clone(), abandoned);
+        }
+        if let Some(hold) = &held {
+            renderer.hold(id, hold);
         }
         self.step(renderer, |renderer| renderer.start(&job.request, id, None))?;
         // Only a page that streams has a shell being made (a whole page asked for one

@@ -1,0 +1,147 @@
+//! A visitor's page whose static shell is kept waits a moment for its data before the shell
+//! goes (`--shell-hold`): data that comes within it makes the page whole, rendered as any
+//! page with its data and sent in one piece; past it, the shell goes, and the holes follow
+//! in the same answer once the data comes. Two sides decide, each once: the host's handler,
+//! when the moment is over, sends the shell; the bundle, when the data is there, renders
+//! the page whole (it asks through `op_bilingue_shell_sent`). Whichever comes first wins,
+//! and the other follows it. Shared with `build.rs` (no `crate::` here), for the op.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Weak};
+
+const HOLDING: u8 = 0;
+const WHOLE: u8 = 1;
+const SHELL_SENT: u8 = 2;
+
+/// One page's hold: which side has decided, and what its holes resume from.
+#[derive(Debug)]
+pub struct ShellHold {
+    state: AtomicU8,
+    /// React's postponed state, as the bundle handed it over with the shell (JSON).
+    postponed: Arc<str>,
+}
+
+impl ShellHold {
+    pub fn new(postponed: Arc<str>) -> Self {
+        Self {
+            state: AtomicU8::new(HOLDING),
+            postponed,
+        }
+    }
+
+    /// The handler sends the shell: whether it may (the page was not taken whole first).
+    pub fn send_shell(&self) -> bool {
+        self.decide(SHELL_SENT)
+    }
+
+    /// The page goes whole: whether it may (its shell has not gone).
+    pub fn take_whole(&self) -> bool {
+        self.decide(WHOLE)
+    }
+
+    /// Whether the shell has gone: the rest of the page is a stream's.
+    pub fn shell_sent(&self) -> bool {
+        self.state.load(Ordering::Acquire) == SHELL_SENT
+    }
+
+    fn decide(&self, to: u8) -> bool {
+        match self
+            .state
+            .compare_exchange(HOLDING, to, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => true,
+            Err(decided) => decided == to,
+        }
+    }
+}
+
+/// The holds of the pages a runtime is rendering, by job, for the bundle to ask about; the
+/// pages own them (a hold whose page has ended is gone).
+#[derive(Debug, Default)]
+pub struct Holds(HashMap<u64, Weak<ShellHold>>);
+
+/// Past this many holds, those of pages that have ended are dropped as another comes.
+const HOLDS_BEFORE_PRUNING: usize = 64;
+
+impl Holds {
+    pub fn insert(&mut self, job: u64, hold: &Arc<ShellHold>) {
+        if self.0.len() >= HOLDS_BEFORE_PRUNING {
+            self.0.retain(|_, hold| hold.strong_count() > 0);
+        }
+        self.0.insert(job, Arc::downgrade(hold));
+    }
+
+    /// The bundle has the data of held page `job`: `None` if the page goes whole (and so
+    /// its shell never will), else what its holes resume from. A page not held, or ended,
+    /// goes whole: a page that has ended hands nothing over.
+    pub fn data_came(&mut self, job: u64) -> Option<Arc<str>> {
+        let hold = self.0.remove(&job)?.upgrade()?;
+        (!hold.take_whole()).then(|| hold.postponed.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hold() -> Arc<ShellHold> {
+        Arc::new(ShellHold::new(r#"{"state":1}"#.into()))
+    }
+
+    #[test]
+    fn the_first_side_to_decide_wins_and_the_other_follows() {
+        let data_first = hold();
+        assert!(data_first.take_whole());
+        assert!(
+            !data_first.send_shell(),
+            "the page went whole: no shell after it"
+        );
+        assert!(!data_first.shell_sent());
+
+        let shell_first = hold();
+        assert!(shell_first.send_shell());
+        assert!(shell_first.shell_sent());
+        assert!(
+            !shell_first.take_whole(),
+            "the shell has gone: the holes follow it"
+        );
+        assert!(
+            shell_first.send_shell(),
+            "deciding again keeps the decision"
+        );
+    }
+
+    #[test]
+    fn the_bundle_resumes_only_a_page_whose_shell_has_gone() {
+        let mut holds = Holds::default();
+        let (whole, streamed) = (hold(), hold());
+        holds.insert(1, &whole);
+        holds.insert(2, &streamed);
+        assert!(streamed.send_shell());
+        assert_eq!(holds.data_came(1), None, "its data came first: whole");
+        assert!(!whole.send_shell());
+        assert_eq!(holds.data_came(2).as_deref(), Some(r#"{"state":1}"#));
+        assert_eq!(holds.data_came(2), None, "asked once");
+    }
+
+    #[test]
+    fn the_holds_of_pages_that_ended_are_dropped() {
+        let mut holds = Holds::default();
+        for job in 0..HOLDS_BEFORE_PRUNING as u64 {
+            holds.insert(job, &hold());
+        }
+        assert_eq!(
+            holds.0.len(),
+            HOLDS_BEFORE_PRUNING,
+            "none pruned below the bound"
+        );
+        assert_eq!(holds.data_came(0), None, "an ended page hands nothing over");
+        let live = hold();
+        assert!(live.send_shell());
+        holds.insert(100, &live);
+        holds.insert(101, &hold());
+        assert_eq!(holds.0.len(), 2, "the ended pages' holds went");
+        assert!(holds.data_came(100).is_some(), "a live page's hold is kept");
+    }
+}
