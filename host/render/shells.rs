@@ -8,7 +8,7 @@
 //! least recently dropped first: a crawl through a route's many values keeps memory flat
 //! and leaves the busy pages' shells kept. A new bundle (development) starts with none.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::contract::{BootState, StreamHead};
@@ -50,43 +50,37 @@ pub struct Shells {
 
 #[derive(Debug, Default)]
 struct Table {
-    /// Each shell, and when it was last asked for (or kept).
-    by_key: HashMap<ShellKey, (Arc<KeptShell>, u64)>,
-    /// The keys by when they were last asked for, for the least recent to go first.
-    by_use: BTreeMap<u64, ShellKey>,
-    /// A count of uses: each get or keep takes the next.
+    /// Each shell, and when it was last asked for (or kept): a count of uses, each get or
+    /// keep taking the next. Asked for at every visit of a page that streams, kept only
+    /// at its first: a get writes its count in place, and the least recent is found by a
+    /// look over all (512 at most) only when a shell is kept past the bound.
+    by_key: HashMap<ShellKey, (Arc<KeptShell>, u64), foldhash::fast::RandomState>,
     uses: u64,
-}
-
-impl Table {
-    /// `key` used now: its shell's place among the most recently used.
-    fn used(&mut self, key: &ShellKey, before: Option<u64>) -> u64 {
-        self.uses += 1;
-        if let Some(before) = before {
-            self.by_use.remove(&before);
-        }
-        self.by_use.insert(self.uses, key.clone());
-        self.uses
-    }
 }
 
 impl Shells {
     pub fn get(&self, key: &ShellKey) -> Option<Arc<KeptShell>> {
         let mut table = self.table.lock().expect("shells lock");
-        let (shell, before) = table.by_key.get(key).map(|(s, u)| (s.clone(), *u))?;
-        let now = table.used(key, Some(before));
-        table.by_key.get_mut(key).expect("just read").1 = now;
-        Some(shell)
+        table.uses += 1;
+        let now = table.uses;
+        let (shell, used) = table.by_key.get_mut(key)?;
+        *used = now;
+        Some(shell.clone())
     }
 
     /// Keeps `shell`; past [`SHELLS_KEPT`], the least recently asked for goes.
     pub fn keep(&self, key: ShellKey, shell: KeptShell) {
         let mut table = self.table.lock().expect("shells lock");
-        let before = table.by_key.get(&key).map(|(_, used)| *used);
-        let now = table.used(&key, before);
+        table.uses += 1;
+        let now = table.uses;
         table.by_key.insert(key, (Arc::new(shell), now));
         while table.by_key.len() > SHELLS_KEPT {
-            let (_, least) = table.by_use.pop_first().expect("longer than the bound");
+            let least = table
+                .by_key
+                .iter()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(key, _)| key.clone())
+                .expect("longer than the bound");
             table.by_key.remove(&least);
         }
     }
@@ -138,8 +132,11 @@ mod tests {
             }
             assert!(shells.kept() <= SHELLS_KEPT);
         }
-        let table = shells.table.lock().unwrap();
-        assert_eq!(table.by_use.len(), SHELLS_KEPT, "one use a shell kept");
+        assert_eq!(shells.kept(), SHELLS_KEPT);
+        assert!(
+            shells.get(&key("/etat")).is_some(),
+            "the busy page's shell stays"
+        );
     }
 
     #[test]
