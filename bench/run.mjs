@@ -318,7 +318,13 @@ async function streamedFirstBytes(upstream) {
 async function headToHead(what, contenders) {
   const rounds = contenders.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, [, url, target, headers = BROWSERS]] of contenders.entries()) rounds[i].push(await load(url, { ...target, headers }));
+    // Each round starts one contender further on: none always follows the same one (the
+    // Node peer's hundreds of MB, freed, weigh on whoever comes next).
+    for (let turn = 0; turn < contenders.length; turn++) {
+      const i = (round + turn) % contenders.length;
+      const [, url, target, headers = BROWSERS] = contenders[i];
+      rounds[i].push(await load(url, { ...target, headers }));
+    }
   }
   for (const [i, [server, url, , headers = BROWSERS]] of contenders.entries()) {
     const byRps = rounds[i].sort((a, b) => a.rps - b.rps);
