@@ -125,10 +125,11 @@ impl Reply {
         }
     }
 
-    /// A held page whose shell has gone is a stream from then on; any other stays as it is.
+    /// A held page finished: it goes whole unless its shell has gone (deciding so now, if
+    /// neither side has), and is a stream's end if it has; any other stays as it is.
     pub(in crate::render) fn settled(self) -> Self {
         match self {
-            Reply::Held(held) if held.hold.shell_sent() => Reply::Streaming(held.events),
+            Reply::Held(held) if !held.hold.take_whole() => Reply::Streaming(held.events),
             reply => reply,
         }
     }

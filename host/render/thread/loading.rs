@@ -317,6 +317,7 @@ mod tests {
 
     use super::super::stand_ins::{end, finished, head, loading, markup, page, rendered, visitor};
     use super::*;
+    use crate::render::shell_hold::ShellHold;
 
     fn failures(pages: &LoadingPages) -> u64 {
         pages.stats.render_failures.load(Ordering::Relaxed)
@@ -559,5 +560,74 @@ mod tests {
             (&*kept.prelude, &*kept.postponed, kept.head.title.as_str()),
             ("<main>…", "{}", "t")
         );
+    }
+
+    /// Where a held page's handler hears of it whole, and as a stream.
+    type Heard = (
+        tokio::sync::oneshot::Receiver<Result<Rendering, RenderError>>,
+        mpsc::UnboundedReceiver<StreamEvent>,
+    );
+
+    /// A held page, its handler's two ways to hear of it, and its hold.
+    fn held(pages: &mut LoadingPages) -> (u64, Heard, Arc<ShellHold>) {
+        let (whole, answer) = tokio::sync::oneshot::channel();
+        let (events, received) = mpsc::unbounded_channel();
+        let hold = Arc::new(ShellHold::new("{}".into()));
+        let reply = Reply::Held(HeldPage {
+            whole,
+            events,
+            hold: hold.clone(),
+        });
+        let job = pages.add(
+            visitor(),
+            Instant::now(),
+            Duration::from_secs(5),
+            reply,
+            Extras::default(),
+        );
+        (job, (answer, received), hold)
+    }
+
+    #[test]
+    fn a_held_page_goes_whole_to_its_handler_unless_its_shell_has_gone() {
+        let mut pages = loading();
+        let (job, (mut answer, _events), hold) = held(&mut pages);
+        pages.finish(finished(job, Ok(rendered(200))));
+        assert!(matches!(answer.try_recv(), Ok(Ok(Rendering::Complete(_)))));
+        assert!(!hold.send_shell(), "finished whole: its shell never goes");
+
+        let (job, (_answer, mut events), hold) = held(&mut pages);
+        assert!(hold.send_shell());
+        pages.stream(
+            markup(job, "<p>"),
+            StreamSource {
+                abandon: &crossbeam_channel::unbounded().0,
+                runtime: 0,
+            },
+        );
+        pages.finish(finished(job, Ok(rendered(200))));
+        assert!(matches!(events.try_recv(), Ok(StreamEvent::Html(html)) if html == "<p>"));
+        assert!(
+            matches!(events.try_recv(), Ok(StreamEvent::End { .. })),
+            "its shell went: the end of its stream"
+        );
+        assert!(pages.wake_at().is_none());
+    }
+
+    #[test]
+    fn a_held_page_that_fails_fails_where_its_handler_listens() {
+        let mut pages = loading();
+        let (job, (mut answer, _events), hold) = held(&mut pages);
+        pages.fail(job, RenderError::Script("boom".into()));
+        assert!(matches!(answer.try_recv(), Ok(Err(RenderError::Script(_)))));
+        assert!(
+            !hold.send_shell(),
+            "its handler has the failure: no shell after it"
+        );
+
+        let (job, (_answer, mut events), hold) = held(&mut pages);
+        assert!(hold.send_shell());
+        pages.fail(job, RenderError::Script("boom".into()));
+        assert!(matches!(events.try_recv(), Ok(StreamEvent::Failed(_))));
     }
 }
