@@ -398,7 +398,7 @@ async function perVisitorAlone() {
     `### A visitor's own page, run alone`,
     "",
     `Run ${new Date().toISOString()} by \`node bench/run.mjs --only per-visitor\`: wrk, ${CONNECTIONS} keep-alive connections, ${duration} s per row after ${warmUp} s of warm-up,`,
-    `the contenders in ${ROUNDS} turns, each row its median round; render threads: ${threads}; the machine's load average (1 min) ${loadBefore.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after.`,
+    `the contenders in ${ROUNDS} turns (each round starting one further on), each row its median round; render threads: ${threads}; the machine's load average (1 min) ${loadBefore.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after.`,
     "",
     "| What | Server | Requests/s | p50 (ms) | p99 (ms) | Server CPU a page (µs) | Peak RSS (MB) | Errors |",
     "|---|---|---:|---:|---:|---:|---:|---|",

@@ -251,7 +251,13 @@ const rows = [];
 async function headToHead(what, contenders) {
   const rounds = contenders.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, { url, target, headers }] of contenders.entries()) rounds[i].push(await load(url, { pids: target.pids, headers }));
+    // Each round starts one contender further on, as bench/run.mjs's do: none always
+    // follows the same one (a Node peer's hundreds of MB, freed, weigh on whoever is next).
+    for (let turn = 0; turn < contenders.length; turn++) {
+      const i = (round + turn) % contenders.length;
+      const { url, target, headers } = contenders[i];
+      rounds[i].push(await load(url, { pids: target.pids, headers }));
+    }
   }
   for (const [i, { server, url, headers }] of contenders.entries()) {
     const result = middleRound(rounds[i]);
@@ -585,7 +591,7 @@ const section = [
   `(${made.languages} languages, ${made.messagesPerLanguage.toLocaleString("en")} messages in each table, ${made.withPluralOrSelect} of them plurals or selects, ${made.routes} routes, ${made.localeValues.toLocaleString("en")} locale pages),`,
   `the same site with \`--messages ${FEW_MESSAGES}\` (${checks.few.messagesPerLanguage.toLocaleString("en")} messages: the shell's, which it cannot go below), that one with \`--spare ${SPARE_MESSAGES}\` (${checks.grown.messagesPerLanguage.toLocaleString("en")} messages, the same pages: the catalogue grown, no page), and the demo app beside them,`,
   "each served by the release binary with `--app-build`, the site's API answered by `bench/upstream.mjs` at once.",
-  `wrk, ${CONNECTIONS} keep-alive connections, ${duration} s per row after ${warmUp} s of warm-up, the contenders in turns, the median of ${ROUNDS} round${ROUNDS > 1 ? "s" : ""},`,
+  `wrk, ${CONNECTIONS} keep-alive connections, ${duration} s per row after ${warmUp} s of warm-up, the contenders in turns (each round starting one further on), the median of ${ROUNDS} round${ROUNDS > 1 ? "s" : ""},`,
   `as a browser asks (\`Accept-Encoding: ${ACCEPTED}\`, a browser's User-Agent); ${threads} render threads and as many peer workers, each peer writing the host's page (checked byte for byte).`,
   `Machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}.`,
   "",
