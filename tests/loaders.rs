@@ -230,7 +230,9 @@ fn other_pages_keep_rendering_while_a_page_waits_for_its_data() {
         })
         .collect();
     std::thread::sleep(Duration::from_millis(200));
-    // ...while that thread renders other pages at once.
+    // ...while that thread renders other pages at once: well within the 2 s a page held
+    // behind them would take (a page takes ~10 ms; one took 548 ms once in CI, the two
+    // cores saturated by the browser tests beside it).
     for _ in 0..20 {
         let started = Instant::now();
         let page = client().get(format!("{host}/en/")).send().unwrap();
@@ -240,7 +242,7 @@ fn other_pages_keep_rendering_while_a_page_waits_for_its_data() {
                 .contains("<h1>Welcome to Bilingue</h1>")
         );
         assert!(
-            started.elapsed() < Duration::from_millis(500),
+            started.elapsed() < Duration::from_millis(1000),
             "{:?}",
             started.elapsed()
         );
