@@ -228,7 +228,7 @@ fn a_visitors_page_whose_data_comes_while_its_shell_is_held_comes_whole_in_one_p
 /// answer once it comes.
 #[test]
 fn a_kept_shell_goes_once_its_hold_is_over_and_the_data_follows() {
-    let upstream = visitors_upstream(Duration::from_millis(1200));
+    let upstream = visitors_upstream(Duration::from_millis(2000));
     let host = support::start(&[
         "--render-threads",
         "1",
@@ -240,10 +240,10 @@ fn a_kept_shell_goes_once_its_hold_is_over_and_the_data_follows() {
     status_page(&host, "alice");
     let (html, first_byte, whole) = status_page(&host, "bob");
     assert!(
-        first_byte >= Duration::from_millis(300) && first_byte < Duration::from_millis(1100),
+        first_byte >= Duration::from_millis(300) && first_byte < Duration::from_millis(1800),
         "the shell after the hold, before the data: {first_byte:?}"
     );
-    assert!(whole >= Duration::from_millis(1200), "{whole:?}");
+    assert!(whole >= Duration::from_millis(2000), "{whole:?}");
     assert!(html.contains("<dd>bob</dd>"), "{html}");
     assert!(html.contains("$RC") || html.contains("$RS"), "{html}");
 }
@@ -390,6 +390,7 @@ fn a_page_past_the_loading_budget_is_answered_at_once_and_the_others_get_their_d
 fn visitors_of_a_kept_shell_wait_for_no_place_in_the_render_queue() {
     // A queue of one place, and 60 visitors at once: each is a job for the threads, but one
     // whose first byte has gone; the loading budget, not the queue, bounds them.
+    // Each shell sent at once (`--shell-hold 0s`): the queue is what is looked at here.
     let upstream = visitors_upstream(Duration::from_millis(800));
     let host = support::start(&[
         "--render-threads",
@@ -398,6 +399,8 @@ fn visitors_of_a_kept_shell_wait_for_no_place_in_the_render_queue() {
         "1",
         "--api-upstream",
         &upstream.url,
+        "--shell-hold",
+        "0s",
     ]);
     status_page(&host, "warm");
     let pages: Vec<_> = (0..60)
