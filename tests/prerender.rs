@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::HeaderMap;
 use axum::routing::get;
+use reqwest::Method;
 
 use crate::support::upstream::{self, Upstream};
 use crate::support::{self, client, header};
@@ -61,15 +62,7 @@ fn status_page_from(
     client: reqwest::blocking::Client,
 ) -> (String, Duration, Duration) {
     let started = Instant::now();
-    let response = client
-        .get(format!(
-            "{host}{}",
-            crate::support::app_page("fr", "status", &[])
-        ))
-        .header("accept-encoding", "identity")
-        .header("cookie", format!("session={visitor}"))
-        .send()
-        .unwrap();
+    let response = ask_status(&client, Method::GET, host, visitor);
     assert_eq!(response.status(), 200);
     let kept_by = header(&response, "cache-control");
     let (html, first, whole) = timed(response, started);
@@ -80,6 +73,31 @@ fn status_page_from(
         "{kept_by}"
     );
     (html, first, whole)
+}
+
+/// `visitor`'s status page asked with `method`, plain, as it comes.
+fn ask_status(
+    client: &reqwest::blocking::Client,
+    method: Method,
+    host: &str,
+    visitor: &str,
+) -> reqwest::blocking::Response {
+    let url = format!("{host}{}", crate::support::app_page("fr", "status", &[]));
+    client
+        .request(method, url)
+        .header("accept-encoding", "identity")
+        .header("cookie", format!("session={visitor}"))
+        .send()
+        .unwrap()
+}
+
+/// A host of one render thread whose loaders call `upstream`, holding kept shells for
+/// `hold` (`--shell-hold`), with `more` options.
+fn holding(upstream: &Upstream, hold: &str, more: &[&str]) -> String {
+    let mut args = vec!["--render-threads", "1", "--api-upstream", &upstream.url];
+    args.extend(["--shell-hold", hold]);
+    args.extend(more);
+    support::start(&args)
 }
 
 /// The document with its nonces and its host's address taken out (each has its own).
@@ -144,14 +162,7 @@ fn calls_into_v8(host: &str) -> f64 {
 #[test]
 fn a_visitors_page_resumed_from_its_kept_shell_enters_v8_twice() {
     let upstream = visitors_upstream(Duration::ZERO);
-    let host = support::start(&[
-        "--render-threads",
-        "1",
-        "--api-upstream",
-        &upstream.url,
-        "--shell-hold",
-        "0s",
-    ]);
+    let host = holding(&upstream, "0s", &[]);
     let before = calls_into_v8(&host);
     status_page(&host, "alice");
     let made = calls_into_v8(&host);
@@ -175,26 +186,11 @@ fn a_visitors_page_resumed_from_its_kept_shell_enters_v8_twice() {
 #[test]
 fn a_visitors_page_whose_data_comes_while_its_shell_is_held_comes_whole_in_one_piece() {
     let upstream = visitors_upstream(Duration::ZERO);
-    let host = support::start(&[
-        "--render-threads",
-        "1",
-        "--api-upstream",
-        &upstream.url,
-        "--shell-hold",
-        "1s",
-    ]);
+    let host = holding(&upstream, "1s", &[]);
     status_page(&host, "alice");
     assert_eq!(support::metric(&host, "bilingue_shells_kept"), 1.0);
     let before = calls_into_v8(&host);
-    let response = client()
-        .get(format!(
-            "{host}{}",
-            crate::support::app_page("fr", "status", &[])
-        ))
-        .header("accept-encoding", "identity")
-        .header("cookie", "session=bob")
-        .send()
-        .unwrap();
+    let response = ask_status(&client(), Method::GET, &host, "bob");
     assert_eq!(response.status(), 200);
     assert_eq!(header(&response, "cache-control"), "private, no-store");
     assert!(
@@ -210,15 +206,7 @@ fn a_visitors_page_whose_data_comes_while_its_shell_is_held_comes_whole_in_one_p
     assert!(!html.contains("alice"), "{html}");
     assert_eq!(calls_into_v8(&host) - before, 2.0, "its start, its data");
     // HEAD says what GET says: the page whole, its length and its validator told.
-    let head = client()
-        .head(format!(
-            "{host}{}",
-            crate::support::app_page("fr", "status", &[])
-        ))
-        .header("accept-encoding", "identity")
-        .header("cookie", "session=bob")
-        .send()
-        .unwrap();
+    let head = ask_status(&client(), Method::HEAD, &host, "bob");
     assert_eq!(header(&head, "content-length"), length.to_string());
     assert_eq!(header(&head, "cache-control"), "private, no-store");
     assert!(head.headers().get("transfer-encoding").is_none());
@@ -229,14 +217,7 @@ fn a_visitors_page_whose_data_comes_while_its_shell_is_held_comes_whole_in_one_p
 #[test]
 fn a_kept_shell_goes_once_its_hold_is_over_and_the_data_follows() {
     let upstream = visitors_upstream(Duration::from_millis(2000));
-    let host = support::start(&[
-        "--render-threads",
-        "1",
-        "--api-upstream",
-        &upstream.url,
-        "--shell-hold",
-        "300ms",
-    ]);
+    let host = holding(&upstream, "300ms", &[]);
     status_page(&host, "alice");
     let (html, first_byte, whole) = status_page(&host, "bob");
     assert!(
@@ -392,16 +373,7 @@ fn visitors_of_a_kept_shell_wait_for_no_place_in_the_render_queue() {
     // whose first byte has gone; the loading budget, not the queue, bounds them.
     // Each shell sent at once (`--shell-hold 0s`): the queue is what is looked at here.
     let upstream = visitors_upstream(Duration::from_millis(800));
-    let host = support::start(&[
-        "--render-threads",
-        "1",
-        "--render-queue",
-        "1",
-        "--api-upstream",
-        &upstream.url,
-        "--shell-hold",
-        "0s",
-    ]);
+    let host = holding(&upstream, "0s", &["--render-queue", "1"]);
     status_page(&host, "warm");
     let pages: Vec<_> = (0..60)
         .map(|i| {
