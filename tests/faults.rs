@@ -39,9 +39,21 @@ fn still_serves(host: &Host) {
 
 #[test]
 fn a_render_that_never_ends_is_stopped_and_the_page_is_client_rendered() {
+    never_ends_is_stopped("/fr/loop");
+}
+
+/// A render blocked in `Atomics.wait` uses no CPU, and the time-out stops it as it stops a
+/// loop. The tests below hold the render thread this way: a loop held it as well, but
+/// burned a core for as long, beside the suite's other tests.
+#[test]
+fn a_render_that_blocks_forever_is_stopped_and_the_page_is_client_rendered() {
+    never_ends_is_stopped("/fr/wait");
+}
+
+fn never_ends_is_stopped(path: &str) {
     let host = faulty_host(&[]);
     let started = Instant::now();
-    let response = fetch(&host, "/fr/loop");
+    let response = fetch(&host, path);
     let elapsed = started.elapsed();
     assert_eq!(response.status(), 200);
     assert_eq!(header(&response, "content-language"), "fr");
@@ -83,7 +95,7 @@ fn a_render_that_eats_the_heap_is_stopped_and_its_runtime_replaced() {
 
 #[test]
 fn a_full_render_queue_answers_the_client_rendered_page_at_once() {
-    // Loops held 10 s: a page that waited behind them would take that long, far beyond
+    // Renders held 10 s: a page that waited behind them would take that long, far beyond
     // what a loaded 2-core CI adds to one answered at once (386 ms seen against 250), and
     // the queue stays full for as long, however slowly a loaded machine shows it (the
     // suite's benchmark smoke may saturate both cores meanwhile: 4 s loops and a 2 s look
@@ -91,7 +103,7 @@ fn a_full_render_queue_answers_the_client_rendered_page_at_once() {
     let host = faulty_host(&["--render-queue", "1", "--render-timeout", "10s"]);
     // Different pages: the same one would be rendered once for both.
     let a_loop = |i: usize| {
-        let url = host.url(&format!("/fr/loop-{i}"));
+        let url = host.url(&format!("/fr/wait-{i}"));
         std::thread::spawn(move || client().get(url).send().unwrap().status())
     };
     let mut busy = vec![a_loop(0)];
@@ -191,7 +203,7 @@ fn visitors_leave_while_a_loop_holds_the_thread() -> Result<(), Duration> {
     // came after the loop was stopped, and its page ran).
     let host = faulty_host(&["--render-timeout", "5s"]);
     let address = host.address();
-    let url = host.url("/fr/loop");
+    let url = host.url("/fr/wait");
     let busy_since = Instant::now();
     let busy = std::thread::spawn(move || client().get(url).send().unwrap().status());
     std::thread::sleep(Duration::from_millis(100));
@@ -201,7 +213,7 @@ fn visitors_leave_while_a_loop_holds_the_thread() -> Result<(), Duration> {
     for i in 0..5 {
         let mut stream = std::net::TcpStream::connect(&address).unwrap();
         stream
-            .write_all(format!("GET /fr/loop-{i} HTTP/1.1\r\nhost: x\r\n\r\n").as_bytes())
+            .write_all(format!("GET /fr/wait-{i} HTTP/1.1\r\nhost: x\r\n\r\n").as_bytes())
             .unwrap();
         let queued = Instant::now();
         while host.metric("bilingue_render_queue_depth") < f64::from(i + 1) {
