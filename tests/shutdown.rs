@@ -20,7 +20,7 @@ fn sigterm_answers_the_request_in_flight_then_exits_zero() {
         "--render-timeout",
         "1500ms",
     ]);
-    let url = format!("{}/fr/loop", host.base);
+    let url = format!("{}/fr/wait", host.base);
     // A render that takes the whole time-out: in flight when the signal comes.
     let in_flight = std::thread::spawn(move || client().get(url).send());
     std::thread::sleep(Duration::from_millis(300));

@@ -83,7 +83,7 @@ fn sighup_drains_like_sigterm() {
         "--render-timeout",
         "1500ms",
     ]);
-    let url = host.url("/fr/loop");
+    let url = host.url("/fr/wait");
     let in_flight = std::thread::spawn(move || client().get(url).send());
     std::thread::sleep(Duration::from_millis(300));
     host.signal("HUP");
