@@ -69,12 +69,16 @@ if (only !== undefined && only !== "per-visitor") {
 }
 const duration = options.duration ?? (smoke ? 1 : 10);
 const warmUp = options["warm-up"] ?? (smoke ? 0 : 3);
-const threads = options.threads ?? os.availableParallelism();
+// A smoke run checks the harness and its arithmetic, and runs beside the suite's other
+// tests on a 2-core machine: one render thread, one peer worker and one connection at a
+// time (wrk on one thread), so each of its rows takes about a core, not the machine.
+const threads = options.threads ?? (smoke ? 1 : os.availableParallelism());
 const out = options.out ?? (smoke ? null : path.join(root, "BENCHMARKS.md"));
 /** Where a part run alone writes its section, below the full run's and the other scripts'. */
 const ONLY_MARKER = `<!-- bench/run.mjs --only ${only} -->`;
 const binary = process.env.BILINGUE_BIN ?? path.join(targetDir(root), "release/bilingue");
-const CONNECTIONS = 64;
+const CONNECTIONS = smoke ? 1 : 64;
+const WRK_THREADS = smoke ? "-t1" : "-t2";
 const ACCEPTED = "gzip, deflate, br";
 const BROWSERS = [`Accept-Encoding: ${ACCEPTED}`, `User-Agent: ${PERSON}`];
 /** How long the upstream takes beside the home page (many loads in flight at once). */
@@ -133,10 +137,10 @@ function sampleRss(pids) {
 async function load(url, { pids = () => [], headers = BROWSERS, warmUpS = warmUp } = {}) {
   const peakRss = sampleRss(pids);
   const asked = headers.flatMap((h) => ["-H", h]);
-  if (warmUpS > 0) await wrk(["-t2", `-c${CONNECTIONS}`, `-d${warmUpS}s`, ...asked, url]);
+  if (warmUpS > 0) await wrk([WRK_THREADS, `-c${CONNECTIONS}`, `-d${warmUpS}s`, ...asked, url]);
   const cpu = () => pids().reduce((sum, pid) => sum + cpuUs(pid), 0);
   const cpuBefore = cpu();
-  const report = await wrk(["-t2", `-c${CONNECTIONS}`, `-d${duration}s`, "--latency", ...asked, url]);
+  const report = await wrk([WRK_THREADS, `-c${CONNECTIONS}`, `-d${duration}s`, "--latency", ...asked, url]);
   const cpuPerRequest = (cpu() - cpuBefore) / report.requests;
   const rss = peakRss();
   if (Number.isNaN(report.p99)) throw new Error(`no latency in wrk output:\n${report.text}`);
