@@ -15,6 +15,31 @@ export const ENGINES = Object.keys(LAUNCHERS);
 /** A scenario that hangs must not hold the whole run. */
 const SCENARIO_TIMEOUT_MS = 90_000;
 
+/** A step of the harness (not of a scenario) that takes longer is told on stderr. */
+const SLOW_STEP_MS = 3_000;
+
+/**
+ * `step()`, and a line on stderr when it took longer than SLOW_STEP_MS: a browser slow to
+ * start or to close holds its file as a scenario's time would, but no scenario says so.
+ * @template T
+ * @param {string} what
+ * @param {() => Promise<T>} step
+ * @returns {Promise<T>}
+ */
+async function timedStep(what, step) {
+  const started = performance.now();
+  try {
+    return await step();
+  } finally {
+    const took = performance.now() - started;
+    if (took > SLOW_STEP_MS) process.stderr.write(`e2e harness: ${what} took ${Math.round(took)} ms\n`);
+  }
+}
+
+// When each file's process ends, against which the suite's own end is read (a process
+// left behind that holds the suite's output open would show as the gap between them).
+process.on("exit", () => process.stderr.write(`e2e harness: ${process.argv[1]} exits at ${new Date().toISOString()}\n`));
+
 /** The engines to run: all of them, or those `BILINGUE_ENGINES` names (comma-separated). */
 export function chosenEngines() {
   const asked = process.env.BILINGUE_ENGINES?.split(",").map((name) => name.trim()).filter(Boolean);
@@ -54,18 +79,19 @@ export function inEachEngine({ site }, define) {
       const running = {};
       before(async () => {
         try {
-          running.browser = await LAUNCHERS[engine]();
-          running.site = await site();
-          running.proxy = await startProxy(running.site.baseUrl);
+          running.browser = await timedStep(`${engine}: launching`, LAUNCHERS[engine]);
+          running.site = await timedStep(`${engine}: starting the site`, site);
+          const { baseUrl } = running.site;
+          running.proxy = await timedStep(`${engine}: starting the proxy`, () => startProxy(baseUrl));
         } catch (error) {
           // Each scenario fails with it (a missing engine's install line), none is skipped.
           running.failure = error;
         }
       });
       after(async () => {
-        await running.browser?.close();
-        await running.proxy?.stop();
-        await running.site?.stop();
+        await timedStep(`${engine}: closing`, async () => running.browser?.close());
+        await timedStep(`${engine}: stopping the proxy`, async () => running.proxy?.stop());
+        await timedStep(`${engine}: stopping the site`, async () => running.site?.stop());
       });
       define({
         engine,
@@ -81,7 +107,7 @@ export function inEachEngine({ site }, define) {
               /** @type {import("./page.mjs").Page | undefined} */
               let page;
               try {
-                page = await openPage(browser, proxy);
+                page = await timedStep(`${engine}: opening a page`, () => openPage(browser, proxy));
                 await fn({ page, site, t });
                 return;
               } catch (error) {
@@ -90,7 +116,7 @@ export function inEachEngine({ site }, define) {
                 const failure = error instanceof EngineHung ? "" : ` (it failed with: ${error})`;
                 t.diagnostic(`${hung}: the scenario runs again, on a fresh page${failure}`);
               } finally {
-                await page?.close();
+                await timedStep(`${engine}: closing a page`, async () => page?.close());
               }
             }
           }),
