@@ -58,25 +58,41 @@ impl ShellHold {
 
 /// The holds of the pages a runtime is rendering, by job, for the bundle to ask about; the
 /// pages own them (a hold whose page has ended is gone).
-#[derive(Debug, Default)]
-pub struct Holds(HashMap<u64, Weak<ShellHold>>);
+#[derive(Debug)]
+pub struct Holds {
+    by_job: HashMap<u64, Weak<ShellHold>>,
+    /// How many there may be before those of pages that have ended are dropped: twice
+    /// what the last pruning left, so that thousands of live holds (a crowd) are not looked
+    /// over at every insert.
+    prune_at: usize,
+}
 
-/// Past this many holds, those of pages that have ended are dropped as another comes.
+/// The fewest holds at which those of pages that have ended are dropped.
 const HOLDS_BEFORE_PRUNING: usize = 64;
+
+impl Default for Holds {
+    fn default() -> Self {
+        Self {
+            by_job: HashMap::new(),
+            prune_at: HOLDS_BEFORE_PRUNING,
+        }
+    }
+}
 
 impl Holds {
     pub fn insert(&mut self, job: u64, hold: &Arc<ShellHold>) {
-        if self.0.len() >= HOLDS_BEFORE_PRUNING {
-            self.0.retain(|_, hold| hold.strong_count() > 0);
+        if self.by_job.len() >= self.prune_at {
+            self.by_job.retain(|_, hold| hold.strong_count() > 0);
+            self.prune_at = HOLDS_BEFORE_PRUNING.max(2 * self.by_job.len());
         }
-        self.0.insert(job, Arc::downgrade(hold));
+        self.by_job.insert(job, Arc::downgrade(hold));
     }
 
     /// The bundle has the data of held page `job`: `None` if the page goes whole (and so
     /// its shell never will), else what its holes resume from. A page not held, or ended,
     /// goes whole: a page that has ended hands nothing over.
     pub fn data_came(&mut self, job: u64) -> Option<Arc<str>> {
-        let hold = self.0.remove(&job)?.upgrade()?;
+        let hold = self.by_job.remove(&job)?.upgrade()?;
         (!hold.take_whole()).then(|| hold.postponed.clone())
     }
 }
@@ -132,7 +148,7 @@ mod tests {
             holds.insert(job, &hold());
         }
         assert_eq!(
-            holds.0.len(),
+            holds.by_job.len(),
             HOLDS_BEFORE_PRUNING,
             "none pruned below the bound"
         );
@@ -141,7 +157,35 @@ mod tests {
         assert!(live.send_shell());
         holds.insert(100, &live);
         holds.insert(101, &hold());
-        assert_eq!(holds.0.len(), 2, "the ended pages' holds went");
+        assert_eq!(holds.by_job.len(), 2, "the ended pages' holds went");
         assert!(holds.data_came(100).is_some(), "a live page's hold is kept");
+    }
+
+    #[test]
+    fn many_live_holds_are_looked_over_once_each_time_they_double() {
+        let mut holds = Holds::default();
+        let live: Vec<_> = (0..1000).map(|_| hold()).collect();
+        for (job, hold) in live.iter().enumerate() {
+            holds.insert(job as u64, hold);
+        }
+        assert_eq!(holds.by_job.len(), 1000, "every live hold is kept");
+        assert_eq!(holds.prune_at, 1024, "pruned at 64, 128, 256 and 512 only");
+        drop(live);
+        holds.insert(1000, &hold());
+        assert_eq!(
+            holds.by_job.len(),
+            1001,
+            "below the next bound: not pruned yet"
+        );
+        for job in 1001..1024 {
+            holds.insert(job, &hold());
+        }
+        holds.insert(1024, &hold());
+        assert_eq!(
+            holds.by_job.len(),
+            1,
+            "past it, the ended pages' holds went"
+        );
+        assert_eq!(holds.prune_at, HOLDS_BEFORE_PRUNING);
     }
 }
