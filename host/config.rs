@@ -342,6 +342,16 @@ mod tests {
     }
 
     #[test]
+    fn the_shell_hold_goes_up_to_a_second_and_no_further() {
+        use clap::Parser as _;
+        let hold = |value: &str| Config::try_parse_from(["bilingue", "--shell-hold", value]);
+        assert_eq!(hold("1s").expect("the bound").shell_hold, SECOND);
+        assert_eq!(hold("0s").expect("at once").shell_hold, Duration::ZERO);
+        let refused = hold("1001ms").expect_err("past the bound").to_string();
+        assert!(refused.contains("0s..1s"), "{refused}");
+    }
+
+    #[test]
     fn every_default_is_within_its_own_bounds() {
         // clap checks the defaults against the parsers only when an option is left out.
         use clap::Parser as _;
