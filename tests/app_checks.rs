@@ -64,23 +64,14 @@ fn run(program: &str, args: &[&str], fix: &str) {
     );
 }
 
-/// Where each check's whole output is kept, passed or failed (a passing test's output is
-/// not shown): a browser scenario tried twice, or a slow file, is read there afterwards.
-pub const REPORTS: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/app-checks");
-
-/// Writes a check's output to its report in [`REPORTS`], named by its script (the browser
-/// suite, several files, by its own name).
+/// Keeps a check's output (`tap::REPORTS`), named by its script (the browser suite,
+/// several files, by its own name).
 fn keep_report(args: &[&str], stdout: &str, stderr: &str) {
     let name = match args.contains(&"--test") {
         true => "browser-tests".to_string(),
         false => args[0].replace(['/', '.'], "_"),
     };
-    let report = Path::new(REPORTS).join(format!("{name}.log"));
-    let written = std::fs::create_dir_all(REPORTS)
-        .and_then(|()| std::fs::write(&report, format!("{stdout}\n{stderr}")));
-    if let Err(error) = written {
-        eprintln!("cannot keep the report {}: {error}", report.display());
-    }
+    tap::keep_report(&name, stdout, stderr);
 }
 
 /// With no step first: the generated files (`app/contract.ts`,

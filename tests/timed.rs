@@ -38,14 +38,7 @@ fn timed_browser_tests_pass_in_chromium_firefox_and_webkit() {
         .expect("cannot run node");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    // Kept as the integration binary keeps its checks' (tests/app_checks.rs, REPORTS).
-    let reports = concat!(env!("CARGO_TARGET_TMPDIR"), "/app-checks");
-    let _ = std::fs::create_dir_all(reports).and_then(|()| {
-        std::fs::write(
-            format!("{reports}/timed-browser-tests.log"),
-            format!("{stdout}\n{stderr}"),
-        )
-    });
+    tap::keep_report("timed-browser-tests", &stdout, &stderr);
     assert!(
         output.status.success(),
         "the timed browser tests failed (they need Debian's browsers: apt-get install -y \

@@ -1,5 +1,21 @@
 //! What a node test run's TAP report says failed, told again at the end of a failure's
-//! message: a CI log cut in its middle keeps its head and its tail.
+//! message: a CI log cut in its middle keeps its head and its tail; and where each run's
+//! whole report is kept.
+
+/// Where each check's whole output is kept, passed or failed (a passing test's output is
+/// not shown): a browser scenario tried twice, or a slow file, is read there afterwards.
+pub const REPORTS: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/app-checks");
+
+/// Writes a check's output to `REPORTS/{name}.log`; a report that cannot be written is
+/// said on stderr, and fails nothing.
+pub fn keep_report(name: &str, stdout: &str, stderr: &str) {
+    let report = std::path::Path::new(REPORTS).join(format!("{name}.log"));
+    let written = std::fs::create_dir_all(REPORTS)
+        .and_then(|()| std::fs::write(&report, format!("{stdout}\n{stderr}")));
+    if let Err(error) = written {
+        eprintln!("cannot keep the report {}: {error}", report.display());
+    }
+}
 
 /// The failed tests of a TAP report, each with its details.
 pub fn failed_tests(tap: &str) -> String {
