@@ -88,8 +88,6 @@ async function rebuild() {
       [server, client] = await Promise.allSettled([contexts.server.rebuild(), contexts.client.rebuild()]);
       for (const built of [server, client]) if (built.status === "rejected") throw built.reason;
     }
-    // What `node app/bundling/catalogue.mjs` does: the editor's types follow the tables.
-    await writeDeclarations(root);
     const manifest = await writeManifest({ root, outDir, metafile: client.value.metafile, languages, buildTime: Date.now(), dev: true });
     const serverHash = createHash("sha256").update(await readFile(path.join(outDir, "server.js"))).digest("hex");
     const scripts = JSON.stringify([manifest.entry, manifest.preload, manifest.languageChunks, manifest.routeChunks, manifest.messageChunks]);
@@ -110,6 +108,9 @@ async function rebuild() {
   const written = path.join(outDir, "build.json.part");
   await writeFile(written, JSON.stringify(state));
   await rename(written, path.join(outDir, "build.json"));
+  // What `node app/bundling/catalogue.mjs` does: the editor's types follow the tables,
+  // after the host is told (the open page does not wait on them).
+  if (state.outcome === "built") await writeDeclarations(root).catch((error) => console.error(`[dev] ${error.stack ?? error}`));
 }
 
 /**

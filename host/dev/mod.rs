@@ -9,7 +9,7 @@
 
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 use std::time::{Duration, SystemTime};
 
 use axum::Router;
@@ -88,13 +88,40 @@ pub struct Dev {
     changes: broadcast::Sender<Change>,
     /// The problem on show, for a tab that connects now.
     showing: RwLock<Option<Problems>>,
-    source_map: RwLock<Option<sourcemap::SourceMap>>,
+    source_map: RwLock<Arc<SourceMapFile>>,
+}
+
+/// The server bundle's source map as read, parsed the first time a failure is shown: a
+/// save that renders never parses its 2 MB of JSON, which competed with the new runtime's
+/// start for the CPU before the tabs could reload. Parsing waits on nothing but the CPU.
+#[derive(Default)]
+struct SourceMapFile {
+    bytes: Option<Vec<u8>>,
+    parsed: OnceLock<Option<sourcemap::SourceMap>>,
+}
+
+impl SourceMapFile {
+    fn read(dir: &Path) -> Self {
+        Self {
+            bytes: std::fs::read(dir.join("server.js.map")).ok(),
+            parsed: OnceLock::new(),
+        }
+    }
+
+    fn map(&self) -> Option<&sourcemap::SourceMap> {
+        self.parsed
+            .get_or_init(|| {
+                let bytes = self.bytes.as_deref()?;
+                sourcemap::SourceMap::from_slice(bytes).ok()
+            })
+            .as_ref()
+    }
 }
 
 impl Dev {
     pub fn new(dir: PathBuf) -> Self {
         Self {
-            source_map: RwLock::new(read_source_map(&dir)),
+            source_map: RwLock::new(Arc::new(SourceMapFile::read(&dir))),
             dir,
             changes: broadcast::channel(16).0,
             showing: RwLock::default(),
@@ -112,15 +139,10 @@ impl Dev {
             .map_err(|e| format!("{}: {e} (does `npm run dev` run?)", path.display()))
     }
 
-    /// Reads the new bundle's source map on a blocking thread (2 MB of JSON), beside the
-    /// runtimes' reload rather than before it: `set` takes it once it is read.
-    fn read_source_map_aside(&self) -> tokio::task::JoinHandle<Option<sourcemap::SourceMap>> {
-        let dir = self.dir.clone();
-        tokio::task::spawn_blocking(move || read_source_map(&dir))
-    }
-
-    fn set_source_map(&self, map: Option<sourcemap::SourceMap>) {
-        *self.source_map.write().expect("source map lock") = map;
+    /// Takes up the new bundle's source map, unparsed.
+    fn read_source_map(&self) {
+        *self.source_map.write().expect("source map lock") =
+            Arc::new(SourceMapFile::read(&self.dir));
     }
 
     fn show(&self, change: Change) {
@@ -140,8 +162,8 @@ impl Dev {
     /// A render failure as the overlay shows it: the bundle's positions mapped to the
     /// app's files.
     pub fn render_problem(&self, error: &RenderError) -> Problems {
-        let map = self.source_map.read().expect("source map lock");
-        let message = map_positions(&error.to_string(), map.as_ref());
+        let file = Arc::clone(&self.source_map.read().expect("source map lock"));
+        let message = map_positions(&error.to_string(), file.map());
         let (file, line, column) = first_app_position(&message);
         Problems {
             title: "The server render failed",
@@ -153,11 +175,6 @@ impl Dev {
             }],
         }
     }
-}
-
-fn read_source_map(dir: &Path) -> Option<sourcemap::SourceMap> {
-    let bytes = std::fs::read(dir.join("server.js.map")).ok()?;
-    sourcemap::SourceMap::from_slice(&bytes).ok()
 }
 
 /// Every `bilingue:server.js:LINE:COLUMN` in `text`, as `app/…:LINE:COLUMN`.
@@ -293,12 +310,11 @@ async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: BuildReport
     if kind == BuildKind::Styles {
         return dev.show(Change::Styles(styles));
     }
-    let source_map = dev.read_source_map_aside();
     let reloaded = match dev.bundle() {
         Ok(bundle) => pool.reload(bundle).await,
         Err(e) => Err(RenderError::Start(e)),
     };
-    dev.set_source_map(source_map.await.ok().flatten());
+    dev.read_source_map();
     match reloaded {
         Ok(()) => {
             tracing::info!("took up the new build");
