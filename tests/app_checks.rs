@@ -44,9 +44,14 @@ pub fn run_beside_others(program: &str, args: &[&str], fix: &str) {
 }
 
 fn run(program: &str, args: &[&str], fix: &str) {
+    run_with(program, args, &[], fix);
+}
+
+fn run_with(program: &str, args: &[&str], env: &[(&str, &str)], fix: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let output = Command::new(program)
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(root)
         .env("BILINGUE_BIN", env!("CARGO_BIN_EXE_bilingue"))
         // varnishd, which the benchmark starts, may be in /usr/sbin.
@@ -62,6 +67,12 @@ fn run(program: &str, args: &[&str], fix: &str) {
         args.join(" "),
         tap::failed_tests(&stdout)
     );
+}
+
+/// [`run_beside_others`], with `env` set for the check.
+fn run_beside_others_with(program: &str, args: &[&str], env: &[(&str, &str)], fix: &str) {
+    let _turn = TURNS.read().unwrap_or_else(|e| e.into_inner());
+    run_with(program, args, env, fix);
 }
 
 /// Keeps a check's output (`tap::REPORTS`), named by its script (the browser suite,
@@ -90,22 +101,36 @@ fn app_unit_tests_pass() {
     run_beside_others("node", &["app/test/run.mjs"], "see the failing test above");
 }
 
-/// The browser test files that take longest, longest first (three at a time on 2 cores,
-/// as the suite runs: 58, 52, 45, 41 and 39 s; the others 31 s and less). By name, the
-/// 41 s file came last and ran alone for most of its time: the suite took 180 s, 163 s
-/// with these first.
-const LONGEST_BROWSER_TESTS: [&str; 5] = [
-    "e2e/navigation.test.mjs",
-    "e2e/prerender.test.mjs",
-    "e2e/language-and-url.test.mjs",
-    "e2e/variants.test.mjs",
+/// The browser files run in one process per engine (e2e/one-browser/), with one launch of
+/// its browser for all of them: every test of each is a scenario in each engine, on the
+/// built binary. The others (a file that tests the server too, or whose site is a
+/// development loop of its own, or that drives one engine itself) run a file at a time.
+const ONE_BROWSER_TESTS: [&str; 8] = [
+    "e2e/hostile-routes.test.mjs",
     "e2e/hydration.test.mjs",
+    "e2e/language-and-url.test.mjs",
+    "e2e/language.test.mjs",
+    "e2e/navigation.test.mjs",
+    "e2e/page-messages.test.mjs",
+    "e2e/prerender.test.mjs",
+    "e2e/status.test.mjs",
 ];
 
-/// Every scenario in each engine (`BILINGUE_ENGINES=firefox` runs one alone), three files
-/// at a time (each waits on its browsers more than it computes: 113 s for the suite alone
-/// on 2 cores, 132 s two at a time, 110 s four at a time). The files that time what
-/// a person waits for run in a test binary of their own, alone (tests/timed.rs).
+/// Of the other browser files, those that take longest, longest first: run by name, the
+/// longest came last and ended 14 s after the rest.
+const LONGEST_OTHER_BROWSER_TESTS: [&str; 4] = [
+    "e2e/variants.test.mjs",
+    "e2e/pseudo-language.test.mjs",
+    "e2e/add-a-screen.test.mjs",
+    "e2e/seo.test.mjs",
+];
+
+/// Every scenario in each engine (`BILINGUE_ENGINES=firefox` runs one alone): the three
+/// engines' processes of ONE_BROWSER_TESTS side by side, and beside them the other files,
+/// two at a time. Three files at a time, each launching the three engines, the suite
+/// launched each engine 14 times, and took 204 s alone on 2 cores where it takes 183 s.
+/// The files that time what a person waits for run in a test binary of their own, alone
+/// (tests/timed.rs).
 #[test]
 fn browser_tests_pass_in_chromium_firefox_and_webkit() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -114,24 +139,48 @@ fn browser_tests_pass_in_chromium_firefox_and_webkit() {
         .map(|entry| format!("e2e/{}", entry.unwrap().file_name().to_string_lossy()))
         .filter(|file| file.ends_with(".test.mjs") && !TIMED_BROWSER_TESTS.contains(&file.as_str()))
         .collect();
-    for long in LONGEST_BROWSER_TESTS {
+    for long in LONGEST_OTHER_BROWSER_TESTS {
         assert!(
             files.iter().any(|file| file == long),
-            "{long} is gone: update LONGEST_BROWSER_TESTS"
+            "{long} is gone: update LONGEST_OTHER_BROWSER_TESTS"
         );
     }
-    // The longest first, the rest by name: three at a time, the suite ends when its last
-    // file does, and a long file started last would run on alone.
     files.sort_by_key(|file| {
-        let longest = LONGEST_BROWSER_TESTS.iter().position(|long| long == file);
-        (longest.unwrap_or(LONGEST_BROWSER_TESTS.len()), file.clone())
+        let longest = LONGEST_OTHER_BROWSER_TESTS
+            .iter()
+            .position(|long| long == file);
+        (
+            longest.unwrap_or(LONGEST_OTHER_BROWSER_TESTS.len()),
+            file.clone(),
+        )
     });
+    for file in ONE_BROWSER_TESTS {
+        let source = std::fs::read_to_string(root.join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}: update ONE_BROWSER_TESTS"));
+        assert!(
+            source.contains("inEachEngine("),
+            "{file} has no scenario in each engine: update ONE_BROWSER_TESTS"
+        );
+    }
     machine::require(machine::BROWSERS);
-    let mut args = vec!["--test", "--test-concurrency=3"];
-    args.extend(files.iter().map(String::as_str));
-    run_beside_others(
+    // The engines' processes first: the other two places take the other files in turn.
+    let mut args = vec![
+        "--test",
+        "--test-concurrency=5",
+        "e2e/one-browser/chromium.mjs",
+        "e2e/one-browser/firefox.mjs",
+        "e2e/one-browser/webkit.mjs",
+    ];
+    args.extend(
+        files
+            .iter()
+            .map(String::as_str)
+            .filter(|file| !ONE_BROWSER_TESTS.contains(file)),
+    );
+    run_beside_others_with(
         "node",
         &args,
+        &[("BILINGUE_E2E_FILES", &ONE_BROWSER_TESTS.join(","))],
         "needs Debian's browsers: apt-get install -y chromium firefox-esr webkit2gtk-driver xvfb xauth",
     );
 }

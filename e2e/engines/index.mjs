@@ -40,6 +40,37 @@ async function timedStep(what, step) {
 // left behind that holds the suite's output open would show as the gap between them).
 process.on("exit", () => process.stderr.write(`e2e harness: ${process.argv[1]} exits at ${new Date().toISOString()}\n`));
 
+/** Each engine's one launch, when the process shares it (shareOneBrowser). */
+/** @type {Map<string, Promise<import("./page.mjs").Engine>> | null} */
+let sharedLaunches = null;
+
+/**
+ * From now on, every `inEachEngine` of this process shares one launch of each engine
+ * (closed once every test has run) instead of launching its own: what ../one-browser/
+ * runs. Each scenario still has a page, and a browser context, of its own.
+ */
+export function shareOneBrowser() {
+  if (sharedLaunches) return;
+  const launches = new Map();
+  sharedLaunches = launches;
+  after(async () => {
+    for (const [engine, launched] of launches) {
+      await timedStep(`${engine}: closing`, async () => (await launched.catch(() => null))?.close());
+    }
+  });
+}
+
+/** `engine`, launched for the caller, or the process's one launch of it when shared. */
+function launchOrShare(/** @type {string} */ engine) {
+  if (!sharedLaunches) return timedStep(`${engine}: launching`, LAUNCHERS[engine]);
+  let launched = sharedLaunches.get(engine);
+  if (!launched) {
+    launched = timedStep(`${engine}: launching`, LAUNCHERS[engine]);
+    sharedLaunches.set(engine, launched);
+  }
+  return launched;
+}
+
 /** The engines to run: all of them, or those `BILINGUE_ENGINES` names (comma-separated). */
 export function chosenEngines() {
   const asked = process.env.BILINGUE_ENGINES?.split(",").map((name) => name.trim()).filter(Boolean);
@@ -60,7 +91,7 @@ export function chosenEngines() {
 
 /**
  * In each chosen engine, in turn: starts the site with `site()`, a proxy in front of it and
- * the engine, then runs the scenarios `define` registers with `scenario(title, fn)`, each on
+ * the engine (or takes the process's one launch of it, see shareOneBrowser), then runs the scenarios `define` registers with `scenario(title, fn)`, each on
  * a fresh page (a browser context of its own). An engine that is not installed fails its
  * scenarios with the command that installs it.
  * @template {{ baseUrl: string, stop: () => Promise<void> }} Site
@@ -79,7 +110,7 @@ export function inEachEngine({ site }, define) {
       const running = {};
       before(async () => {
         try {
-          running.browser = await timedStep(`${engine}: launching`, LAUNCHERS[engine]);
+          running.browser = await launchOrShare(engine);
           running.site = await timedStep(`${engine}: starting the site`, site);
           const { baseUrl } = running.site;
           running.proxy = await timedStep(`${engine}: starting the proxy`, () => startProxy(baseUrl));
@@ -89,7 +120,7 @@ export function inEachEngine({ site }, define) {
         }
       });
       after(async () => {
-        await timedStep(`${engine}: closing`, async () => running.browser?.close());
+        if (!sharedLaunches) await timedStep(`${engine}: closing`, async () => running.browser?.close());
         await timedStep(`${engine}: stopping the proxy`, async () => running.proxy?.stop());
         await timedStep(`${engine}: stopping the site`, async () => running.site?.stop());
       });
