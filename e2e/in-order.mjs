@@ -10,8 +10,9 @@ import { tap } from "node:test/reporters";
 
 const args = process.argv.slice(2);
 const at = args.indexOf("--concurrency");
-const concurrency = at === -1 ? 1 : Number(args.splice(at, 2)[1]);
-if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency takes a whole number of files: ${args[at + 1]}`);
+const given = at === -1 ? "1" : args.splice(at, 2)[1];
+const concurrency = Number(given);
+if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency takes a whole number of files: ${given}`);
 if (args.length === 0) throw new Error("usage: node e2e/in-order.mjs [--concurrency N] FILE…");
 
 const tests = run({ files: args.map((file) => path.resolve(file)), concurrency });

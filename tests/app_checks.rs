@@ -128,7 +128,7 @@ const LONGEST_OTHER_BROWSER_TESTS: [&str; 4] = [
 
 /// Every scenario in each engine (`BILINGUE_ENGINES=firefox` runs one alone): the three
 /// engines' processes of ONE_BROWSER_TESTS side by side, and beside them the other files,
-/// two at a time, the longest first. Three files at a time by name, each launching the
+/// five files at a time in all, the longest first. Three files at a time by name, each launching the
 /// three engines, the suite launched each engine 14 times and took 204 s alone on 2
 /// cores; this way, 131 s.
 /// The files that time what a person waits for run in a test binary of their own, alone
@@ -163,6 +163,11 @@ fn browser_tests_pass_in_chromium_firefox_and_webkit() {
             source.contains("inEachEngine("),
             "{file} has no scenario in each engine: update ONE_BROWSER_TESTS"
         );
+        // A test of its own would run once in each engine's process.
+        assert!(
+            !source.contains("\"node:test\""),
+            "{file} registers tests of its own (it imports node:test): update ONE_BROWSER_TESTS"
+        );
     }
     machine::require(machine::BROWSERS);
     // The engines' processes first: the other two places take the other files in turn, in
@@ -186,6 +191,26 @@ fn browser_tests_pass_in_chromium_firefox_and_webkit() {
         &args,
         &[("BILINGUE_E2E_FILES", &ONE_BROWSER_TESTS.join(","))],
         "needs Debian's browsers: apt-get install -y chromium firefox-esr webkit2gtk-driver xvfb xauth",
+    );
+}
+
+/// The one launch a process of e2e/one-browser/ shares stays open for a file that registers
+/// its scenarios only after the first file's have ended (as a file slow to import would):
+/// node:test's root `after`, which closed it before, ran in that gap.
+#[test]
+fn one_browser_outlives_a_file_registered_late() {
+    machine::require(machine::BROWSERS);
+    run_beside_others_with(
+        "node",
+        &["e2e/one-browser/chromium.mjs"],
+        &[
+            ("BILINGUE_ENGINES", "chromium"),
+            (
+                "BILINGUE_E2E_FILES",
+                "e2e/one-browser/fixtures/first.mjs,e2e/one-browser/fixtures/late.mjs",
+            ),
+        ],
+        "a late file found the shared browser closed: see e2e/engines/index.mjs",
     );
 }
 

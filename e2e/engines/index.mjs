@@ -40,33 +40,48 @@ async function timedStep(what, step) {
 // left behind that holds the suite's output open would show as the gap between them).
 process.on("exit", () => process.stderr.write(`e2e harness: ${process.argv[1]} exits at ${new Date().toISOString()}\n`));
 
-/** Each engine's one launch, when the process shares it (shareOneBrowser). */
-/** @type {Map<string, Promise<import("./page.mjs").Engine>> | null} */
-let sharedLaunches = null;
+/**
+ * Each engine's one launch when the process shares it (shareOneBrowser), and how many
+ * registered engine suites have yet to end: the launches close when the last of them ends
+ * and no file is still to be registered. Not node:test's root `after`: that runs as soon
+ * as no suite is running or queued, which a file imported late (after the first ones had
+ * run) would find closed.
+ * @type {{ launches: Map<string, Promise<import("./page.mjs").Engine>>, suites: number, registering: boolean } | null}
+ */
+let shared = null;
 
 /**
  * From now on, every `inEachEngine` of this process shares one launch of each engine
- * (closed once every test has run) instead of launching its own: what ../one-browser/
- * runs. Each scenario still has a page, and a browser context, of its own.
+ * instead of launching its own: what ../one-browser/ runs. Each scenario still has a
+ * page, and a browser context, of its own. Returns the call that says every file is
+ * registered: until then the launches stay open between suites.
+ * @returns {() => Promise<void>}
  */
 export function shareOneBrowser() {
-  if (sharedLaunches) return;
-  const launches = new Map();
-  sharedLaunches = launches;
-  after(async () => {
-    for (const [engine, launched] of launches) {
-      await timedStep(`${engine}: closing`, async () => (await launched.catch(() => null))?.close());
-    }
-  });
+  if (!shared) shared = { launches: new Map(), suites: 0, registering: true };
+  const sharing = shared;
+  return async () => {
+    sharing.registering = false;
+    await closeSharedWhenUnused();
+  };
 }
 
-/** `engine`, launched for the caller, or the process's one launch of it when shared. */
+async function closeSharedWhenUnused() {
+  if (!shared || shared.registering || shared.suites > 0) return;
+  const launches = [...shared.launches];
+  shared.launches.clear();
+  for (const [engine, launched] of launches) {
+    await timedStep(`${engine}: closing`, async () => (await launched.catch(() => null))?.close());
+  }
+}
+
+/** `engine`, launched for the caller, or the process's one launch of it when shared (launched again if it was closed). */
 function launchOrShare(/** @type {string} */ engine) {
-  if (!sharedLaunches) return timedStep(`${engine}: launching`, LAUNCHERS[engine]);
-  let launched = sharedLaunches.get(engine);
+  if (!shared) return timedStep(`${engine}: launching`, LAUNCHERS[engine]);
+  let launched = shared.launches.get(engine);
   if (!launched) {
     launched = timedStep(`${engine}: launching`, LAUNCHERS[engine]);
-    sharedLaunches.set(engine, launched);
+    shared.launches.set(engine, launched);
   }
   return launched;
 }
@@ -105,6 +120,9 @@ export function chosenEngines() {
  */
 export function inEachEngine({ site }, define) {
   for (const engine of chosenEngines()) {
+    // Counted as it is registered, so the shared launches outlive it and every suite after.
+    const sharing = shared;
+    if (sharing) sharing.suites++;
     describe(engine, () => {
       /** @type {{ site?: Site, proxy?: import("./proxy.mjs").Proxy, browser?: import("./page.mjs").Engine, failure?: unknown }} */
       const running = {};
@@ -120,9 +138,13 @@ export function inEachEngine({ site }, define) {
         }
       });
       after(async () => {
-        if (!sharedLaunches) await timedStep(`${engine}: closing`, async () => running.browser?.close());
+        if (!sharing) await timedStep(`${engine}: closing`, async () => running.browser?.close());
         await timedStep(`${engine}: stopping the proxy`, async () => running.proxy?.stop());
         await timedStep(`${engine}: stopping the site`, async () => running.site?.stop());
+        if (sharing) {
+          sharing.suites--;
+          await closeSharedWhenUnused();
+        }
       });
       define({
         engine,

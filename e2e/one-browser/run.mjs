@@ -20,6 +20,10 @@ export async function inOneBrowser(/** @type {string} */ engine) {
   if (!files?.length) throw new Error("BILINGUE_E2E_FILES names no file (comma-separated, from the project's root)");
   if (!chosenEngines().includes(engine)) return;
   process.env.BILINGUE_ENGINES = engine;
-  shareOneBrowser();
-  for (const file of files) await import(pathToFileURL(path.join(root, file)).href);
+  const allRegistered = shareOneBrowser();
+  try {
+    for (const file of files) await import(pathToFileURL(path.join(root, file)).href);
+  } finally {
+    await allRegistered();
+  }
 }
