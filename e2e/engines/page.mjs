@@ -81,6 +81,8 @@ export async function openPage(/** @type {Engine} */ engine, /** @type {Proxy} *
       return navigated(() => driver.reload(), path);
     },
     back: () => driver.back(),
+    /** The last document the site served this page (as the proxy saw it), or null. */
+    lastDocument: () => proxy.documentsSince(opened).at(-1) ?? null,
     evaluate,
     /** The first driver command that did not answer in time (the engine hung), or null. */
     engineHung: () => driver.hung?.() ?? null,
