@@ -121,7 +121,7 @@ impl SourceMapFile {
 impl Dev {
     pub fn new(dir: PathBuf) -> Self {
         Self {
-            source_map: RwLock::new(Arc::new(SourceMapFile::read(&dir))),
+            source_map: RwLock::default(),
             dir,
             changes: broadcast::channel(16).0,
             showing: RwLock::default(),
@@ -132,17 +132,20 @@ impl Dev {
         Manifest::read(&self.dir.join("manifest.json"))
     }
 
+    /// The server bundle to start with, its source map taken up with it.
     pub fn bundle(&self) -> Result<Bundle, String> {
-        let path = self.dir.join("server.js");
-        std::fs::read_to_string(&path)
-            .map(|source| Bundle::Script(source.into()))
-            .map_err(|e| format!("{}: {e} (does `npm run dev` run?)", path.display()))
+        let (bundle, map) = Self::bundle_and_map(&self.dir)?;
+        *self.source_map.write().expect("source map lock") = Arc::new(map);
+        Ok(bundle)
     }
 
-    /// Takes up the new bundle's source map, unparsed.
-    fn read_source_map(&self) {
-        *self.source_map.write().expect("source map lock") =
-            Arc::new(SourceMapFile::read(&self.dir));
+    /// The server bundle and its source map, read together: a later save's map is never
+    /// paired with this bundle. Reads the disk: call it off the async workers.
+    fn bundle_and_map(dir: &Path) -> Result<(Bundle, SourceMapFile), String> {
+        let path = dir.join("server.js");
+        let source = std::fs::read_to_string(&path)
+            .map_err(|e| format!("{}: {e} (does `npm run dev` run?)", path.display()))?;
+        Ok((Bundle::Script(source.into()), SourceMapFile::read(dir)))
     }
 
     fn show(&self, change: Change) {
@@ -163,17 +166,22 @@ impl Dev {
     /// app's files.
     pub fn render_problem(&self, error: &RenderError) -> Problems {
         let file = Arc::clone(&self.source_map.read().expect("source map lock"));
-        let message = map_positions(&error.to_string(), file.map());
-        let (file, line, column) = first_app_position(&message);
-        Problems {
-            title: "The server render failed",
-            problems: vec![Problem {
-                file,
-                line,
-                column,
-                message,
-            }],
-        }
+        render_problem(error, &file)
+    }
+}
+
+/// A render failure as the overlay shows it, its bundle positions mapped through `map`.
+fn render_problem(error: &RenderError, map: &SourceMapFile) -> Problems {
+    let message = map_positions(&error.to_string(), map.map());
+    let (file, line, column) = first_app_position(&message);
+    Problems {
+        title: "The server render failed",
+        problems: vec![Problem {
+            file,
+            line,
+            column,
+            message,
+        }],
     }
 }
 
@@ -310,19 +318,30 @@ async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: BuildReport
     if kind == BuildKind::Styles {
         return dev.show(Change::Styles(styles));
     }
-    let reloaded = match dev.bundle() {
-        Ok(bundle) => pool.reload(bundle).await,
-        Err(e) => Err(RenderError::Start(e)),
+    let dir = dev.dir.clone();
+    let read = tokio::task::spawn_blocking(move || Dev::bundle_and_map(&dir))
+        .await
+        .unwrap_or_else(|e| Err(format!("reading the new bundle: {e}")));
+    let (bundle, map) = match read {
+        Ok(read) => read,
+        Err(e) => {
+            let error = RenderError::Start(e);
+            tracing::error!(%error, "the new server bundle; the previous one still serves");
+            let map = Arc::clone(&dev.source_map.read().expect("source map lock"));
+            return dev.show(Change::Problems(render_problem(&error, &map)));
+        }
     };
-    dev.read_source_map();
-    match reloaded {
+    match pool.reload(bundle).await {
         Ok(()) => {
+            // The map of the bundle that now serves, for the failures it will have.
+            *dev.source_map.write().expect("source map lock") = Arc::new(map);
             tracing::info!("took up the new build");
             dev.show(Change::Reload);
         }
         Err(error) => {
+            // The previous bundle still serves, with its map; this failure is the new one's.
             tracing::error!(%error, "the new server bundle fails; the previous one still serves");
-            dev.show(Change::Problems(dev.render_problem(&error)));
+            dev.show(Change::Problems(render_problem(&error, &map)));
         }
     }
 }
