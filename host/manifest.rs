@@ -15,6 +15,11 @@ use crate::page_identity::PageIdentity;
 use crate::texts::HostTexts;
 use crate::url_path::{decodes, percent_decoded, segment_problem};
 
+#[cfg(test)]
+mod test_routes;
+#[cfg(test)]
+pub use test_routes::{app_page, declared_everywhere};
+
 /// What the build says the host needs (written by `app/bundle.mjs`, `writeManifest`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -133,16 +138,6 @@ pub enum Found {
 }
 
 impl AppRoutes {
-    /// No route at all: any path may be a page, no first segment is a route's.
-    #[cfg(test)]
-    pub fn none(languages: Languages) -> Self {
-        Self {
-            languages,
-            routes: None,
-            first_segments: HashSet::new(),
-        }
-    }
-
     /// Fails when a route has no path in one of `languages`.
     pub fn new(languages: Languages, declared: &[DeclaredRoute]) -> Result<Self, String> {
         let routes = declared
@@ -347,54 +342,6 @@ impl Manifest {
     pub fn read(path: &std::path::Path) -> Result<Self, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
-    }
-}
-
-/// Routes whose pattern is the same in every language, each named after its first
-/// segment (`home` for `/`).
-#[cfg(test)]
-pub fn declared_everywhere(patterns: &[&str]) -> Vec<DeclaredRoute> {
-    patterns
-        .iter()
-        .map(|pattern| DeclaredRoute {
-            name: match pattern.split('/').nth(1).unwrap_or_default() {
-                "" => "home".into(),
-                first => first.replace(|c: char| !c.is_ascii_alphanumeric(), ""),
-            },
-            paths: crate::lang::demo()
-                .all()
-                .map(|language| (language.code().to_owned(), pattern.to_string()))
-                .collect(),
-            loads: true,
-        })
-        .collect()
-}
-
-/// The app's page of `route` in the language `code`, its parameters `params` (tests): its
-/// URL path, prefix and all, from the embedded manifest's routes.
-#[cfg(test)]
-pub fn app_page(code: &str, route: &str, params: &[(&str, &str)]) -> String {
-    let declared = EMBEDDED
-        .routes
-        .iter()
-        .find(|declared| declared.name == route)
-        .unwrap_or_else(|| panic!("the app has no route {route:?}"));
-    let path = filled(&declared.paths[code], |name| {
-        params
-            .iter()
-            .find(|(param, _)| *param == name)
-            .unwrap_or_else(|| panic!("{route} needs {name}"))
-            .1
-    });
-    format!("/{code}{path}")
-}
-
-#[cfg(test)]
-impl AppRoutes {
-    /// Routes whose pattern is the same in every language ([`declared_everywhere`]).
-    pub fn same_in_every_language(patterns: &[&str]) -> Self {
-        Self::new(crate::lang::demo(), &declared_everywhere(patterns))
-            .expect("every language has a path")
     }
 }
 

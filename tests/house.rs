@@ -1,12 +1,12 @@
 //! The host's house rules, read from its source: no import cycle among its modules at any
 //! depth (the top-level modules, and the files and folders of each folder), no source file
-//! over 400 lines outside its tests, and no two of its types of one name. Test code (a `#[cfg(test)]` module, inline or in its own file) is left
+//! of 400 lines or more outside its tests, and no two of its types of one name. Test code (a `#[cfg(test)]` module, inline or in its own file) is left
 //! out of all three.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const LINES_AT_MOST: usize = 400;
+const LINE_BOUND: usize = 400;
 
 fn host() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("host")
@@ -425,22 +425,20 @@ fn no_host_module_at_any_depth_is_in_an_import_cycle() {
     assert!(cycles.is_empty(), "import cycles: {cycles:#?}");
 }
 
-/// N27: the files of pages/ and render/ share their types through a module of their own
-/// (pages/site.rs, render/page.rs), never through the folder's hub, which only composes.
+/// N27: the files of pages/, render/ and render/thread/ share their types through a module
+/// of their own (pages/site.rs, render/page.rs, render/thread/job.rs), never through the
+/// folder's hub, which only composes.
 #[test]
 fn no_file_of_pages_or_render_names_what_its_hub_holds() {
-    let hubs: [&[&str]; 2] = [&["pages"], &["render"]];
+    let hubs: [&[&str]; 3] = [&["pages"], &["render"], &["render", "thread"]];
     for hub in hubs {
         let arrows = arrows_back_to(hub);
         assert!(arrows.is_empty(), "arrows back up to {hub:?}: {arrows:#?}");
     }
-    // The rule sees such arrows where they are: render/thread/, which it does not hold,
-    // shares its thread's context through its mod.rs.
-    let thread = arrows_back_to(&["render", "thread"]);
-    assert!(
-        thread.contains("render::thread::replacement → render::thread::ThreadContext"),
-        "{thread:#?}"
-    );
+    // The rule sees such arrows where they are: api/, which it does not hold, shares its
+    // errors' JSON through its mod.rs.
+    let api = arrows_back_to(&["api"]);
+    assert!(api.contains("api::proxy → api::json_error"), "{api:#?}");
 }
 
 #[test]
@@ -463,8 +461,9 @@ fn a_cycle_is_found_where_there_is_one() {
     );
 }
 
+/// N33: a file at its bound has no room for the next change without a move; under it, it has.
 #[test]
-fn no_host_source_file_is_over_400_lines_outside_its_tests() {
+fn no_host_source_file_reaches_400_lines_outside_its_tests() {
     let files = source_files();
     assert!(files.contains_key(Path::new("render/thread/mod.rs")));
     assert!(
@@ -474,10 +473,10 @@ fn no_host_source_file_is_over_400_lines_outside_its_tests() {
     let long: Vec<String> = files
         .iter()
         .map(|(path, text)| (path, text.lines().count()))
-        .filter(|(_, lines)| *lines > LINES_AT_MOST)
+        .filter(|(_, lines)| *lines >= LINE_BOUND)
         .map(|(path, lines)| format!("host/{} has {lines} lines", path.display()))
         .collect();
-    assert!(long.is_empty(), "at most {LINES_AT_MOST}: {long:#?}");
+    assert!(long.is_empty(), "under {LINE_BOUND}: {long:#?}");
 }
 
 #[test]

@@ -25,7 +25,7 @@
 //! - `development`: development mode never switches itself on (the loop itself: `e2e/dev.test.mjs`).
 //! - `tools`: what `cargo test` installs of the machine (support/machine), and what it
 //!   says when it cannot.
-//! - `house`: the host's own rules (no import cycle, no file over 400 lines, one type a name).
+//! - `house`: the host's own rules (no import cycle, no file of 400 lines or more, one type a name).
 //! - `site`: a small real-size site generated from CLDR (`bench/site/`), served with
 //!   `--app-build`: every route in every language, its sitemap an index of parts.
 //! - `app_checks`: the app's own checks (type check, unit tests, the browser tests in

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::Duration;
 
-use super::ThreadContext;
+use super::job::ThreadContext;
 use crate::render::bundle::Bundle;
 use crate::render::error::RenderError;
 use crate::render::readiness::ThreadReadiness;
