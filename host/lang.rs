@@ -18,7 +18,9 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-#[derive(Debug, Deserialize)]
+// Not Debug: `list` points back to the list that holds it, and a derived Debug went round
+// that circle until the stack overflowed. A Language shows as its code.
+#[derive(Deserialize)]
 pub struct LanguageInfo {
     code: String,
     /// The BCP 47 locale (fr-FR).
@@ -64,7 +66,7 @@ fn no_accept_language() -> axum::http::HeaderValue {
 }
 
 /// `languages.json`: a site's list.
-#[derive(Debug, Deserialize)]
+#[derive(Deserialize)]
 pub struct LanguageList {
     /// The list as it was read (`languages.json`'s value), to tell a new one from it.
     #[serde(skip)]
@@ -73,6 +75,16 @@ pub struct LanguageList {
     /// The cookie that keeps the visitor's choice.
     cookie: String,
     languages: Vec<LanguageInfo>,
+}
+
+impl std::fmt::Debug for LanguageList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let codes: Vec<&str> = self.languages.iter().map(|l| l.code.as_str()).collect();
+        f.debug_struct("LanguageList")
+            .field("default", &self.default)
+            .field("languages", &codes)
+            .finish()
+    }
 }
 
 fn read_declared(json: &str) -> Result<LanguageList, String> {
@@ -175,8 +187,14 @@ pub fn is_language_tag(tag: &str) -> bool {
 }
 
 /// A site's languages: its list, its default, its cookie's name. Cheap to copy.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Languages(&'static LanguageList);
+
+impl std::fmt::Debug for Languages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.all()).finish()
+    }
+}
 
 impl PartialEq for Languages {
     fn eq(&self, other: &Self) -> bool {
@@ -240,8 +258,14 @@ impl Languages {
 }
 
 /// A site's language: a reference into its list, cheap to copy and compare.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Language(&'static LanguageInfo);
+
+impl std::fmt::Debug for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Language({})", self.code())
+    }
+}
 
 impl PartialEq for Language {
     fn eq(&self, other: &Self) -> bool {
@@ -341,6 +365,15 @@ mod tests {
 
     fn lang(code: &str) -> Language {
         demo().by_code(code).unwrap()
+    }
+
+    /// A failed assertion on a language shows it: a derived Debug followed a language's
+    /// link back to its list, and the list's to the language, until the stack overflowed.
+    #[test]
+    fn a_language_and_its_list_show_as_their_codes() {
+        assert_eq!(format!("{:?}", lang("fr")), "Language(fr)");
+        assert_eq!(format!("{:?}", Some(lang("en"))), "Some(Language(en))");
+        assert_eq!(format!("{:?}", demo()), "[Language(fr), Language(en)]");
     }
 
     #[test]
