@@ -262,19 +262,38 @@ impl Placement {
 }
 
 /// Whether `authority` (a request's, as the client wrote it) names `origin`: its host in
-/// any case, its port as the origin's (or the scheme's default when the origin has none).
+/// any case and with or without the trailing dot of a fully qualified name, its port as
+/// the origin's (or the scheme's default where either has none).
 fn same_authority(origin: &Origin, authority: &str) -> bool {
-    let authority = authority.strip_suffix('.').unwrap_or(authority);
     let default_port = match origin.scheme() {
-        "https" => ":443",
-        _ => ":80",
+        "https" => "443",
+        _ => "80",
     };
-    let theirs = origin.authority();
-    authority.eq_ignore_ascii_case(theirs)
-        || (!theirs.contains(':')
-            && authority
-                .strip_suffix(default_port)
-                .is_some_and(|host| host.eq_ignore_ascii_case(theirs)))
+    let (Some((host, port)), Some((their_host, their_port))) =
+        (host_and_port(authority), host_and_port(origin.authority()))
+    else {
+        return false;
+    };
+    let host = host.strip_suffix('.').unwrap_or(host);
+    host.eq_ignore_ascii_case(their_host)
+        && port.unwrap_or(default_port) == their_port.unwrap_or(default_port)
+}
+
+/// An authority's host and port (`None`: none written); `None` for an authority that is
+/// neither (an empty port, or one that is not digits, is malformed here, not the default).
+fn host_and_port(authority: &str) -> Option<(&str, Option<&str>)> {
+    let host_end = match authority.strip_prefix('[') {
+        // A bracketed IPv6 address holds colons of its own.
+        Some(rest) => rest.find(']')? + 2,
+        None => authority.find(':').unwrap_or(authority.len()),
+    };
+    let (host, rest) = authority.split_at(host_end);
+    if rest.is_empty() {
+        return Some((host, None));
+    }
+    let port = rest.strip_prefix(':')?;
+    let digits = !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit());
+    digits.then_some((host, Some(port)))
 }
 
 #[cfg(test)]

@@ -65,9 +65,17 @@ fn the_origin_a_request_was_sent_to_is_only_ever_one_the_operator_named() {
     assert_eq!(sent_to("EXEMPLE.FR"), Some(lang("fr")));
     assert_eq!(sent_to("exemple.fr:443"), Some(lang("fr")));
     assert_eq!(sent_to("exemple.fr."), Some(lang("fr")));
+    // The trailing dot of a fully qualified name, before a port too.
+    assert_eq!(sent_to("exemple.fr.:443"), Some(lang("fr")));
+    assert_eq!(sent_to("Exemple.FR.:443"), Some(lang("fr")));
     for other in [
         "www.example.org",
         "exemple.fr:8443",
+        "exemple.fr.:8443",
+        "exemple.fr..",
+        "exemple.fr:",
+        "exemple.fr.:",
+        "exemple.fr:443:443",
         "exemple.fr.evil.example",
         "evil.example/exemple.fr",
         "xexemple.fr",
@@ -167,4 +175,18 @@ fn origins_that_cannot_be_served_are_refused_with_their_reason() {
     )
     .unwrap_err();
     assert!(shared.contains("another language's"), "{shared}");
+}
+
+#[test]
+fn an_authority_names_an_origin_by_host_and_port_whatever_their_spelling() {
+    let v6 = Origin::parse("http://[::1]:8080").unwrap();
+    assert!(super::same_authority(&v6, "[::1]:8080"));
+    assert!(!super::same_authority(&v6, "[::1]"));
+    assert!(!super::same_authority(&v6, "[::1]:80"));
+    assert!(!super::same_authority(&v6, "[::1"));
+    let plain = Origin::parse("http://exemple.fr").unwrap();
+    assert!(super::same_authority(&plain, "exemple.fr:80"));
+    assert!(super::same_authority(&plain, "EXEMPLE.fr.:80"));
+    assert!(!super::same_authority(&plain, "exemple.fr:443"));
+    assert!(!super::same_authority(&plain, "exemple.fr:8o"));
 }
