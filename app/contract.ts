@@ -143,3 +143,15 @@ export type HostOps = {
   /** Held page `job` has its data: its shell's postponed state if the shell has gone (resume from it), `null` if not (render it whole; its shell will not go). */
   op_bilingue_shell_sent(job: number): string | null;
 };
+
+/** The server bundle's entry points, as the host calls them (`globalThis[ENTRY_POINTS.…]`). */
+export type EntryPointFunctions = {
+  /** A page to render (`RenderRequest`, JSON) as page `job`, streamed if it may and the request gives a nonce. */
+  bilingueRender(request: string, job: number): void;
+  /** Answers to the API calls asked for (`ApiAnswer[]`, JSON). */
+  bilingueDeliver(answers: string): void;
+  /** The streamed page `job` lost its client: its render stops. */
+  bilingueCancel(job: number): void;
+  /** The shells being prerendered are done but for their data: they end there. */
+  bilingueHalt(): void;
+};

@@ -12,7 +12,7 @@ import { renderToString } from "bilingue:react-dom-strings";
 import { App } from "./App";
 import type { BootState } from "./boot";
 import messageGroups from "bilingue:message-groups";
-import { ENTRY_POINTS, type RenderRequest, type ShellAsk } from "./contract";
+import { ENTRY_POINTS, type EntryPointFunctions, type RenderRequest, type ShellAsk } from "./contract";
 import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
 import type { PageSharing, Route } from "./data/route";
 import { identityOf, type Match } from "./data/router";
@@ -41,7 +41,7 @@ function wholeResources(language: Language): Resources {
 const pages = new Map<string, Resources>();
 
 /**
- * A page's resources: the messages a page of `route` ships to the browser (the shell's
+ * A page's resources: the messages a page of `route` ships to the browser (the first load's
  * and its route's, as the build grouped them), so that the server renders the text the
  * browser hydrates with; a key the groups lack (one built at run time and not declared by
  * its route) is "" on both sides. A bundle built without the groups has every message.
@@ -52,7 +52,7 @@ function resourcesFor(language: Language, route: string | null): Resources {
   const key = `${language} ${route}`;
   let page = pages.get(key);
   if (!page) {
-    const keys = [...messageGroups.shell, ...((route !== null && messageGroups.routes[route]) || [])];
+    const keys = [...messageGroups.firstLoad, ...((route !== null && messageGroups.routes[route]) || [])];
     const table = Object.fromEntries(keys.filter((k) => Object.hasOwn(all.table, k)).map((k) => [k, all.table[k]]));
     pages.set(key, (page = { ...all, table, fallbacks: fallbacksOf(all.fallbacks, keys), routes: null }));
   }
@@ -171,17 +171,14 @@ function start(boot: BootState, job: number, streamNonce: string | null, shell: 
 // benchmark's peer) keeps Node's.
 if ((globalThis as { Deno?: unknown }).Deno !== undefined) routeConsoleToHost();
 
-const entry = globalThis as Record<string, unknown>;
-/** A page to render, as job number `job`, streamed if it may and the request gives a nonce. */
-entry[ENTRY_POINTS.render] = (request: string, job: number): void => {
+// Each as the contract says the host calls it (its parameters are generated with it).
+const entry = globalThis as unknown as EntryPointFunctions;
+entry[ENTRY_POINTS.render] = (request, job) => {
   const { boot, streamNonce, shell } = JSON.parse(request) as RenderRequest;
   render(boot, job, streamNonce, shell);
 };
-/** The shells being prerendered are done but for their data: they end there. */
 entry[ENTRY_POINTS.halt] = haltShells;
-/** Answers to the API calls asked for. */
-entry[ENTRY_POINTS.deliver] = (answers: string): void => {
+entry[ENTRY_POINTS.deliver] = (answers) => {
   deliver(JSON.parse(answers) as Answer[]);
 };
-/** The streamed page `job` lost its client: its render stops. */
 entry[ENTRY_POINTS.cancel] = cancel;

@@ -35,6 +35,45 @@ pub const ENTRY_POINTS: EntryPoints = EntryPoints {
     halt: "bilingueHalt",
 };
 
+/// Each entry point's parameters, as TypeScript writes them, and what it is for: the
+/// contract's `EntryPointFunctions`, against which `app/server.tsx`'s functions are type
+/// checked; `runtime.rs` passes these arguments, in this order. By [`EntryPoints`] field.
+pub const ENTRY_POINT_PARAMETERS: [(&str, &str, &str); 4] = [
+    (
+        "render",
+        "request: string, job: number",
+        "A page to render (`RenderRequest`, JSON) as page `job`, streamed if it may and the request gives a nonce.",
+    ),
+    (
+        "deliver",
+        "answers: string",
+        "Answers to the API calls asked for (`ApiAnswer[]`, JSON).",
+    ),
+    (
+        "cancel",
+        "job: number",
+        "The streamed page `job` lost its client: its render stops.",
+    ),
+    (
+        "halt",
+        "",
+        "The shells being prerendered are done but for their data: they end there.",
+    ),
+];
+
+/// How many parameters the entry point `role` (an [`EntryPoints`] field) takes: what
+/// `runtime.rs` checks each call's arguments against.
+pub fn parameter_count(role: &str) -> usize {
+    let (_, parameters, _) = ENTRY_POINT_PARAMETERS
+        .iter()
+        .find(|(named, ..)| *named == role)
+        .expect("an entry point of ENTRY_POINTS");
+    match parameters.is_empty() {
+        true => 0,
+        false => parameters.split(',').count(),
+    }
+}
+
 /// What the host asks of the bundle's render entry point ([`EntryPoints::render`]) for a
 /// page: its first argument, as JSON (its job is the second, as every call and op names
 /// its page by it). Made off the render thread, where the boot state alone was made into
@@ -366,7 +405,30 @@ mod tests {
             ));
         }
         text.push_str("};\n");
+        text.push_str("\n/** The server bundle's entry points, as the host calls them (`globalThis[ENTRY_POINTS.…]`). */\nexport type EntryPointFunctions = {\n");
+        let names = serde_json::to_value(&ENTRY_POINTS).unwrap();
+        for (role, parameters, doc) in ENTRY_POINT_PARAMETERS {
+            let name = names[role]
+                .as_str()
+                .expect("an entry point of ENTRY_POINTS");
+            text.push_str(&format!("  /** {doc} */\n  {name}({parameters}): void;\n"));
+        }
+        text.push_str("};\n");
         text
+    }
+
+    #[test]
+    fn every_entry_point_has_its_parameters_once() {
+        let names = serde_json::to_value(&ENTRY_POINTS).unwrap();
+        let roles: Vec<&String> = names.as_object().unwrap().keys().collect();
+        let mut with_parameters: Vec<&str> = ENTRY_POINT_PARAMETERS
+            .iter()
+            .map(|(role, ..)| *role)
+            .collect();
+        with_parameters.sort_unstable();
+        let mut roles: Vec<&str> = roles.into_iter().map(String::as_str).collect();
+        roles.sort_unstable();
+        assert_eq!(roles, with_parameters);
     }
 
     #[test]

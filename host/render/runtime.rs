@@ -8,7 +8,7 @@ use std::time::Duration;
 use deno_core::{JsRuntime, RuntimeOptions, v8};
 
 use super::bundle::{Bundle, KindClaim};
-use super::contract::ENTRY_POINTS;
+use super::contract::{ENTRY_POINTS, parameter_count};
 use super::error::RenderError;
 use super::outbox_ops::Outbox;
 use super::shell_hold::{Holds, ShellHold};
@@ -230,6 +230,7 @@ impl Renderer {
     ) -> Result<Outbox, RenderError> {
         let render = self.entries.render.clone();
         let arguments = [Argument::Text(request), Argument::Number(job)];
+        debug_assert_eq!(arguments.len(), parameter_count("render"));
         self.call(&render, &arguments, limit)
     }
 
@@ -243,18 +244,21 @@ impl Renderer {
     /// Ends the shells being prerendered: what they wait for now becomes their holes.
     pub fn halt(&mut self) -> Result<Outbox, RenderError> {
         let halt = self.entries.halt.clone();
+        debug_assert_eq!(0, parameter_count("halt"));
         self.call(&halt, &[], None)
     }
 
     /// Hands the bundle the answers to its API calls (a JSON array); what it handed over.
     pub fn deliver(&mut self, answers_json: &str) -> Result<Outbox, RenderError> {
         let deliver = self.entries.deliver.clone();
+        debug_assert_eq!(1, parameter_count("deliver"));
         self.call(&deliver, &[Argument::Text(answers_json)], None)
     }
 
     /// Stops the streamed page `job`, whose client went away; what it handed over.
     pub fn cancel(&mut self, job: u64) -> Result<Outbox, RenderError> {
         let cancel = self.entries.cancel.clone();
+        debug_assert_eq!(1, parameter_count("cancel"));
         self.call(&cancel, &[Argument::Number(job)], None)
     }
 
