@@ -29,7 +29,7 @@ async function start() {
   await Promise.all([routeMessages(initialResources, match.name), match.route.screen().catch(() => {})]);
   const root = document.getElementById(ROOT_ID)!;
   const app = <App boot={boot} initialResources={initialResources} load={loadResources} />;
-  // An empty root is the host's client-rendered shell (its server render failed): render here.
+  // An empty root is the host's client-rendered fallback (its server render failed): render here.
   if (root.hasChildNodes()) hydrateRoot(root, app);
   else createRoot(root).render(app);
 }

@@ -4,6 +4,6 @@ declare module "*.css";
 // Which messages each page ships (app/bundling/message-groups.mjs), for the server bundle to
 // render each page with them; null in a bundle built without them.
 declare module "bilingue:message-groups" {
-  const groups: { shell: readonly string[]; routes: Readonly<Record<string, readonly string[]>> } | null;
+  const groups: { firstLoad: readonly string[]; routes: Readonly<Record<string, readonly string[]>> } | null;
   export default groups;
 }

@@ -68,8 +68,8 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   scenario("the page's policy runs its own scripts and blocks an injected one", async ({ page }) => {
     // What an HTML injection would add to the server's answer: an inline script the policy
     // does not name. The answer's headers, its policy included, are kept as served.
-    page.intercept(/^\/en\/$/, (exchange) =>
-      exchange.forward({ rewrite: (html) => html.replace("</body>", "<script>window.__injected = true</script></body>") }),
+    page.intercept(/^\/en\/$/, (intercepted) =>
+      intercepted.forward({ rewrite: (html) => html.replace("</body>", "<script>window.__injected = true</script></body>") }),
     );
     const served = await page.goto("/en/");
     assert.match(served?.headers["content-security-policy"] ?? "", POLICY_SCRIPTS);
@@ -90,7 +90,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   scenario("a page whose scripts the policy no longer names is caught, not passed as clean", async ({ page }) => {
     // The fault: each script the page runs is rewritten so the policy does not name it
     // (no nonce, a hash it does not list), so nothing hydrates.
-    page.intercept(/^\/fr\/$/, (exchange) => exchange.forward({ rewrite: unnamedScripts }));
+    page.intercept(/^\/fr\/$/, (intercepted) => intercepted.forward({ rewrite: unnamedScripts }));
     const served = await page.goto("/fr/");
     assert.match(served?.text ?? "", /<script type="module">/, "the fault is in the page");
     const problems = await page.waitForProblem(/^csp report:/);
@@ -103,8 +103,8 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     "an injected same-origin module script is refused",
     async ({ page }) => {
       const probe = "/assets/e2e-probe.js";
-      page.intercept(/^\/fr\/$/, (exchange) =>
-        exchange.forward({ rewrite: (html) => html.replace("</body>", `<script type="module" src="${probe}"></script></body>`) }),
+      page.intercept(/^\/fr\/$/, (intercepted) =>
+        intercepted.forward({ rewrite: (html) => html.replace("</body>", `<script type="module" src="${probe}"></script></body>`) }),
       );
       await page.goto("/fr/");
       const problems = await page.waitForProblem(/^csp report:/, { timeout: 3000 });

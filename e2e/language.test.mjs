@@ -41,9 +41,9 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     const historyBefore = await page.evaluate(() => ((window.__samePage = true), history.length));
     let release = () => {};
     const gate = new Promise((resolve) => (release = () => resolve(undefined)));
-    const ungate = page.intercept(ENGLISH_CHUNKS, async (exchange) => {
+    const ungate = page.intercept(ENGLISH_CHUNKS, async (intercepted) => {
       await gate;
-      await exchange.forward();
+      await intercepted.forward();
     });
     await page.select({ label: "Langue" }, "en");
     const spinner = { role: "status", name: "Chargement…" };
@@ -86,7 +86,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
   scenario("a chunk that fails to load shows a translated error, and a retry recovers", async ({ page }) => {
     await openHydrated(page, "/fr/", { button: "Cliquer", clicked: "1 clic" });
     let failing = true;
-    page.intercept(ENGLISH_CHUNKS, (exchange) => (failing ? exchange.fail() : exchange.forward()));
+    page.intercept(ENGLISH_CHUNKS, (intercepted) => (failing ? intercepted.fail() : intercepted.forward()));
     await page.select({ label: "Langue" }, "en");
     await page.waitFor({ role: "alert", text: "Impossible de charger la langue choisie" });
     assert.equal(await page.count({ role: "status" }), 0, "no endless spinner");
@@ -110,7 +110,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     const [englishStatus, frenchStatus] = await Promise.all([appPage("en", "status"), appPage("fr", "status")]);
     await page.goto(englishStatus);
     await page.hydrated();
-    page.intercept(FRENCH_CHUNKS, (exchange) => exchange.fail());
+    page.intercept(FRENCH_CHUNKS, (intercepted) => intercepted.fail());
     await page.select({ label: "Language" }, "fr");
     await page.waitFor({ role: "alert" });
     // The document on show is marked: a document loaded anew has a window of its own,

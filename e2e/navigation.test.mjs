@@ -13,17 +13,17 @@ const apiCalls = (page) => page.requests().filter((r) => r.path.startsWith("/api
 
 /**
  * Holds the page's calls to `pattern` until `release()`; `held` settles with the first
- * one's exchange (and fails if none comes within 10 s: a scenario never hangs on it).
+ * one's intercepted request (and fails if none comes within 10 s: a scenario never hangs on it).
  */
 function hold(page, pattern) {
   let release;
   const released = new Promise((resolve) => (release = resolve));
   let arrived;
   const arrival = new Promise((resolve) => (arrived = resolve));
-  const remove = page.intercept(pattern, async (exchange) => {
-    arrived(exchange);
+  const remove = page.intercept(pattern, async (intercepted) => {
+    arrived(intercepted);
     await released;
-    await exchange.forward();
+    await intercepted.forward();
   });
   const held = Promise.race([
     arrival,

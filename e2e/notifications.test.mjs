@@ -72,8 +72,8 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.goto("/en/");
     await page.idle();
     await page.hydrated();
-    page.intercept(/^\/api\/status$/, (exchange) =>
-      exchange.fulfill({ status: 503, type: "application/json", body: JSON.stringify({ error: "maintenance" }) }),
+    page.intercept(/^\/api\/status$/, (intercepted) =>
+      intercepted.fulfill({ status: 503, type: "application/json", body: JSON.stringify({ error: "maintenance" }) }),
     );
     const seen = await clickAndWatch(page, "Check the server");
     assert.equal(seen.text, "The server does not answer: maintenance");

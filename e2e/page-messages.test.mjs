@@ -1,5 +1,5 @@
 // Each page ships only the messages it uses (docs/translations.md, "What a page carries"):
-// the first load of a route's page fetches its language's module (the shell's messages)
+// the first load of a route's page fetches its language's module (the first load's messages)
 // and that route's own messages in that language, never another route's or language's; a
 // navigation fetches the next route's messages beside its screen; a change of language on
 // a page fetches the new language's module and that page's messages, no others; and every
@@ -40,7 +40,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
       await page.waitFor({ role: "heading", name: heading });
       const fetched = messagesFetched(page, from);
       const own = await messagesOf(site, await appPage(language, route, params));
-      // The home page's messages are the shell's: it fetches no route's.
+      // The home page's messages are the first load's: it fetches no route's.
       assert.equal(own.length, route === "home" ? 0 : 1, `${language} ${route} preloads ${own}`);
       assert.ok(own.every((file) => file.startsWith(`/assets/messages-${language}-`)), `${language} ${route}: ${own}`);
       assert.deepEqual(fetched, own, `${language} ${route}`);

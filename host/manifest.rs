@@ -29,7 +29,7 @@ pub struct Manifest {
     pub css: Vec<String>,
     /// Chunks the entry imports statically.
     pub preload: Vec<String>,
-    /// Per language code: the chunks of its module (its date locale and the shell's messages).
+    /// Per language code: the chunks of its module (its date locale and the first load's messages).
     pub language_chunks: HashMap<String, Vec<String>>,
     /// Per route name: the chunks of its screen beyond the first load (none for an eager one).
     pub route_chunks: HashMap<String, Vec<String>>,

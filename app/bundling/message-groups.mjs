@@ -5,11 +5,11 @@
 // what that imports beyond the first load. A file uses the keys it names as strings (as the
 // catalogue reads them for its unused-key warning), and a route owns the keys it declares:
 // its title and the keys it builds at run time (`messages`). So:
-//   - the shell: every key the first load's files name, and what the eager routes and the
+//   - the first load: every key the first load's files name, and what the eager routes and the
 //     not-found route declare;
-//   - each lazy route: the keys of its own files and declarations, less the shell's.
+//   - each lazy route: the keys of its own files and declarations, less the first load's.
 // A route's title is named by app/routes.ts, which is in the first load; it is the
-// route's, not the shell's (a page needs only its own route's title). Its description is
+// route's, not the first load's (a page needs only its own route's title). Its description is
 // the document head's alone, which the server writes: no browser gets it.
 import path from "node:path";
 import { readFile } from "node:fs/promises";
@@ -114,7 +114,7 @@ function staticClosure(inputs, from) {
 }
 
 /**
- * The message groups: `shell` (a Set of keys) and `routes` (route name → Set of keys, a
+ * The message groups: `firstLoad` (a Set of keys) and `routes` (route name → Set of keys, a
  * route with none of its own left out), from the client's graph (`clientGraph`), the
  * routes (`routeScreens`) and `keys`, the catalogue's.
  */
@@ -127,14 +127,14 @@ export async function messageGroups({ root, inputs, routes, notFound, keys }) {
   };
   const lazy = routes.filter(({ screenFile }) => screenFile !== null);
   // What app/routes.ts names for a route's page alone, or for no page.
-  const notShell = new Set([...lazy.flatMap(({ owned }) => owned), ...[...routes, notFound].flatMap(({ headOnly = [] }) => headOnly)]);
+  const notFirstLoad = new Set([...lazy.flatMap(({ owned }) => owned), ...[...routes, notFound].flatMap(({ headOnly = [] }) => headOnly)]);
   const first = staticClosure(inputs, ENTRY);
   if (first.size === 0) throw new Error(`${ENTRY} is not in the client's module graph`);
-  const shell = new Set();
+  const firstLoad = new Set();
   for (const file of first) {
-    for (const key of await keysOf(file)) if (file !== ROUTES || !notShell.has(key)) shell.add(key);
+    for (const key of await keysOf(file)) if (file !== ROUTES || !notFirstLoad.has(key)) firstLoad.add(key);
   }
-  for (const { owned } of [...routes.filter(({ screenFile }) => screenFile === null), notFound]) for (const key of owned) shell.add(key);
+  for (const { owned } of [...routes.filter(({ screenFile }) => screenFile === null), notFound]) for (const key of owned) firstLoad.add(key);
   const byRoute = new Map();
   for (const { name, screenFile, owned } of lazy) {
     if (!inputs[screenFile]) throw new Error(`the screen of the route "${name}", ${screenFile}, is not in the client's module graph`);
@@ -142,11 +142,11 @@ export async function messageGroups({ root, inputs, routes, notFound, keys }) {
     for (const file of staticClosure(inputs, screenFile)) {
       if (!first.has(file)) for (const key of await keysOf(file)) own.add(key);
     }
-    for (const key of shell) own.delete(key);
+    for (const key of firstLoad) own.delete(key);
     if (own.size > 0) byRoute.set(name, own);
   }
-  return { shell, routes: byRoute };
+  return { firstLoad, routes: byRoute };
 }
 
 /** The groups, as plain JSON (the server bundle's `bilingue:message-groups` module). */
-export const groupsJson = ({ shell, routes }) => ({ shell: [...shell].sort(), routes: Object.fromEntries([...routes].map(([name, keys]) => [name, [...keys].sort()])) });
+export const groupsJson = ({ firstLoad, routes }) => ({ firstLoad: [...firstLoad].sort(), routes: Object.fromEntries([...routes].map(([name, keys]) => [name, [...keys].sort()])) });

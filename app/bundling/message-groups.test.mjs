@@ -16,15 +16,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const graph = (files) =>
   Object.fromEntries(Object.entries(files).map(([file, imports]) => [file, { imports: imports.map(([p, kind = "import-statement"]) => ({ path: p, kind })) }]));
 
-test("the shell has what the first load names; a lazy route its own screen's keys, title and declared keys", async () => {
+test("the first load has what its files name; a lazy route its own screen's keys, title and declared keys", async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), "bilingue-groups-"));
   try {
     await mkdir(path.join(dir, "app/ui"), { recursive: true });
     const sources = {
-      "app/client.tsx": `t("shell.a");`,
+      "app/client.tsx": `t("first.a");`,
       "app/routes.ts": `home: { titleKey: "home.title", descriptionKey: "home.description" }, cart: { titleKey: "cart.title", descriptionKey: "cart.description" }, "not.a.key"`,
-      "app/ui/Home.tsx": `t("home.heading"); t('shell.b')`,
-      "app/ui/Cart.tsx": "t(`cart.heading`); t(\"shell.a\"); t(\"item.count\")",
+      "app/ui/Home.tsx": `t("home.heading"); t('first.b')`,
+      "app/ui/Cart.tsx": "t(`cart.heading`); t(\"first.a\"); t(\"item.count\")",
       "app/ui/Item.tsx": `t("item.count"); t("item.name")`,
       "app/ui/Shared.tsx": `t("shared.x")`,
     };
@@ -38,7 +38,7 @@ test("the shell has what the first load names; a lazy route its own screen's key
       "app/ui/Shared.tsx": [],
       "node_modules/react/index.js": [],
     });
-    const keys = new Set(["shell.a", "shell.b", "shared.x", "home.title", "home.description", "home.heading", "cart.title", "cart.description", "cart.heading", "item.count", "item.name", "cart.dynamic", "notFound.title", "unused"]);
+    const keys = new Set(["first.a", "first.b", "shared.x", "home.title", "home.description", "home.heading", "cart.title", "cart.description", "cart.heading", "item.count", "item.name", "cart.dynamic", "notFound.title", "unused"]);
     const routes = [
       { name: "home", screenFile: null, owned: ["home.title"], headOnly: ["home.description"] },
       { name: "cart", screenFile: "app/ui/Cart.tsx", owned: ["cart.title", "cart.dynamic"], headOnly: ["cart.description"] },
@@ -48,12 +48,12 @@ test("the shell has what the first load names; a lazy route its own screen's key
       // The first load's files (the eager home screen's, a module the lazy screen shares), the
       // eager routes' and the not-found route's declarations; not the lazy route's title, nor
       // any route's description (the document head's, written by the server).
-      shell: ["home.heading", "home.title", "notFound.title", "shared.x", "shell.a", "shell.b"],
-      // Its screen's keys and its imports', less the shell's; its title and declared keys.
+      firstLoad: ["first.a", "first.b", "home.heading", "home.title", "notFound.title", "shared.x"],
+      // Its screen's keys and its imports', less the first load's; its title and declared keys.
       routes: { cart: ["cart.dynamic", "cart.heading", "cart.title", "item.count", "item.name"] },
     });
     // A route with nothing of its own has no group.
-    const empty = await messageGroups({ root: dir, inputs, routes: [{ name: "cart", screenFile: "app/ui/Item.tsx", owned: ["shell.a"] }], notFound: { name: null, screenFile: null, owned: [] }, keys: new Set(["shell.a"]) });
+    const empty = await messageGroups({ root: dir, inputs, routes: [{ name: "cart", screenFile: "app/ui/Item.tsx", owned: ["first.a"] }], notFound: { name: null, screenFile: null, owned: [] }, keys: new Set(["first.a"]) });
     assert.equal(empty.routes.size, 0);
     // A screen that is not in the graph is named.
     await assert.rejects(
@@ -65,7 +65,7 @@ test("the shell has what the first load names; a lazy route its own screen's key
   }
 });
 
-test("the app's pages: the shell leaves each lazy route's messages to it, and every key a page names is on hand", async () => {
+test("the app's pages: the first load leaves each lazy route's messages to it, and every key a page names is on hand", async () => {
   const options = await bundleOptions({ root, outDir: path.join(os.tmpdir(), "bilingue-groups-out"), dev: false, buildTime: 0 });
   const [inputs, { routes, notFound }, checked] = await Promise.all([clientGraph(options.client), routeScreens(root), checkAppCatalogue(root)]);
   const keys = new Set(checked.messages.values().next().value.keys());
@@ -75,13 +75,13 @@ test("the app's pages: the shell leaves each lazy route's messages to it, and ev
   for (const { name, owned } of lazy) {
     const own = groups.routes.get(name);
     assert.ok(own, `${name} has messages of its own`);
-    for (const key of owned) assert.ok(own.has(key) && !groups.shell.has(key), `${name}: ${key} is its own`);
-    assert.ok(!own.has(`${name}.description`) && !groups.shell.has(`${name}.description`), "a description is the head's alone");
-    for (const key of own) assert.ok(!groups.shell.has(key), `${name}: ${key} is not the shell's too`);
+    for (const key of owned) assert.ok(own.has(key) && !groups.firstLoad.has(key), `${name}: ${key} is its own`);
+    assert.ok(!own.has(`${name}.description`) && !groups.firstLoad.has(`${name}.description`), "a description is the head's alone");
+    for (const key of own) assert.ok(!groups.firstLoad.has(key), `${name}: ${key} is not the first load's too`);
   }
-  assert.ok(groups.shell.has("notFound.heading") && groups.shell.has("language.label"));
-  // Every key a source of app/ names is the shell's or a route's: no page misses one.
-  const named = new Set([...groups.shell, ...[...groups.routes.values()].flatMap((own) => [...own])]);
+  assert.ok(groups.firstLoad.has("notFound.heading") && groups.firstLoad.has("language.label"));
+  // Every key a source of app/ names is the first load's or a route's: no page misses one.
+  const named = new Set([...groups.firstLoad, ...[...groups.routes.values()].flatMap((own) => [...own])]);
   const descriptions = new Set([...routes, notFound].flatMap(({ headOnly }) => headOnly));
   for (const key of keys) {
     if (!named.has(key) && !descriptions.has(key)) assert.equal(key, "app.name", `${key} is on no page (only the unused app.name may be)`);

@@ -1,6 +1,6 @@
 // The modules a language's messages reach the browser in, once the build knows which page
 // needs which (./message-groups.mjs): each language's module (what app/i18n/tables/<code>.ts
-// becomes in the client bundle) holds the shell's messages, its date locale, and the way to
+// becomes in the client bundle) holds the first load's messages, its date locale, and the way to
 // each route's messages, a module of their own (`bilingue-messages:<code>/<route>`), which
 // esbuild makes a chunk and the page that needs it fetches beside its screen. The server
 // bundle keeps every table whole, and reads the groups to render each page with the same
@@ -63,7 +63,7 @@ export function pseudoOf(keys, pseudo, ids = null) {
 
 /**
  * A language's module: its date locale (re-exported from its table's own source, of which
- * nothing else is kept), the shell's messages (each a language's along its chain, and
+ * nothing else is kept), the first load's messages (each a language's along its chain, and
  * which are another's), and each route's as a dynamic import. `pseudo`: the
  * pseudo-languages made from it (development), by code then key. `paths`: the source that
  * adds its languages' route paths (./route-paths.mjs). `ids`: the keys' ids, if any.
@@ -72,10 +72,10 @@ export function languageModule({ code, tableFile, groups, messages, fallbacks, p
   const routes = [...groups.routes.keys()].map((route) => `${JSON.stringify(route)}:()=>import(${JSON.stringify(routeMessagesModule(code, route))})`);
   return [
     `export { dateLocale } from ${JSON.stringify(tableFile + DATE_LOCALE)};`,
-    `export default ${objectOf(groups.shell, messages, ids)};`,
+    `export default ${objectOf(groups.firstLoad, messages, ids)};`,
     `export const routeMessages = {${routes.join(",")}};`,
-    fallbacksOf(groups.shell, fallbacks, ids),
-    pseudoOf(groups.shell, pseudo, ids),
+    fallbacksOf(groups.firstLoad, fallbacks, ids),
+    pseudoOf(groups.firstLoad, pseudo, ids),
     paths ?? "",
   ].join("\n");
 }

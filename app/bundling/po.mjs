@@ -10,7 +10,7 @@ import gettextParser from "gettext-parser";
 
 export const PO_EXTENSION = ".po";
 
-/** `language` (an ExchangeLanguage of app/bundling/translators.ts) as a PO file's text. */
+/** `language` (an TranslatorsLanguage of app/bundling/translators.ts) as a PO file's text. */
 export function writePo(language, { project }) {
   const translations = { "": { "": { msgid: "", msgstr: [""] } } };
   for (const { key, source, target, notes } of language.units) {

@@ -1,4 +1,4 @@
-// The catalogue as translators exchange it, whatever the file format (app/bundling/po.mjs,
+// The catalogue as translators send and receive it, whatever the file format (app/bundling/po.mjs,
 // xliff.mjs write and read the files): out, one unit per key with the default language's
 // message as its source, the language's as its target (none when its table lacks the key)
 // and notes for the translator; back in, each file's messages checked by the catalogue's
@@ -10,7 +10,7 @@ import { readMessage, typeOf } from "./messages";
 import { entriesOf, writeMessages } from "./tableSource";
 
 /** One message as it leaves or comes back. */
-export interface ExchangeUnit {
+export interface TranslationUnit {
   key: string;
   /** The default language's message. */
   source: string;
@@ -21,19 +21,19 @@ export interface ExchangeUnit {
 }
 
 /** One language's units, the default language's included (its targets are its sources). */
-export interface ExchangeLanguage {
+export interface TranslatorsLanguage {
   language: string;
   locale: string;
   sourceLanguage: string;
   sourceLocale: string;
-  units: ExchangeUnit[];
+  units: TranslationUnit[];
 }
 
 /**
  * Every language's units, in the default table's order; errors when the catalogue breaks
  * a rule (a key only one language lacks is not one: it goes out untranslated).
  */
-export function exportCatalogue(tables: CatalogueTable[]): { languages: ExchangeLanguage[]; errors: Problem[] } {
+export function exportCatalogue(tables: CatalogueTable[]): { languages: TranslatorsLanguage[]; errors: Problem[] } {
   const [first] = tables;
   // Among them, a function entry: code, which no translator's file can hold.
   const errors = catalogueErrors(tables);

@@ -9,7 +9,7 @@ export { readXliff } from "./xliff-reader.mjs";
 export const XLIFF_EXTENSION = ".xlf";
 const FILE_ID = "messages";
 
-/** `language` (an ExchangeLanguage of app/bundling/translators.ts) as an XLIFF 2.0 file's text. */
+/** `language` (an TranslatorsLanguage of app/bundling/translators.ts) as an XLIFF 2.0 file's text. */
 export async function writeXliff(language) {
   const units = {};
   for (const { key, source, target, notes } of language.units) {

@@ -1,7 +1,7 @@
 // What a language needs on a page: its messages and its date locale. A page ships only the
 // messages it uses (docs/translations.md, "What a page carries"): a language's module holds
-// its date locale and the messages of the app's shell (the first load's code and the
-// eager screens), and names a module of each route's own messages, fetched with its
+// its date locale and the messages of the first load (its code and the eager
+// screens), and names a module of each route's own messages, fetched with its
 // screen. The language's module is found by name, tables/<code>.ts, which the build makes
 // into that module (app/bundling/message-modules.mjs), so the browser fetches only the
 // active language's; a development or test build without the split has the whole table
@@ -24,7 +24,7 @@ export interface RouteMessagesModule {
 
 export interface Resources {
   language: Language;
-  /** The messages on hand: the shell's, then each route's as it loads. */
+  /** The messages on hand: the first load's, then each route's as it loads. */
   table: Table;
   /** Of those, the keys whose message is another language's, and whose (`t` marks them). */
   fallbacks: Record<string, string>;
@@ -37,7 +37,7 @@ export interface Resources {
 
 export type LoadResources = (language: Language) => Promise<Resources>;
 
-/** A language's module as built: the shell's table (its messages compiled), its date locale, its routes' messages. */
+/** A language's module as built: the first load's table (its messages compiled), its date locale, its routes' messages. */
 export interface LanguageModule extends TableModule {
   dateLocale: DateLocale;
   /** The modules of each route's own messages; absent when the table is whole. */
@@ -93,7 +93,7 @@ export const loadResources: LoadResources = (language) => {
 };
 
 /**
- * `route`'s messages in `resources` (null for the not-found route, whose are the shell's):
+ * `route`'s messages in `resources` (null for the not-found route, whose are the first load's):
  * null once they are there, else the promise of their coming (the same one until it
  * settles; a failed load may be asked again).
  */

@@ -131,7 +131,7 @@ function buildSite(dir, args) {
 
 const manifestOf = (dir) => JSON.parse(readFileSync(path.join(dir, "manifest.json"), "utf8"));
 
-/** Each language's module in a build (the shell's messages, its date locale, the way to each route's), gzip -9: [{ page: code, bytes }]. */
+/** Each language's module in a build (the first load's messages, its date locale, the way to each route's), gzip -9: [{ page: code, bytes }]. */
 function languageModules(dir) {
   return Object.entries(manifestOf(dir).languageChunks).map(([code, files]) => ({
     page: code,
@@ -489,7 +489,7 @@ const grown = largestGrowth(fewOfGrown, grownBoth);
 const grownMost = mostGrowth(fewBoth, siteBoth);
 // Every page's own messages grow with the site (the generator deals each route its share of
 // what `--messages` allows), the home page's too, which its language's module holds (the
-// demo's home screen is eager: its keys are the shell's).
+// demo's home screen is eager: its keys are the first load's).
 const modules = checks.languageModules;
 const moduleGrowth = mostGrowth(modules.few, modules.site);
 const fileByFile = (load) => load.each.map(({ url, bytes }) => `${url.split("/").pop()} ${kb(bytes)}`).join(", ");
@@ -576,7 +576,7 @@ const figureRows = [
     `${kb(grownMost.bytes)} (${grownMost.page}: ${kb(grownMost.from)} → ${kb(grownMost.to)})`,
     "",
   ],
-  ["A language's module (the shell's messages, the home page's among them; the date locale; the way to each route's messages), the largest", `${kb(largest(modules.site).bytes)} (${largest(modules.site).page})`, `${kb(largest(modules.demo).bytes)} (${largest(modules.demo).page})`],
+  ["A language's module (the first load's messages, the home page's among them; the date locale; the way to each route's messages), the largest", `${kb(largest(modules.site).bytes)} (${largest(modules.site).page})`, `${kb(largest(modules.demo).bytes)} (${largest(modules.demo).page})`],
   [
     `A language's module: its growth from ${checks.few.messagesPerLanguage.toLocaleString("en")} to ${made.messagesPerLanguage.toLocaleString("en")} messages (the home page's own grow too), the most`,
     `${kb(moduleGrowth.bytes)} (${moduleGrowth.page}: ${kb(moduleGrowth.from)} → ${kb(moduleGrowth.to)})`,
@@ -593,7 +593,7 @@ const section = [
   "",
   `Run ${new Date().toISOString()} by \`node bench/site/bench.mjs\`${smoke ? " --smoke" : ""}: the site \`node bench/site/build.mjs\`${smoke ? " --small" : ""} makes from CLDR's text`,
   `(${made.languages} languages, ${made.messagesPerLanguage.toLocaleString("en")} messages in each table, ${made.withPluralOrSelect} of them plurals or selects, ${made.routes} routes, ${made.localeValues.toLocaleString("en")} locale pages),`,
-  `the same site with \`--messages ${FEW_MESSAGES}\` (${checks.few.messagesPerLanguage.toLocaleString("en")} messages: the shell's, which it cannot go below), that one with \`--spare ${SPARE_MESSAGES}\` (${checks.grown.messagesPerLanguage.toLocaleString("en")} messages, the same pages: the catalogue grown, no page), and the demo app beside them,`,
+  `the same site with \`--messages ${FEW_MESSAGES}\` (${checks.few.messagesPerLanguage.toLocaleString("en")} messages: the first load's, which it cannot go below), that one with \`--spare ${SPARE_MESSAGES}\` (${checks.grown.messagesPerLanguage.toLocaleString("en")} messages, the same pages: the catalogue grown, no page), and the demo app beside them,`,
   "each served by the release binary with `--app-build`, the site's API answered by `bench/upstream.mjs` at once.",
   `wrk, ${CONNECTIONS} keep-alive connections, ${duration} s per row after ${warmUp} s of warm-up, the contenders in turns (each round starting one further on), the median of ${ROUNDS} round${ROUNDS > 1 ? "s" : ""},`,
   `as a browser asks (\`Accept-Encoding: ${ACCEPTED}\`, a browser's User-Agent); ${threads} render threads and as many peer workers, each peer writing the host's page (checked byte for byte).`,

@@ -23,7 +23,7 @@ import { dateFnsExport, SITE_LANGUAGES } from "./languages.mjs";
 import { cldrMessages, namesOf } from "./messages.mjs";
 import { FEWEST_ROUTES, planRoutes } from "./routes.mjs";
 import { componentName, dataScreen, notFoundScreen, staticScreen } from "./screens.mjs";
-import { shellMessages } from "./shell-messages.mjs";
+import { firstLoadMessages } from "./first-load-messages.mjs";
 import { capitalised } from "./slugs.mjs";
 import { languagesSource, mostLocales, routesSource, tableSource, valuesSource } from "./sources.mjs";
 
@@ -78,13 +78,13 @@ const { kept, screens } = await frameworkOf(source);
 await removeAppsOwn(source, screens);
 const appTable = async (code) => (await importAlone(root, path.join(root, `app/i18n/tables/${code}.ts`))).module.default;
 const [appFr, appEn] = await Promise.all([appTable("fr"), appTable("en")]);
-const shell = shellMessages({ languages, routes, keys: await frameworkKeys(source, kept, appFr), appFr, appEn });
-const content = assignMessages(routes, cldr, Math.max(0, number("messages", Infinity) - shell.length));
+const firstLoad = firstLoadMessages({ languages, routes, keys: await frameworkKeys(source, kept, appFr), appFr, appEn });
+const content = assignMessages(routes, cldr, Math.max(0, number("messages", Infinity) - firstLoad.length));
 // Messages no page of the site uses (named by a module nothing imports, so the catalogue
 // sees them used): the catalogue grows, the pages do not.
 const dealt = new Set(content.map(({ key }) => key));
 const spare = cldr.filter(({ key }) => !dealt.has(key)).slice(0, number("spare", 0));
-const messages = [...shell, ...content, ...spare];
+const messages = [...firstLoad, ...content, ...spare];
 
 // The site's files, in the copy.
 const codes = (prefix, form, unwanted) =>

@@ -1,16 +1,16 @@
 // The site's messages that are not a screen's own: the framework's (the keys the kept
 // parts of the app name, and the host's), the site's name, the not-found page, and each
 // route's title and description (from CLDR: bench/site/routes.mjs). The framework's texts
-// are the app's own in French and English, bench/site/shell.mjs's in the other languages,
+// are the app's own in French and English, bench/site/first-load-texts.mjs's in the other languages,
 // and "Language" is CLDR's word for it; a key neither has (one the app added since) takes
 // the app's English there, and the build says so.
 import { namesOf } from "./messages.mjs";
 import { quoted } from "./icu.mjs";
-import { SHELL_TEXTS } from "./shell.mjs";
+import { FIRST_LOAD_TEXTS } from "./first-load-texts.mjs";
 import { capitalised } from "./slugs.mjs";
 
-/** [{ key, kind: "shell", texts: { code: icu } }] for `languages`. */
-export function shellMessages({ languages, routes, keys, appFr, appEn }) {
+/** [{ key, kind: "first-load", texts: { code: icu } }] for `languages`. */
+export function firstLoadMessages({ languages, routes, keys, appFr, appEn }) {
   const missing = new Set();
   const text = (key, { code, locale, ...language }) => {
     // A variant's framework texts are its parent's (its table keeps only what differs).
@@ -19,14 +19,14 @@ export function shellMessages({ languages, routes, keys, appFr, appEn }) {
     if (code === "fr" && appFr[key] !== undefined) return appFr[key];
     if (code === "en" && appEn[key] !== undefined) return appEn[key];
     // A framework text with arguments keeps the app's, whose arguments every language must take.
-    const own = /[{}]/.test(appFr[key] ?? "") ? undefined : SHELL_TEXTS[code]?.[key];
+    const own = /[{}]/.test(appFr[key] ?? "") ? undefined : FIRST_LOAD_TEXTS[code]?.[key];
     if (own !== undefined) return quoted(own);
     if (key === "language.label") return quoted(capitalised(namesOf({ code, locale, ...language }).word("language"), locale));
     missing.add(key);
     return appEn[key] ?? appFr[key];
   };
-  const each = (key) => ({ key, kind: "shell", texts: Object.fromEntries(languages.map((language) => [language.code, text(key, language)])) });
-  const fixed = (key, value) => ({ key, kind: "shell", texts: Object.fromEntries(languages.map(({ code }) => [code, value(code)])) });
+  const each = (key) => ({ key, kind: "first-load", texts: Object.fromEntries(languages.map((language) => [language.code, text(key, language)])) });
+  const fixed = (key, value) => ({ key, kind: "first-load", texts: Object.fromEntries(languages.map(({ code }) => [code, value(code)])) });
   const messages = [
     ...keys.map(each),
     fixed("site.name", () => "Bilingue"),
@@ -37,6 +37,6 @@ export function shellMessages({ languages, routes, keys, appFr, appEn }) {
       fixed(route.descriptionKey, (code) => quoted(route.description[code])),
     ]),
   ];
-  if (missing.size > 0) console.warn(`bench/site: no translation of ${[...missing].join(", ")} in bench/site/shell.mjs: the app's English stands in`);
+  if (missing.size > 0) console.warn(`bench/site: no translation of ${[...missing].join(", ")} in bench/site/first-load-texts.mjs: the app's English stands in`);
   return messages;
 }

@@ -3,7 +3,7 @@
 // page's. French and English come from the app's own tables where it has the key (so they
 // follow the app); these are for the other languages, written by hand for this fixture. A
 // framework key missing here gets the app's English text, with a warning from the build.
-export const SHELL_TEXTS = {
+export const FIRST_LOAD_TEXTS = {
   fr: { "notFound.title": "Page introuvable", "notFound.text": "Cette adresse ne correspond à aucune page." },
   en: { "notFound.title": "Page not found", "notFound.text": "This address matches no page." },
   ar: {

@@ -20,7 +20,7 @@ export function routesSource(routes, localeValues, languages) {
     const lines = [`    path: ${path},`];
     if (route.params) lines.push(`    params: { ${route.params.map((name) => `${name}: ${name === "territory" || (route.kind === "territory" && name === "code") ? "TERRITORY" : "LANGUAGE"}`).join(", ")} },`);
     // Every screen its own chunk, the home page's too: its 88 messages and links to every
-    // route would otherwise ride in every page's first load (the shell).
+    // route would otherwise ride in every page's first load.
     lines.push(`    screen: lazy(() => import("./ui/${componentName(route)}")),`);
     const loader = {
       territory: "http.get(`/site/territories/${encodeURIComponent(params.code)}`)",

@@ -10,7 +10,7 @@ const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
 /**
  * @typedef {import("./locate.mjs").Query} Query
  * @typedef {import("./proxy.mjs").Proxy} Proxy
- * @typedef {import("./proxy.mjs").Exchange} Exchange
+ * @typedef {import("./proxy.mjs").InterceptedRequest} InterceptedRequest
  * @typedef {{
  *   navigate: (url: string) => Promise<void>,
  *   reload: () => Promise<void>,
@@ -122,7 +122,7 @@ export async function openPage(/** @type {Engine} */ engine, /** @type {Proxy} *
     /** The requests this page made, as the site saw them. */
     requests: () => proxy.requestsSince(opened),
     /** Lets `handle` answer this page's requests whose path matches `pattern`. */
-    intercept(/** @type {RegExp} */ pattern, /** @type {(exchange: Exchange) => unknown} */ handle) {
+    intercept(/** @type {RegExp} */ pattern, /** @type {(intercepted: InterceptedRequest) => unknown} */ handle) {
       const remove = proxy.intercept(pattern, handle);
       removals.push(remove);
       return remove;

@@ -27,7 +27,7 @@ export const BROWSER_LANGUAGE = "fr-FR,fr;q=0.9,en-US;q=0.8,en;q=0.7";
  *   fail: () => void,
  *   fulfill: (answer: Answer) => void,
  *   clientGone: Promise<void>,
- * }} Exchange
+ * }} InterceptedRequest
  */
 
 /** Starts a proxy in front of `upstream` (a base URL); resolves once it listens. */
@@ -40,7 +40,7 @@ export async function startProxy(upstream) {
   const reports = [];
   /** @type {ServedDocument[]} */
   const documents = [];
-  /** @type {{ pattern: RegExp, handle: (exchange: Exchange) => unknown }[]} */
+  /** @type {{ pattern: RegExp, handle: (intercepted: InterceptedRequest) => unknown }[]} */
   let interceptors = [];
   /** @type {null | { arrived: () => void, released: Promise<void> }} */
   let documentHold = null;
@@ -148,8 +148,8 @@ export async function startProxy(upstream) {
       if (!record.streaming) inFlight -= 1;
       lastActivity = Date.now();
     });
-    /** @type {Exchange} */
-    const exchange = {
+    /** @type {InterceptedRequest} */
+    const intercepted = {
       path: record.path,
       forward: (options) => forward(request, response, record, options),
       fail: () => {
@@ -165,7 +165,7 @@ export async function startProxy(upstream) {
     };
     try {
       const interceptor = interceptors.find(({ pattern }) => pattern.test(record.path));
-      await (interceptor ? interceptor.handle(exchange) : exchange.forward());
+      await (interceptor ? interceptor.handle(intercepted) : intercepted.forward());
     } catch {
       if (!response.headersSent) response.writeHead(502).end();
       else response.destroy();
@@ -182,7 +182,7 @@ export async function startProxy(upstream) {
     reportsSince: (/** @type {{ reports: number }} */ mark) => reports.slice(mark.reports),
     documentsSince: (/** @type {{ documents: number }} */ mark) => documents.slice(mark.documents),
     /** Lets `handle` answer the requests whose path matches `pattern`; returns its removal. */
-    intercept(/** @type {RegExp} */ pattern, /** @type {(exchange: Exchange) => unknown} */ handle) {
+    intercept(/** @type {RegExp} */ pattern, /** @type {(intercepted: InterceptedRequest) => unknown} */ handle) {
       const entry = { pattern, handle };
       interceptors = [entry, ...interceptors];
       return () => {

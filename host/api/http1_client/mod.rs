@@ -190,10 +190,12 @@ impl Http1Client {
             JUST_USED
         };
         if let Some(stream) = self.kept(since) {
-            match exchange(stream, &request, head_request, head_deadline, limits).await {
-                Err(Exchange::Unanswered(_)) if resendable => {}
-                Err(Exchange::Unanswered(error)) => return Err(Failure::Unreachable(error)),
-                Err(Exchange::Failed(failure)) => return Err(failure),
+            match round_trip(stream, &request, head_request, head_deadline, limits).await {
+                Err(RoundTripFailure::Unanswered(_)) if resendable => {}
+                Err(RoundTripFailure::Unanswered(error)) => {
+                    return Err(Failure::Unreachable(error));
+                }
+                Err(RoundTripFailure::Failed(failure)) => return Err(failure),
                 Ok(answered) => return Ok(self.done(answered)),
             }
         }
@@ -201,9 +203,9 @@ impl Http1Client {
             .await
             .map_err(|_| Failure::TimedOut)?
             .map_err(Failure::Unreachable)?;
-        match exchange(stream, &request, head_request, head_deadline, limits).await {
-            Err(Exchange::Unanswered(error)) => Err(Failure::Unreachable(error)),
-            Err(Exchange::Failed(failure)) => Err(failure),
+        match round_trip(stream, &request, head_request, head_deadline, limits).await {
+            Err(RoundTripFailure::Unanswered(error)) => Err(Failure::Unreachable(error)),
+            Err(RoundTripFailure::Failed(failure)) => Err(failure),
             Ok(answered) => Ok(self.done(answered)),
         }
     }
@@ -266,31 +268,31 @@ struct Answered {
     reusable: Option<TcpStream>,
 }
 
-enum Exchange {
+enum RoundTripFailure {
     /// Nothing came back: on a kept connection the upstream may have closed it unseen.
     Unanswered(io::Error),
     Failed(Failure),
 }
 
-async fn exchange(
+async fn round_trip(
     mut stream: TcpStream,
     request: &[u8],
     head_request: bool,
     head_deadline: tokio::time::Instant,
     limits: CallLimits,
-) -> Result<Answered, Exchange> {
+) -> Result<Answered, RoundTripFailure> {
     let head = async {
         stream
             .write_all(request)
             .await
-            .map_err(Exchange::Unanswered)?;
+            .map_err(RoundTripFailure::Unanswered)?;
         read_head(&stream).await
     };
     let (head, mut buffer) = tokio::time::timeout_at(head_deadline, head)
         .await
-        .map_err(|_| Exchange::Failed(Failure::TimedOut))??;
+        .map_err(|_| RoundTripFailure::Failed(Failure::TimedOut))??;
     let body = BodyReader::new(&stream, &mut buffer, limits.idle_timeout);
-    let framing = Framing::of(&head, head_request).map_err(Exchange::Failed)?;
+    let framing = Framing::of(&head, head_request).map_err(RoundTripFailure::Failed)?;
     let read = match framing {
         Framing::None => Ok(Vec::new()),
         Framing::Length(length) if length > limits.max_body as u64 => Err(format!(
@@ -303,7 +305,7 @@ async fn exchange(
     };
     let content = read.map_err(|why| {
         let sets_cookie = head.headers.contains_key(header::SET_COOKIE);
-        Exchange::Failed(Failure::Body {
+        RoundTripFailure::Failed(Failure::Body {
             why,
             status: head.status,
             sets_cookie,
@@ -325,7 +327,7 @@ async fn exchange(
 
 /// Reads until a final answer's head is whole (informational ones are passed over); the
 /// buffer keeps what came after it. No buffer is held before the first bytes arrive.
-async fn read_head(stream: &TcpStream) -> Result<(Head, Vec<u8>), Exchange> {
+async fn read_head(stream: &TcpStream) -> Result<(Head, Vec<u8>), RoundTripFailure> {
     let mut buffer = Vec::new();
     // Where the head not parsed yet begins: the heads passed over are not removed one by
     // one (a copy of all that follows each), but before the next read.
@@ -333,7 +335,7 @@ async fn read_head(stream: &TcpStream) -> Result<(Head, Vec<u8>), Exchange> {
     let mut answered = false;
     loop {
         if start < buffer.len() {
-            match parse_head(&buffer[start..]).map_err(Exchange::Failed)? {
+            match parse_head(&buffer[start..]).map_err(RoundTripFailure::Failed)? {
                 Some((head, length))
                     if head.status.is_informational()
                         && head.status != StatusCode::SWITCHING_PROTOCOLS =>
@@ -346,7 +348,7 @@ async fn read_head(stream: &TcpStream) -> Result<(Head, Vec<u8>), Exchange> {
                     return Ok((head, buffer));
                 }
                 None if buffer.len() - start >= MAX_HEAD => {
-                    return Err(Exchange::Failed(Failure::Malformed(
+                    return Err(RoundTripFailure::Failed(Failure::Malformed(
                         "its head is larger than the host reads",
                     )));
                 }
@@ -359,16 +361,16 @@ async fn read_head(stream: &TcpStream) -> Result<(Head, Vec<u8>), Exchange> {
         match read {
             Ok(0) if !answered => {
                 let closed = io::Error::new(io::ErrorKind::UnexpectedEof, "closed unanswered");
-                return Err(Exchange::Unanswered(closed));
+                return Err(RoundTripFailure::Unanswered(closed));
             }
             Ok(0) => {
-                return Err(Exchange::Failed(Failure::Malformed(
+                return Err(RoundTripFailure::Failed(Failure::Malformed(
                     "it broke off its head",
                 )));
             }
             Ok(_) => answered = true,
-            Err(error) if !answered => return Err(Exchange::Unanswered(error)),
-            Err(error) => return Err(Exchange::Failed(Failure::Unreachable(error))),
+            Err(error) if !answered => return Err(RoundTripFailure::Unanswered(error)),
+            Err(error) => return Err(RoundTripFailure::Failed(Failure::Unreachable(error))),
         }
     }
 }
