@@ -5,6 +5,7 @@ import "./ui/styles.css";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./App";
 import { BOOT_STATE_ID, type BootState, ROOT_ID } from "./boot";
+import { keepChoiceBroughtHere } from "./i18n/followLanguage";
 import { placeLanguages } from "./i18n/languages";
 import { loadResources, routeMessages } from "./i18n/resources";
 import { resolveRoute } from "./routes";
@@ -20,6 +21,7 @@ async function start() {
   }
   const boot = JSON.parse(document.getElementById(BOOT_STATE_ID)!.textContent!) as BootState;
   placeLanguages(boot.placement, boot.language);
+  keepChoiceBroughtHere(boot.language);
   // The language's module first: it brings the language's words for the routes' paths
   // (app/data/routePaths.ts), which the route is read in. Then the route's messages and
   // its screen; a screen whose module will not load shows the screen's failure message

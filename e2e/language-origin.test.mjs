@@ -91,7 +91,20 @@ test("the language control crosses origins, and each origin's page hydrates clea
       "leaving French's origin writes no cookie there",
     );
 
-    // The site's origin remembers French: its / leads across.
+    // The site's origin keeps the choice the switch brought from French's origin: its /
+    // leads to English now, and the mark that brought it has left the URL.
+    await page.waitForFunction(() => location.hash === "");
+    assert.equal(page.url(), `${SITE}/en/`);
+    assert.deepEqual(
+      (await context.cookies([SITE])).filter(({ name }) => name === "bilingue_lang").map(({ value }) => value),
+      ["en"],
+      "the site's origin keeps the visitor's last choice",
+    );
+    await page.goto(`${SITE}/`);
+    assert.equal(page.url(), `${SITE}/en/`);
+    // Choosing French again there leads across once more.
+    await page.getByLabel("Language", { exact: true }).selectOption("fr");
+    await page.waitForURL(`${FRENCH}/`);
     await page.goto(`${SITE}/`);
     assert.equal(page.url(), `${FRENCH}/`);
     // French's prefix on the site's origin moves to French's origin.

@@ -2,7 +2,7 @@
 // content-language meta, the URL (the page's own in that language: its route's path in
 // that language's words) and the saved choice (the cookie, kept on the site's shared
 // origin: a language's own origin is the choice). A language on another origin is left for.
-import { directionOf, keepsTheChoice, LANGUAGE_COOKIE, type Language } from "./languages";
+import { directionOf, isOnTheSharedOrigin, keepsTheChoice, LANGUAGE_COOKIE, type Language } from "./languages";
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
@@ -25,10 +25,28 @@ export function followLanguage(language: Language, url: string | null): void {
   keepChoice(language);
 }
 
+/**
+ * The mark a switch from a language's own origin (where no choice is kept) puts on the URL
+ * of the shared origin (where it is): the page it arrives at keeps the choice
+ * (`keepChoiceBroughtHere`), which would otherwise still name the language left. A
+ * fragment: no server sees it, and no cache keys on it.
+ */
+const CHOICE_MARK = "#bilingue-chosen";
+
 /** Goes to `url`, the page in `language` on another origin, keeping the choice where it is kept. */
 export function leaveFor(language: Language, url: string): void {
   keepChoice(language);
-  window.location.assign(url);
+  const bringsTheChoice = !keepsTheChoice() && isOnTheSharedOrigin(language);
+  window.location.assign(bringsTheChoice ? `${url}${CHOICE_MARK}` : url);
+}
+
+/** On arrival in `language`: the choice a switch brought from another origin is kept here, and its mark leaves the URL. */
+export function keepChoiceBroughtHere(language: Language): void {
+  if (window.location.hash !== CHOICE_MARK) return;
+  keepChoice(language);
+  const url = new URL(window.location.href);
+  url.hash = "";
+  window.history.replaceState(window.history.state, "", url);
 }
 
 function keepChoice(language: Language): void {

@@ -138,5 +138,8 @@ export function languageUrl(language: Language, pathWithoutPrefix: string): stri
   return isElsewhere(language) ? `${ownOriginOf(language) ?? placement!.origin}${path}` : path;
 }
 
+/** Whether `language` sits on the site's shared origin (not on an origin of its own). */
+export const isOnTheSharedOrigin = (language: Language): boolean => ownOriginOf(language) === null;
+
 /** Whether the language choice is the cookie's to keep here: on the site's shared origin only. */
 export const keepsTheChoice = (): boolean => ownLanguageHere() === null;
