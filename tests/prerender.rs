@@ -120,7 +120,9 @@ fn without_nonces(html: &str) -> String {
 
 #[test]
 fn a_kept_shell_comes_at_once_and_each_visitor_gets_their_own_data() {
-    let upstream = visitors_upstream(Duration::from_millis(600));
+    // "At once" is within half the upstream's time: beside the browser suite in CI, a first
+    // byte took 309 ms when the upstream took 600 ms and the bound was 300.
+    let upstream = visitors_upstream(Duration::from_millis(1500));
     let host = support::start(&["--render-threads", "1", "--api-upstream", &upstream.url]);
     let (first, _, _) = status_page(&host, "alice");
     assert!(first.contains("<dd>alice</dd>"), "{first}");
@@ -128,11 +130,11 @@ fn a_kept_shell_comes_at_once_and_each_visitor_gets_their_own_data() {
     for visitor in ["bob", "carol"] {
         let (html, first_byte, whole) = status_page(&host, visitor);
         assert!(
-            first_byte < Duration::from_millis(300),
+            first_byte < Duration::from_millis(750),
             "{visitor}: {first_byte:?}"
         );
         assert!(
-            whole >= Duration::from_millis(600),
+            whole >= Duration::from_millis(1500),
             "{visitor}: the data when it came"
         );
         assert!(html.contains(&format!("<dd>{visitor}</dd>")), "{html}");
@@ -375,7 +377,7 @@ fn visitors_of_a_kept_shell_wait_for_no_place_in_the_render_queue() {
     // the render time-out: under the suite's load, one call into V8 that resumes 16 of these
     // pages may be held past the default 1 s, which replaces the runtime and ends the pages
     // it held without their data (the suspected cause of one failure in six CI runs).
-    let upstream = visitors_upstream(Duration::from_millis(800));
+    let upstream = visitors_upstream(Duration::from_millis(1600));
     let host = holding(
         &upstream,
         "0s",
@@ -399,7 +401,7 @@ fn visitors_of_a_kept_shell_wait_for_no_place_in_the_render_queue() {
             support::is_client_rendered(&html)
         );
         assert!(
-            first_byte < Duration::from_millis(700),
+            first_byte < Duration::from_millis(800),
             "q{i}: {first_byte:?}"
         );
     }
