@@ -83,8 +83,13 @@ fn a_language_on_its_own_origin_is_served_at_its_root_and_its_prefix_elsewhere_m
     assert!(html.contains(&format!("href=\"{status}\"")), "{html}");
 
     // The same origin, written as browsers and proxies may: a port that is the default,
-    // capitals, a trailing dot.
-    for authority in ["exemple.fr:443", "EXEMPLE.fr", "exemple.fr."] {
+    // capitals, a trailing dot (before a port too).
+    for authority in [
+        "exemple.fr:443",
+        "EXEMPLE.fr",
+        "exemple.fr.",
+        "exemple.fr.:443",
+    ] {
         let (code, _, answer) = ask(&host, authority, &status, &[]);
         assert_eq!(code, 200, "{authority}");
         assert_eq!(header(&answer, "content-language"), "fr", "{authority}");
@@ -132,6 +137,18 @@ fn a_language_on_its_own_origin_is_served_at_its_root_and_its_prefix_elsewhere_m
     assert_eq!(head.status, 200);
     assert_eq!(head.headers["content-language"], "fr");
     assert!(String::from_utf8_lossy(&body).contains("<html lang=\"fr\""));
+    // Its fully qualified name, port and all, is the same origin.
+    let (head, _) = block_on(async {
+        let mut client = h2_connect(&address).await;
+        h2_get(
+            &mut client,
+            &format!("https://exemple.fr.:443{status}"),
+            &[],
+        )
+        .await
+    });
+    assert_eq!(head.status, 200);
+    assert_eq!(head.headers["content-language"], "fr");
 }
 
 #[test]
