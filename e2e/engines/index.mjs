@@ -106,9 +106,10 @@ export function chosenEngines() {
 
 /**
  * In each chosen engine, in turn: starts the site with `site()`, a proxy in front of it and
- * the engine (or takes the process's one launch of it, see shareOneBrowser), then runs the scenarios `define` registers with `scenario(title, fn)`, each on
- * a fresh page (a browser context of its own). An engine that is not installed fails its
- * scenarios with the command that installs it.
+ * the engine (or takes the process's one launch of it, see shareOneBrowser), then runs
+ * the scenarios `define` registers with `scenario(title, fn)`, each on a fresh page (a
+ * browser context of its own). An engine that is not installed fails its scenarios with
+ * the command that installs it.
  * @template {{ baseUrl: string, stop: () => Promise<void> }} Site
  * @param {{ site: () => Promise<Site> }} options
  * @param {(each: {
@@ -138,12 +139,16 @@ export function inEachEngine({ site }, define) {
         }
       });
       after(async () => {
-        if (!sharing) await timedStep(`${engine}: closing`, async () => running.browser?.close());
-        await timedStep(`${engine}: stopping the proxy`, async () => running.proxy?.stop());
-        await timedStep(`${engine}: stopping the site`, async () => running.site?.stop());
-        if (sharing) {
-          sharing.suites--;
-          await closeSharedWhenUnused();
+        try {
+          if (!sharing) await timedStep(`${engine}: closing`, async () => running.browser?.close());
+          await timedStep(`${engine}: stopping the proxy`, async () => running.proxy?.stop());
+          await timedStep(`${engine}: stopping the site`, async () => running.site?.stop());
+        } finally {
+          // Even when a stop failed: a shared browser left open would keep the process alive.
+          if (sharing) {
+            sharing.suites--;
+            await closeSharedWhenUnused();
+          }
         }
       });
       define({
