@@ -14,7 +14,9 @@ use crate::lang::{Language, Languages};
 use crate::page_identity::PageIdentity;
 use crate::texts::HostTexts;
 use crate::url_path::{decodes, percent_decoded, segment_problem};
+use forms::Forms;
 
+mod forms;
 #[cfg(test)]
 mod test_routes;
 #[cfg(test)]
@@ -79,13 +81,14 @@ pub struct LookaroundPattern {
 }
 
 /// A route as the build declares it: its name (`app/routes.ts`), its pattern in every
-/// language (`/langues/:code` in French, `/languages/:code` in English), and whether its
-/// page waits for data (a loader).
+/// language (`/langues/:code` in French, `/languages/:code` in English), the form of each
+/// parameter that declares one (`forms`), and whether its page waits for data (a loader).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeclaredRoute {
     pub name: String,
     pub paths: BTreeMap<String, String>,
+    pub params: BTreeMap<String, String>,
     pub loads: bool,
 }
 
@@ -120,6 +123,7 @@ struct AppRoute {
     name: Arc<str>,
     /// By [`Language::index`].
     patterns: Vec<String>,
+    forms: Forms,
     loads: bool,
 }
 
@@ -158,6 +162,7 @@ impl AppRoutes {
                 Ok(AppRoute {
                     name: route.name.as_str().into(),
                     patterns,
+                    forms: Forms::new(&route.name, &route.params)?,
                     loads: route.loads,
                 })
             })
@@ -291,7 +296,8 @@ impl AppRoute {
                 Some(name)
                     if !segment.is_empty()
                         && decodes(segment)
-                        && segment_problem(segment).is_none() =>
+                        && segment_problem(segment).is_none()
+                        && self.forms.take(name, &decoded(segment)) =>
                 {
                     params.push((name, segment));
                 }
@@ -300,6 +306,16 @@ impl AppRoute {
             }
         }
         Some(params)
+    }
+}
+
+/// A segment that decodes (`url_path::decodes`), decoded.
+fn decoded(segment: &str) -> std::borrow::Cow<'_, str> {
+    match segment.contains('%') {
+        false => segment.into(),
+        true => String::from_utf8(percent_decoded(segment))
+            .expect("a segment that decodes")
+            .into(),
     }
 }
 
@@ -358,6 +374,7 @@ mod tests {
         let route = |name: &str, fr: &str, en: &str| DeclaredRoute {
             name: name.into(),
             paths: [("fr".to_string(), fr.to_string()), ("en".into(), en.into())].into(),
+            params: Default::default(),
             loads: name != "home",
         };
         AppRoutes::new(
@@ -372,39 +389,35 @@ mod tests {
     }
 
     /// The cases the app's router is held to as well (`app/data/route-cases.json`): what a
-    /// path without its prefix is in a language, by the app's own routes (the manifest's).
+    /// path without its prefix is in a language, by the app's own routes (the manifest's):
+    /// its page here (the route and its parameters, decoded, as the router gives them), a
+    /// page in another language's words (which), or none.
     #[test]
     fn the_host_and_the_app_read_the_same_paths_as_the_same_pages() {
         #[derive(serde::Deserialize)]
         struct Case {
             language: String,
             path: String,
-            host: String,
+            found: String,
             route: Option<String>,
+            params: Option<BTreeMap<String, String>>,
         }
         let cases: Vec<Case> =
             serde_json::from_str(include_str!("../app/data/route-cases.json")).unwrap();
-        assert!(cases.len() >= 20);
+        assert!(cases.len() >= 30);
         let routes = AppRoutes::new(crate::lang::demo(), &EMBEDDED.routes).unwrap();
         for case in cases {
             let language = lang(&case.language);
-            let route = || {
-                let page = routes.page(Some(language), language, &case.path);
-                page.route().map(str::to_owned)
-            };
+            let page = routes.page(Some(language), language, &case.path);
             let found = match routes.find(language, &case.path) {
-                Found::Here { .. } => ("here", route()),
-                Found::Elsewhere => ("elsewhere", route()),
-                Found::Nowhere => ("nowhere", None),
-                Found::Unknown => ("unknown", None),
-            };
-            let expected = match case.host.as_str() {
-                "nowhere" => None,
-                _ => case.route.clone(),
+                Found::Here { .. } => ("here", page.route(), Some(page.params().clone())),
+                Found::Elsewhere => ("elsewhere", page.route(), None),
+                Found::Nowhere => ("nowhere", None, None),
+                Found::Unknown => ("unknown", None, None),
             };
             assert_eq!(
                 found,
-                (case.host.as_str(), expected),
+                (case.found.as_str(), case.route.as_deref(), case.params),
                 "{} in {}",
                 case.path,
                 case.language
@@ -462,6 +475,7 @@ mod tests {
         let lacking = DeclaredRoute {
             name: "status".into(),
             paths: [("fr".to_string(), "/etat".to_string())].into(),
+            params: Default::default(),
             loads: true,
         };
         let error = AppRoutes::new(crate::lang::demo(), &[lacking]).unwrap_err();

@@ -110,6 +110,11 @@ impl PageIdentity {
         self.route.as_deref()
     }
 
+    /// Its route's parameters, decoded.
+    pub fn params(&self) -> &BTreeMap<String, String> {
+        &self.params
+    }
+
     /// The page's path in `language`, without the prefix (checked to be there).
     pub fn path_in(&self, language: Language) -> &str {
         self.paths.get(language.code()).map_or("/", String::as_str)

@@ -10,8 +10,9 @@
 
 /**
  * The form a route declares for a parameter's decoded value, when the pattern's "any one
- * segment" is too broad (`/^[a-z]{2,3}$/`): anchored at both ends, without the `g` or `y`
- * flag (the build checks both). A value of another form is no page.
+ * segment" is too broad (`/^[a-z]{2,3}$/u`): anchored at both ends, with the `u` flag alone,
+ * in the dialect the host reads as JavaScript does (./formDialect.ts; the build checks it).
+ * A value of another form is no page, for the host before any render as for the router.
  */
 export type ParamShape = RegExp;
 

@@ -51,7 +51,7 @@ test("a route translated into some languages takes the default language's path i
   const translated = route({ path: { fr: "/langues/:code", en: "/languages/:code" }, indexable: () => [{ code: "en" }] });
   const three = { default: "fr", languages: [{ code: "fr" }, { code: "en" }, { code: "es" }] };
   const { routes, sitemap } = check({ translated }, three);
-  assert.deepEqual(routes, [{ name: "translated", paths: { fr: "/langues/:code", en: "/languages/:code", es: "/langues/:code" }, loads: false }]);
+  assert.deepEqual(routes, [{ name: "translated", paths: { fr: "/langues/:code", en: "/languages/:code", es: "/langues/:code" }, params: {}, loads: false }]);
   assert.deepEqual(sitemap, [{ route: "translated", pages: ["en"] }]);
 });
 
@@ -79,10 +79,16 @@ test("a route the host could not serve as declared is refused, naming it", () =>
     [route({ indexable: () => [{}] }), /has no parameters: write indexable: true/],
     [route({ path: "x" }), /its path in "fr" must start with "\/"/],
     [route({ path: "/x/:id", indexable: false, params: { code: /^a$/ } }), /declares the form of "code", which is not one of its parameters/],
-    [route({ path: "/x/:id", indexable: false, params: { id: /[a-z]+/ } }), /the form of "id", \/\[a-z\]\+\/, must match the whole value: anchor it/],
-    [route({ path: "/x/:id", indexable: false, params: { id: /^a$/g } }), /the form of "id" must not have the g or y flag/],
+    [route({ path: "/x/:id", indexable: false, params: { id: /[a-z]+/u } }), /the form of "id", \/\[a-z\]\+\/u, is one the host cannot read as the app does: it must match the whole value: anchor it/],
+    [route({ path: "/x/:id", indexable: false, params: { id: /^a$/g } }), /the form of "id", \/\^a\$\/g, is one the host cannot read as the app does: give it the u flag alone/],
+    [route({ path: "/x/:id", indexable: false, params: { id: /^a$/ } }), /give it the u flag alone/],
+    [route({ path: "/x/:id", indexable: false, params: { id: /^\d+$/u } }), /"\\d" is not read alike by JavaScript and the host: write \[0-9\]/],
+    [route({ path: "/x/:id", indexable: false, params: { id: /^.+$/u } }), /"\." is not read alike/],
+    [route({ path: "/x/:id", indexable: false, params: { id: /^(?!new)[a-z]+$/u } }), /look-arounds and named groups are not read alike/],
+    [route({ path: "/x/:id", indexable: false, params: { id: /^[a[b]+$/u } }), /write "\[" in a class as "\\\["/],
+    [route({ path: "/x/:id", indexable: false, params: { id: /^[a&&b]+$/u } }), /"&&" in a class is a set operation for the host/],
     [route({ path: "/x/:id", indexable: false, params: { id: "^a$" as never } }), /the form of "id" must be a regular expression/],
-    [route({ path: "/x/:id", params: { id: /^\d+$/ }, indexable: () => [{ id: "1" }, { id: "one" }] }), /lists the page \{"id":"one"\}, whose path in "fr", "\/x\/one", is not its page/],
+    [route({ path: "/x/:id", params: { id: /^[0-9]+$/u }, indexable: () => [{ id: "1" }, { id: "one" }] }), /lists the page \{"id":"one"\}, whose path in "fr", "\/x\/one", is not its page/],
     // The prefix rule: a first segment that is a language, or a parameter, in any language.
     [route({ path: { fr: "/x", en: "/fr/x" } }), /the route "bad": its path in "en", "\/fr\/x", starts with "fr", a language of app\/i18n\/languages.json/],
     [route({ path: "/:id/x", indexable: false }), /its path in "fr", "\/:id\/x", starts with a parameter, which would take every language prefix/],
@@ -106,10 +112,10 @@ test("two routes whose paths collide in any language are refused, naming both", 
     [{ one: route({ path: "/a/:id", indexable: false }), two: route({ path: "/a/new" }) }, /the route "two" collides with the route "one" in "fr": "\/a\/:id" takes every page of "\/a\/new"/],
     [{ one: route({ path: "/a/:id", indexable: false }), two: route({ path: "/a/:slug", indexable: false }) }, /the route "two" collides with the route "one" in "fr"/],
     [
-      { one: route({ path: "/a/:id", params: { id: /^\d+$/ }, indexable: false }), two: route({ path: "/a/:id", params: { id: /^\d+$/ }, indexable: false }) },
+      { one: route({ path: "/a/:id", params: { id: /^[0-9]+$/u }, indexable: false }), two: route({ path: "/a/:id", params: { id: /^[0-9]+$/u }, indexable: false }) },
       /the route "two" collides with the route "one" in "fr"/,
     ],
-    [{ one: route({ path: "/a/:id", params: { id: /^\d+$/ }, indexable: false }), two: route({ path: "/a/42" }) }, /the route "two" collides with the route "one" in "fr"/],
+    [{ one: route({ path: "/a/:id", params: { id: /^[0-9]+$/u }, indexable: false }), two: route({ path: "/a/42" }) }, /the route "two" collides with the route "one" in "fr"/],
     // One route's path in one language is another's in the other: a path could not be read.
     [
       { one: route({ path: { fr: "/etat", en: "/status" } }), two: route({ path: { fr: "/status", en: "/statut" } }) },
@@ -120,7 +126,7 @@ test("two routes whose paths collide in any language are refused, naming both", 
   }
   // A fixed page before a parameter's, or a form that refuses it, leaves both reachable.
   check({ one: route({ path: "/a/new" }), two: route({ path: "/a/:id", indexable: false }) });
-  check({ one: route({ path: "/a/:id", params: { id: /^\d+$/ }, indexable: false }), two: route({ path: "/a/new" }) });
+  check({ one: route({ path: "/a/:id", params: { id: /^[0-9]+$/u }, indexable: false }), two: route({ path: "/a/new" }) });
 });
 
 test("a route with data shared for a while, or private, passes, and the host knows its page waits for data", () => {

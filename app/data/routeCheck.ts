@@ -3,6 +3,7 @@
 // to write instead. From the routes it also gives the host each route's path in every
 // language, and the sitemap's pages, each once, by its parameters (`pagesOf`).
 import { canonicalPath, isPagePath } from "./pagePath";
+import { formProblem } from "./formDialect";
 import { paramValue } from "./params";
 import { matchPattern, matchRoute, parameterNames, pathIn, patternIn } from "./router";
 import type { Route, Routes } from "./route";
@@ -19,6 +20,8 @@ export interface BuiltLanguages {
 export interface DeclaredRoute {
   name: string;
   paths: Record<string, string>;
+  /** The form of each parameter that declares one, as its source (app/data/formDialect.ts). */
+  params: Record<string, string>;
   /** Whether its page waits for data (it has a loader): the host's loading budget is for those. */
   loads: boolean;
 }
@@ -48,8 +51,8 @@ export function checkRoutes(
     if (!NAME.test(name)) throw new Error(`${where(name)}: a route's name is a word of letters and digits starting with a small letter (its purge key is route-<name>)`);
     const paths = checkPaths(name, route, languages);
     checkSharing(name, route);
-    checkParams(name, route, paths[languages.default]);
-    declared.push({ name, paths, loads: route.loader !== undefined });
+    const params = checkParams(name, route, paths[languages.default]);
+    declared.push({ name, paths, params, loads: route.loader !== undefined });
   }
   checkCollisions(routes, declared, codes);
   for (const [name, route] of Object.entries(routes)) {
@@ -139,18 +142,17 @@ function checkSharing(name: string, route: Route): void {
 }
 
 /** A declared form names a parameter of the pattern, and matches a whole value, every time. */
-function checkParams(name: string, route: Route, pattern: string): void {
+function checkParams(name: string, route: Route, pattern: string): Record<string, string> {
   const names = parameterNames(pattern);
+  const forms: Record<string, string> = {};
   for (const [param, shape] of Object.entries(route.params ?? {})) {
     if (!names.includes(param)) throw new Error(`${where(name)} declares the form of "${param}", which is not one of its parameters (:name in its path)`);
     if (!(shape instanceof RegExp)) throw new Error(`${where(name)}: the form of "${param}" must be a regular expression, not ${typeof shape}`);
-    if (!shape.source.startsWith("^") || !shape.source.endsWith("$")) {
-      throw new Error(`${where(name)}: the form of "${param}", /${shape.source}/, must match the whole value: anchor it, /^…$/`);
-    }
-    if (shape.global || shape.sticky) {
-      throw new Error(`${where(name)}: the form of "${param}" must not have the g or y flag (its test would depend on the last one)`);
-    }
+    const problem = formProblem(shape.source, shape.flags);
+    if (problem !== null) throw new Error(`${where(name)}: the form of "${param}", /${shape.source}/${shape.flags}, is one the host cannot read as the app does: ${problem}`);
+    forms[param] = shape.source;
   }
+  return forms;
 }
 
 /**

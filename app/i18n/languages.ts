@@ -33,7 +33,7 @@ export const LANGUAGE_COOKIE: string = declared.cookie;
  * What a language code looks like, offered or not (BCP 47: a primary subtag of two or three
  * letters, at most one subtag more: `de`, `pt-BR`), as the host reads a path's prefix.
  */
-export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})?$/;
+export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})?$/u;
 
 export function isLanguage(value: unknown): value is Language {
   return LANGUAGES.some((l) => l.code === value);

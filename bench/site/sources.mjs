@@ -49,8 +49,8 @@ import { type Match, matchRoute } from "./data/router";
 import type { Language } from "./i18n/languages";
 import * as notFoundScreen from "./ui/NotFound";
 
-const TERRITORY = /^[A-Z]{2}$/;
-const LANGUAGE = /^[a-z]{2,3}$/;
+const TERRITORY = /^[A-Z]{2}$/u;
+const LANGUAGE = /^[a-z]{2,3}$/u;
 
 export const ROUTES = {
 ${declared.join("\n")}

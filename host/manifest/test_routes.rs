@@ -19,6 +19,7 @@ pub fn declared_everywhere(patterns: &[&str]) -> Vec<DeclaredRoute> {
                 .all()
                 .map(|language| (language.code().to_owned(), pattern.to_string()))
                 .collect(),
+            params: Default::default(),
             loads: true,
         })
         .collect()

@@ -27,6 +27,7 @@ fn route(name: &str, fr: &str, other: &str) -> DeclaredRoute {
                 (language.code().to_owned(), pattern.to_owned())
             })
             .collect::<BTreeMap<_, _>>(),
+        params: BTreeMap::new(),
         loads: false,
     }
 }
