@@ -11,6 +11,7 @@ import { LanguageProvider, useLanguage } from "./i18n/LanguageProvider";
 import type { Language } from "./i18n/languages";
 import type { LoadResources, Resources } from "./i18n/resources";
 import { entryRoute, entryUrlIn, NavigationPending, NavigationProvider, type Shown, useNavigation } from "./navigation";
+import { bootMatch } from "./bootMatch";
 import { resolveRoute, ROUTES } from "./routes";
 import { Notifications } from "./ui/notifications";
 import { ScreenFailed } from "./ui/ScreenFailed";
@@ -28,7 +29,7 @@ interface Props {
 export function App({ boot, pendingData, initialResources, load }: Props) {
   // What the first render shows: the page the host rendered, with its data.
   const [initial] = useState<Shown>(() => ({
-    match: resolveRoute(boot.language, boot.path),
+    match: bootMatch(boot),
     outcome: boot.data ?? null,
     pending: pendingData,
     language: boot.language,

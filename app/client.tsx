@@ -8,7 +8,7 @@ import { BOOT_STATE_ID, type BootState, ROOT_ID } from "./boot";
 import { keepChoiceBroughtHere } from "./i18n/followLanguage";
 import { placeLanguages } from "./i18n/languages";
 import { loadResources, routeMessages } from "./i18n/resources";
-import { resolveRoute } from "./routes";
+import { bootMatch } from "./bootMatch";
 
 // No top-level await: the chunks loaded later (a language's, a screen's) import from this
 // module in a production build (app/bundling/first-load-chunk.mjs), and a module still
@@ -27,7 +27,7 @@ async function start() {
   // its screen; a screen whose module will not load shows the screen's failure message
   // instead. All of them preloaded by the host.
   const initialResources = await loadResources(boot.language);
-  const match = resolveRoute(boot.language, boot.path);
+  const match = bootMatch(boot);
   await Promise.all([routeMessages(initialResources, match.name), match.route.screen().catch(() => {})]);
   const root = document.getElementById(ROOT_ID)!;
   const app = <App boot={boot} initialResources={initialResources} load={loadResources} />;

@@ -17,9 +17,15 @@ export const PAGE_PATH_AT_MOST = 2048;
 
 export type BootState = { language: Language, 
 /**
- * The path without its language prefix: it picks the screen.
+ * The path without its language prefix, canonical.
  */
 path: string, 
+/**
+ * The page the host's route table found at `path` (its route and parameters): the one
+ * the app renders, on the server and in the browser. Absent when the table does not
+ * know the bundle's routes (`--server-bundle`): the app matches `path` itself.
+ */
+page?: PageIdentity, 
 /**
  * The IANA time zone dates are shown in, on the server and in the browser alike.
  */
@@ -62,10 +68,6 @@ description: string,
  */
 sharing: PageSharing, 
 /**
- * What the page is: its route, its parameters, its path in each language.
- */
-page: PageIdentity, 
-/**
  * The loader's outcome, for the boot state (absent for a screen without a loader).
  */
 data?: LoadOutcome<unknown>, };
@@ -74,25 +76,16 @@ export type PageSharing = { "kind": "public", maxSeconds?: number, } | { "kind":
 
 export type PageIdentity = { 
 /**
- * Its route's name in `app/routes.ts` (`languages`); `null` for the not-found route (and
- * a page of a bundle that declares none).
+ * Its route's name in `app/routes.ts` (`languages`); `null` for the not-found page
+ * (and a page of a bundle whose routes the table does not know).
  */
 route: string | null, 
 /**
  * Its route's parameters, decoded (`{ "code": "en" }`).
  */
-params: Record<string, string>, 
-/**
- * Its path in each language, by language code, without the prefix and as a URL writes
- * it (`{ "fr": "/langues/en", "en": "/languages/en" }`); none for the not-found page.
- */
-paths: Record<string, string>, };
+params: Record<string, string>, };
 
-export type StreamHead = { status: number, title: string, description: string, 
-/**
- * What the page is: its route, its parameters, its path in each language.
- */
-page: PageIdentity, };
+export type StreamHead = { status: number, title: string, description: string, };
 
 export type StreamEnd = { 
 /**

@@ -15,12 +15,12 @@ import messageGroups from "bilingue:message-groups";
 import { ENTRY_POINTS, type EntryPointFunctions, type RenderRequest, type ShellAsk } from "./contract";
 import { type LoadOutcome, runLoader, statusFor } from "./data/loader";
 import type { PageSharing, Route } from "./data/route";
-import { identityOf, type Match } from "./data/router";
+import type { Match } from "./data/router";
 import http, { type HttpClient, type RequestConfig, withConfig } from "./http/client";
 import { DEFAULT_LANGUAGE, isLanguage, type Language, localeOf, placeLanguages } from "./i18n/languages";
 import { type LanguageModule, type LoadResources, type Resources, resourcesOf, tableModuleOf } from "./i18n/resources";
 import { createTranslator, NO_FALLBACKS } from "./i18n/translate";
-import { resolveRoute } from "./routes";
+import { bootMatch } from "./bootMatch";
 import { type Answer, cancel, deliver, fail, finishLater, finishNow, type Rendered, routeConsoleToHost } from "./server/exchange";
 import { fillHeldShell, haltShells, makeShellThenResume, streamPage } from "./server/streaming";
 import { JOB } from "./server/transport";
@@ -85,7 +85,7 @@ function renderPage(boot: BootState, match: Match, data?: LoadOutcome<unknown>):
   const html = renderToString(<App boot={{ ...boot, data }} initialResources={resourcesFor(boot.language, match.name)} load={loadResources} />);
   const { title, description } = textOf(boot, match);
   const status = data ? statusFor(route, data) : route.status;
-  return { html, result: { status, title, description, sharing: sharingOf(route, status, data), page: identityOf(match), data } };
+  return { html, result: { status, title, description, sharing: sharingOf(route, status, data), data } };
 }
 
 /**
@@ -139,7 +139,7 @@ function start(boot: BootState, job: number, streamNonce: string | null, shell: 
   // The site's, the same for every page: a page's links stay on its own origin.
   placeLanguages(boot.placement, null);
   const page = { ...boot, language: isLanguage(boot.language) ? boot.language : DEFAULT_LANGUAGE };
-  const match = resolveRoute(page.language, page.path);
+  const match = bootMatch(page);
   const { route } = match;
   if (!route.loader) {
     if (route.screen.loaded) finishNow(job, renderPage(page, match));
@@ -157,7 +157,7 @@ function start(boot: BootState, job: number, streamNonce: string | null, shell: 
       fillHeldShell(job, () => app(data), streamNonce, data, route.screen(), (outcome) => renderPage(page, match, outcome));
       return;
     }
-    const head = { status: route.status, ...textOf(page, match), page: identityOf(match) };
+    const head = { status: route.status, ...textOf(page, match) };
     if (shell.kind === "none") streamPage(job, head, app(data), streamNonce, data, route.screen());
     else makeShellThenResume(job, head, app(NEVER), app(data), streamNonce, data, route.screen());
     return;

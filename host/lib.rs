@@ -242,7 +242,6 @@ mod tests {
                 description: String::new(),
                 html: format!("<p>{} {}</p>", boot.language.code(), boot.path),
                 sharing: crate::render::PageSharing::Public { max_seconds: None },
-                page: crate::page_identity::PageIdentity::everywhere(None, &boot.path),
                 data: None,
             };
             Box::pin(async move {

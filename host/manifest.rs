@@ -5,6 +5,7 @@
 //! start, and every test, at once. The release binary embeds the manifest of its build
 //! (see `build.rs`); development mode reads each new build's from disk.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, LazyLock};
 
@@ -13,7 +14,7 @@ use serde::Deserialize;
 use crate::lang::{Language, Languages};
 use crate::page_identity::PageIdentity;
 use crate::texts::HostTexts;
-use crate::url_path::{decodes, percent_decoded, segment_problem};
+use crate::url_path::{component, decodes, percent_decoded, segment_problem};
 use forms::Forms;
 
 mod forms;
@@ -235,11 +236,21 @@ impl AppRoutes {
         let Some((route, params)) = read else {
             return PageIdentity::at(asked_in, self.languages, path);
         };
+        // Each parameter decoded, and written again as the app writes it: its paths are
+        // the app's links to it, whatever escapes the request came with.
+        let decoded: Vec<(&str, String)> = params
+            .iter()
+            .map(|(name, segment)| (*name, decoded(segment).into_owned()))
+            .collect();
+        let written: Vec<(&str, Cow<str>)> = decoded
+            .iter()
+            .map(|(name, value)| (*name, component(value)))
+            .collect();
         let segment = |name: &str| {
-            params
+            written
                 .iter()
                 .find(|(param, _)| *param == name)
-                .map_or("", |(_, segment)| *segment)
+                .map_or("", |(_, segment)| &**segment)
         };
         let paths = self
             .languages
@@ -249,15 +260,9 @@ impl AppRoutes {
                 (language.code().to_owned(), filled(pattern, segment))
             })
             .collect();
-        let decoded = params
-            .iter()
-            .map(|(name, segment)| {
-                let value = String::from_utf8(percent_decoded(segment));
-                (
-                    name.to_string(),
-                    value.expect("a parameter decodes (`read`)"),
-                )
-            })
+        let decoded = decoded
+            .into_iter()
+            .map(|(name, value)| (name.to_owned(), value))
             .collect();
         PageIdentity::of_route(asked_in, route.name.clone(), decoded, paths)
     }
@@ -310,7 +315,7 @@ impl AppRoute {
 }
 
 /// A segment that decodes (`url_path::decodes`), decoded.
-fn decoded(segment: &str) -> std::borrow::Cow<'_, str> {
+fn decoded(segment: &str) -> Cow<'_, str> {
     match segment.contains('%') {
         false => segment.into(),
         true => String::from_utf8(percent_decoded(segment))
@@ -369,12 +374,20 @@ mod tests {
         crate::lang::demo().by_code(code).unwrap()
     }
 
-    /// `/`, `/status` the same in every language, and `/langues/:code` or `/languages/:code`.
+    /// `/`, `/status` the same in every language, and `/langues/:code` or `/languages/:code`
+    /// (a language tag).
     fn translated() -> AppRoutes {
         let route = |name: &str, fr: &str, en: &str| DeclaredRoute {
             name: name.into(),
             paths: [("fr".to_string(), fr.to_string()), ("en".into(), en.into())].into(),
-            params: Default::default(),
+            params: match name {
+                "languages" => [(
+                    "code".into(),
+                    r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})?$".into(),
+                )]
+                .into(),
+                _ => Default::default(),
+            },
             loads: name != "home",
         };
         AppRoutes::new(
@@ -528,20 +541,25 @@ mod tests {
         assert_eq!(page.path_in(en), "/languages/pt-BR");
         assert_eq!(routes.find(en, "/etat"), Found::Elsewhere);
         assert_eq!(routes.page(Some(en), en, "/etat").path_in(en), "/status");
-        // Its parameter as the path wrote it, escapes and all; decoded among its parameters.
+        // Its parameter decoded, and written again as the app writes it (encodeURIComponent).
         assert_eq!(
             routes.find(fr, "/langues/%C3%A9"),
-            Found::Here { loads: true }
+            Found::Nowhere,
+            "the route's form takes language tags only"
         );
-        let page = routes.page(Some(fr), fr, "/langues/%C3%A9");
-        assert_eq!(page.path_in(en), "/languages/%C3%A9");
+        let page = routes.page(Some(fr), fr, "/langues/%65n-C%41");
         assert_eq!(
             page,
-            serde_json::from_str::<PageIdentity>(
-                r#"{"route":"languages","params":{"code":"é"},"paths":{"fr":"/langues/%C3%A9","en":"/languages/%C3%A9"}}"#
+            PageIdentity::of_route(
+                Some(fr),
+                "languages".into(),
+                [("code".to_string(), "en-CA".to_string())].into(),
+                [
+                    ("fr".to_string(), "/langues/en-CA".to_string()),
+                    ("en".to_string(), "/languages/en-CA".to_string())
+                ]
+                .into(),
             )
-            .unwrap()
-            .asked_in(Some(fr))
         );
         assert_eq!(routes.find(fr, "/"), Found::Here { loads: false });
         assert!(matches!(routes.find(en, "/status"), Found::Here { .. }));

@@ -1,67 +1,48 @@
 //! Which page a request is, from the request to the purge keys, in one value: the
 //! language it is asked in, its route, its parameters, and its path in every language.
-//! The route table says it for the ways to a page and for a page whose render failed
-//! (`manifest`); the bundle says it for a page it rendered (a value of the contract,
-//! `render::contract`, read strictly here): a route name that can be a purge key's, and a
-//! path in every language the host serves, each one a URL path the host may write into a
-//! link as it is (`url_path`); the not-found page names no route and no path (a page of a
-//! bundle that declares no routes names no route, and every path). An identity that is
-//! not one fails its render, as any unreadable result does. Paths no page can have never
-//! reach the render (`url_path::page_path`), so a visitor's odd path makes the not-found
-//! page, not a failed render.
+//! The host's route table says it (`manifest`, its routes' forms included), once, as the
+//! request is read (`pages::request`); the render is handed it in the boot state, and the
+//! app renders that route with those parameters (`app/bootMatch.ts`), on the
+//! server and in the browser it hydrates, so no second matcher decides which page it is.
+//! A bundle whose routes the table does not know (`--server-bundle`) is handed none and
+//! matches its own. The not-found page names no route.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde::Deserialize;
+use serde::Serialize;
 
-use crate::lang::{Language, Languages, is_language_tag};
-use crate::url_path::is_url_path;
+use crate::lang::{Language, Languages};
 
 /// What a page is. The host writes the page's links (canonical, alternates, the `Link`
-/// header), its preloads and its purge keys from it, and keeps it with the page; it never
-/// re-derives a page from its URL path. (What the page's data named for a purge comes from
-/// its loader's calls, beside it: `data_keys`.)
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+/// header), its preloads and its purge keys from it, keeps it with the page, and hands the
+/// render its route and parameters (all the app needs: it writes its links from them).
+/// (What the page's data named for a purge comes from its loader's calls, beside it:
+/// `data_keys`.)
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
-#[serde(deny_unknown_fields)]
 pub struct PageIdentity {
     /// The site's language it is asked in: its purge keys' `lang-`. None for the way from
-    /// a path without a prefix, and under a prefix the site does not offer. The bundle
-    /// renders in the language it is asked and does not say it: the host does
-    /// ([`PageIdentity::asked_in`]).
+    /// a path without a prefix, and under a prefix the site does not offer.
     #[serde(skip)]
     #[cfg_attr(test, ts(skip))]
     language: Option<Language>,
-    /// Its route's name in `app/routes.ts` (`languages`); `null` for the not-found route (and
-    /// a page of a bundle that declares none).
+    /// Its route's name in `app/routes.ts` (`languages`); `null` for the not-found page
+    /// (and a page of a bundle whose routes the table does not know).
     #[cfg_attr(test, ts(type = "string | null"))]
     route: Option<Arc<str>>,
     /// Its route's parameters, decoded (`{ "code": "en" }`).
     #[cfg_attr(test, ts(type = "Record<string, string>"))]
     params: BTreeMap<String, String>,
     /// Its path in each language, by language code, without the prefix and as a URL writes
-    /// it (`{ "fr": "/langues/en", "en": "/languages/en" }`); none for the not-found page.
-    #[cfg_attr(test, ts(type = "Record<string, string>"))]
+    /// it (`{ "fr": "/langues/en", "en": "/languages/en" }`): the host's alone.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
     paths: BTreeMap<String, String>,
 }
 
 /// The longest route name (a purge key is at most 64 bytes, `route-` included).
 const NAME_AT_MOST: usize = 58;
-
-/// Reads a page's identity, and checks its shape (`deserialize_with`); whether it has a
-/// path in each of its site's languages is [`PageIdentity::problem_in`]'s to say, once the
-/// render is back with the site that asked for it.
-pub fn checked<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<PageIdentity, D::Error> {
-    let identity = PageIdentity::deserialize(deserializer)?;
-    identity.problem().map_or(Ok(identity), |problem| {
-        Err(serde::de::Error::custom(format!(
-            "the page's identity: {problem}"
-        )))
-    })
-}
 
 impl PageIdentity {
     /// The page of the route `route`, its parameters `params` (decoded), at `paths` in
@@ -119,58 +100,6 @@ impl PageIdentity {
     pub fn path_in(&self, language: Language) -> &str {
         self.paths.get(language.code()).map_or("/", String::as_str)
     }
-
-    /// What makes it no page of the site whose languages are `languages`: a path in a
-    /// language it does not serve, or none in one it serves.
-    pub fn problem_in(&self, languages: Languages) -> Option<String> {
-        if self.route.is_none() && self.paths.is_empty() {
-            return None;
-        }
-        // The common answer first, in one lookup a language: as many paths as languages,
-        // each language's there, leaves no room for another's.
-        if self.paths.len() == languages.count()
-            && languages
-                .all()
-                .all(|language| self.paths.contains_key(language.code()))
-        {
-            return None;
-        }
-        if let Some(extra) = self
-            .paths
-            .keys()
-            .find(|code| languages.by_code(code).is_none())
-        {
-            return Some(format!(
-                "a path in {extra:.20?}, a language the host does not serve"
-            ));
-        }
-        languages
-            .all()
-            .find(|language| !self.paths.contains_key(language.code()))
-            .map(|language| format!("no path in {}", language.code()))
-    }
-
-    fn problem(&self) -> Option<String> {
-        match &self.route {
-            // The not-found page: at no path.
-            None if self.paths.is_empty() => return None,
-            // Or a page of a bundle that declares no routes (`--server-bundle`): at its paths.
-            None => {}
-            Some(name) if !is_route_name(name) => {
-                return Some(format!("{name:.80?} is no route name"));
-            }
-            Some(_) => {}
-        }
-        self.paths.iter().find_map(|(code, path)| {
-            if !is_language_tag(code) {
-                Some(format!("a path in {code:.20?}, which is no language tag"))
-            } else if !is_url_path(path) {
-                Some(format!("its path in {code}, {path:.80?}, is no URL path"))
-            } else {
-                None
-            }
-        })
-    }
 }
 
 /// A route's name as the build allows it (`app/data/routeCheck.ts`): a word of ASCII
@@ -197,102 +126,22 @@ impl PageIdentity {
 mod tests {
     use super::*;
 
-    fn read(json: &str) -> Result<PageIdentity, String> {
-        #[derive(Deserialize)]
-        struct Holder {
-            #[serde(deserialize_with = "checked")]
-            page: PageIdentity,
-        }
-        let page = serde_json::from_str::<Holder>(&format!(r#"{{"page":{json}}}"#))
-            .map(|holder| holder.page)
-            .map_err(|e| e.to_string())?;
-        match page.problem_in(crate::lang::demo()) {
-            Some(problem) => Err(problem),
-            None => Ok(page),
-        }
-    }
-
     #[test]
-    fn an_identity_names_a_route_and_a_path_in_every_language() {
-        let identity = read(
-            r#"{"route":"languages","params":{"code":"en"},"paths":{"fr":"/langues/en","en":"/languages/en"}}"#,
-        )
-        .unwrap();
-        assert_eq!(identity.route(), Some("languages"));
-        assert_eq!(
-            identity.path_in(crate::lang::demo().by_code("fr").unwrap()),
-            "/langues/en"
+    fn the_render_is_handed_a_pages_route_and_parameters_not_its_paths() {
+        let page = PageIdentity::of_route(
+            None,
+            "languages".into(),
+            [("code".to_string(), "en".to_string())].into(),
+            [("fr".to_string(), "/langues/en".to_string())].into(),
         );
         assert_eq!(
-            identity.path_in(crate::lang::demo().by_code("en").unwrap()),
-            "/languages/en"
+            serde_json::to_string(&page).unwrap(),
+            r#"{"route":"languages","params":{"code":"en"}}"#
         );
-        let not_found = read(r#"{"route":null,"params":{},"paths":{}}"#);
-        assert!(not_found.is_ok(), "{not_found:?}");
-    }
-
-    #[test]
-    fn an_identity_the_host_could_not_write_as_it_is_is_refused() {
-        for (json, why) in [
-            (
-                r#"{"route":"a b","params":{},"paths":{"fr":"/","en":"/"}}"#,
-                "no route name",
-            ),
-            (
-                r#"{"route":"Home","params":{},"paths":{"fr":"/","en":"/"}}"#,
-                "no route name",
-            ),
-            (
-                r#"{"route":"home","params":{},"paths":{"fr":"/"}}"#,
-                "no path in en",
-            ),
-            (
-                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/","de":"/"}}"#,
-                "a language the host does not serve",
-            ),
-            (
-                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"//evil.example/"}}"#,
-                "is no URL path",
-            ),
-            (
-                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"x"}}"#,
-                "is no URL path",
-            ),
-            (
-                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/a b"}}"#,
-                "is no URL path",
-            ),
-            (
-                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/a>"}}"#,
-                "is no URL path",
-            ),
-            (
-                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/a\\b"}}"#,
-                "is no URL path",
-            ),
-            (
-                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/%zz"}}"#,
-                "is no URL path",
-            ),
-            (
-                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/é"}}"#,
-                "is no URL path",
-            ),
-            (
-                r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/"},"more":1}"#,
-                "unknown field",
-            ),
-            (
-                r#"{"route":"home","params":{},"paths":{"fr":"/","en/x":"/"}}"#,
-                "no language tag",
-            ),
-            (
-                r#"{"route":null,"params":{},"paths":{"fr":"/x"}}"#,
-                "no path in en",
-            ),
-        ] {
-            let error = read(json).unwrap_err();
-            assert!(error.contains(why), "{json}: {error}");
-        }
+        let none = PageIdentity::at(None, crate::lang::demo(), "/x");
+        assert_eq!(
+            serde_json::to_string(&none).unwrap(),
+            r#"{"route":null,"params":{}}"#
+        );
     }
 }

@@ -83,7 +83,6 @@ mod tests {
 
     use super::*;
     use crate::data_keys::DataKeys;
-    use crate::page_identity::PageIdentity;
     use crate::render::{
         BootState, Page, PageRenderer, PageSharing, RenderError, Rendered, Rendering, Visitor,
     };
@@ -116,14 +115,6 @@ mod tests {
                     true => PageSharing::Private,
                     false => PageSharing::Public { max_seconds: None },
                 },
-                page: PageIdentity::everywhere(
-                    Some(match (is_status, boot.path.as_str()) {
-                        (true, _) => "status",
-                        (false, "/") => "home",
-                        (false, _) => "languages",
-                    }),
-                    &boot.path,
-                ),
                 data: None,
             };
             Box::pin(async move {

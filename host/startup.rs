@@ -352,6 +352,8 @@ fn render_pool(
     let warm_up = vec![BootState {
         language: site.languages.default_language(),
         path: "/".into(),
+        // The bundle finds the home page itself: no request has been read yet.
+        page: None,
         time_zone: site.time_zone.clone(),
         data: None,
         placement: site.placement.for_the_app(),

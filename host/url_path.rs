@@ -45,6 +45,26 @@ pub fn push_encoded(out: &mut String, text: &str, also: &[u8]) {
     }
 }
 
+/// `value` as one path segment, written as the app's router writes a parameter
+/// (`encodeURIComponent`): every byte but ASCII letters, digits and `-_.!~*'()` encoded, so
+/// that the host's links to a page are the app's, whatever escapes the request came with.
+pub fn component(value: &str) -> Cow<'_, str> {
+    let kept = |byte: u8| byte.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&byte);
+    if value.bytes().all(kept) {
+        return Cow::Borrowed(value);
+    }
+    let mut out = String::with_capacity(value.len() * 3);
+    for byte in value.bytes() {
+        match kept(byte) {
+            true => out.push(char::from(byte)),
+            false => {
+                let _ = write!(out, "%{byte:02X}");
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `path` written as [`push_encoded`] writes a path; borrowed when it is so already.
 pub fn canonical(path: &str) -> Cow<'_, str> {
     let bytes = path.as_bytes();

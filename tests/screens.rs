@@ -52,6 +52,42 @@ fn an_unknown_language_is_a_404_page() {
     assert!(!html.contains(r#"rel="canonical""#), "a 404 names no links");
 }
 
+/// The host's route table decides which page a request is, the route's form included: the
+/// render is handed its route and parameters in the boot state, and the page's links write
+/// the parameter as the app writes it, whatever escapes the request came with.
+#[test]
+fn the_page_rendered_is_the_one_the_hosts_route_table_found() {
+    let canonical = |html: &str| {
+        let link = html.split(r#"<link rel="canonical" href=""#).nth(1);
+        link.and_then(|rest| rest.split('"').next())
+            .map(str::to_owned)
+    };
+    let asked = support::app_page("fr", "languages", &[("code", "%65n")]);
+    let written = support::app_page("fr", "languages", &[("code", "en")]);
+    let response = get_with(&asked, "user-agent", BROWSER);
+    assert_eq!(response.status(), 200);
+    let html = response.text().unwrap();
+    assert!(
+        html.contains(r#""page":{"route":"languages","params":{"code":"en"}}"#),
+        "{html}"
+    );
+    assert!(
+        canonical(&html).is_some_and(|url| url.ends_with(&written)),
+        "{:?}, not {asked}",
+        canonical(&html)
+    );
+    // A value the route's form refuses: no page of the route, for the host as for the app.
+    let refused = support::app_page("fr", "languages", &[("code", "x_y")]);
+    let response = get_with(&refused, "user-agent", BROWSER);
+    assert_eq!(response.status(), 404);
+    let html = response.text().unwrap();
+    assert!(
+        html.contains(r#""page":{"route":null,"params":{}}"#),
+        "{html}"
+    );
+    assert!(html.contains("<h1>Page introuvable</h1>"), "{html}");
+}
+
 /// Paths whose parameter cannot name anything (dot segments however written, separators,
 /// NUL), or is not of the form its route declares: the not-found page, for a person and a
 /// crawler alike, with no links and no word of the host's, and no call reaches the API.

@@ -2,10 +2,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { PAGE_PATH_AT_MOST } from "../contract";
 import { LANGUAGES } from "../i18n/languages";
+import { bootMatch } from "../bootMatch";
 import { NOT_FOUND, resolveRoute, ROUTES } from "../routes";
 import cases from "./path-cases.json";
 import { canonicalPath, isPagePath } from "./pagePath";
-import { identityOf, pageOf, pathIn } from "./router";
+import { pageOf, pathIn } from "./router";
 
 const long = "z".repeat(PAGE_PATH_AT_MOST);
 
@@ -40,7 +41,8 @@ test("a path a browser leaves raw is read as the host reads it", () => {
   }
 });
 
-test("the not-found page is at no path: its identity names none", () => {
-  const identity = identityOf(resolveRoute(LANGUAGES[0].code, "/nope|x"));
-  assert.deepEqual(identity, { route: null, params: {}, paths: {} });
+test("the not-found page the host found is what was asked, canonical", () => {
+  const match = bootMatch({ language: LANGUAGES[0].code, path: "/nope|x", page: { route: null, params: {} } });
+  assert.equal(match.route, NOT_FOUND);
+  assert.equal(match.asked, "/nope%7Cx");
 });

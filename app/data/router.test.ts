@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { LANGUAGES, languageOf } from "../i18n/languages";
+import { bootMatch } from "../bootMatch";
 import { NOT_FOUND, resolveRoute, ROUTES } from "../routes";
 import type { Routes } from "./route";
 import routeCases from "./route-cases.json";
-import { hrefIn, identityOf, type PageRef, pageOf, parameterNames, pathIn, patternIn } from "./router";
+import { hrefIn, type PageRef, pageOf, parameterNames, pathIn, patternIn } from "./router";
 
 /** A page of the app, as a link names it (typed: the checks below are the type checker's too). */
 const page = (ref: PageRef) => pageOf(ROUTES, ref);
@@ -36,28 +37,20 @@ test("a page's path in another language's words is not its page in this one", ()
   }
 });
 
-test("a page's identity names its route, its parameters and its path in every language", () => {
-  const match = page({ to: "languages", params: { code: "pt-BR" } });
-  const identity = identityOf(match);
-  assert.equal(identity.route, "languages");
-  assert.deepEqual(identity.params, { code: "pt-BR" });
-  assert.deepEqual(Object.keys(identity.paths), LANGUAGES.map(({ code }) => code));
-  for (const { code } of LANGUAGES) assert.equal(identity.paths[code], pathIn(match, code));
-  const other = identityOf(page({ to: "languages", params: { code: "en" } }));
-  assert.equal(other.paths.fr, pathIn(page({ to: "languages", params: { code: "en" } }), "fr"), "a route's parameters are its own each time");
-  assert.notEqual(other.paths.fr, identity.paths.fr);
-  // A route without parameters has the same paths at every render: written once, shared
-  // read-only between the identities that carry them, and per list of languages.
-  const home = identityOf(page({ to: "home" }));
-  assert.equal(identityOf(page({ to: "home" })).paths, home.paths);
-  assert.ok(Object.isFrozen(home.paths));
-  for (const { code } of LANGUAGES) assert.equal(home.paths[code], pathIn(page({ to: "home" }), code));
-  const some = [{ code: "fr" }];
-  assert.deepEqual(identityOf(page({ to: "home" }), some).paths, { fr: pathIn(page({ to: "home" }), "fr") });
-  const notFound = resolveRoute(languageOf("fr"), "/nowhere/at/all");
-  assert.deepEqual(identityOf(notFound), { route: null, params: {}, paths: {} });
-  assert.equal(notFound.asked, "/nowhere/at/all");
-  assert.equal(notFound.route, NOT_FOUND);
+test("the page a document shows first is the one the host found, not the one its path would name", () => {
+  // The host's table decides: the app renders its route with its parameters as given.
+  const found = bootMatch({ language: languageOf("fr"), path: "/langues/%65n", page: { route: "languages", params: { code: "en" } } });
+  assert.equal(found.name, "languages");
+  assert.equal(found.route, ROUTES.languages);
+  assert.deepEqual(found.params, { code: "en" });
+  const home = bootMatch({ language: languageOf("en"), path: "/", page: { route: "home", params: {} } });
+  assert.equal(home.route, ROUTES.home);
+  const none = bootMatch({ language: languageOf("en"), path: "/nowhere", page: { route: null, params: {} } });
+  assert.deepEqual([none.name, none.route, none.asked], [null, NOT_FOUND, "/nowhere"]);
+  // A host that does not know this bundle's routes hands none: the path is matched here.
+  assert.deepEqual(bootMatch({ language: languageOf("en"), path: "/languages/pt-BR" }).params, { code: "pt-BR" });
+  assert.throws(() => bootMatch({ language: languageOf("en"), path: "/", page: { route: "gone", params: {} } }), /the route "gone", which the app does not declare/);
+  assert.throws(() => bootMatch({ language: languageOf("en"), path: "/", page: { route: "toString", params: {} } }), /the route "toString"/);
 });
 
 test("a parameter is written encoded, and read back decoded", () => {

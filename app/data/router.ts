@@ -1,8 +1,9 @@
 // The app's routes read and written, by the server, the browser and the build alike: the
-// page a path names in a language (`resolve`), a page's path in each language (`pathIn`),
-// and what a page is (`identityOf`: its route, its parameters, its path in each language),
-// which the render hands the host with the page. A link names a route and its parameters,
-// never a path (`PageRef`): its URL in any language is written here.
+// page the host found (`matchOf`: the host's route table decides which page a request is,
+// and the boot state says it), the page a path names in a language after a navigation
+// (`matchRoute`, held to the host's cases, app/data/route-cases.json), and a page's path in
+// each language (`pathIn`). A link names a route and its parameters, never a path
+// (`PageRef`): its URL in any language is written here.
 import type { PageIdentity } from "../contract";
 import { chainOf, DEFAULT_LANGUAGE, type Language, LANGUAGES, languageUrl } from "../i18n/languages";
 import { canonicalPath, isPagePath } from "./pagePath";
@@ -175,27 +176,14 @@ export function hrefIn(match: Match, language: Language): string {
 }
 
 /**
- * What the page is, for the host: its route, its parameters, its path in every language;
- * the not-found page is at no path (the host knows what was asked).
+ * The page the host's route table found (`page`, from the boot state): that route, with
+ * those parameters; the not-found route when it found none, `path` being what was asked.
+ * The host's table is the app's routes (the build writes it from them), so a route it names
+ * is one of `routes`; one that is not fails the render, saying so.
  */
-export function identityOf(match: Match, languages: readonly { code: string }[] = LANGUAGES): PageIdentity {
-  if (match.name === null) return { route: null, params: {}, paths: {} };
-  const fixed = parameterNamesOf(match.route).length === 0;
-  let paths = fixed ? fixedPaths.get(match.route)?.get(languages) : undefined;
-  if (paths === undefined) {
-    paths = Object.freeze(Object.fromEntries(languages.map(({ code }) => [code, pathIn(match, code)])));
-    if (fixed) {
-      let byLanguages = fixedPaths.get(match.route);
-      if (byLanguages === undefined) fixedPaths.set(match.route, (byLanguages = new WeakMap()));
-      byLanguages.set(languages, paths);
-    }
-  }
-  return { route: match.name, params: match.params, paths };
+export function matchOf(routes: Routes, notFound: Route, page: PageIdentity, path: string): Match {
+  if (page.route === null) return { name: null, route: notFound, params: {}, asked: canonicalPath(path) };
+  const route = Object.hasOwn(routes, page.route) ? routes[page.route] : undefined;
+  if (route === undefined) throw new Error(`the host found a page of the route "${page.route}", which the app does not declare`);
+  return { name: page.route, route, params: page.params };
 }
-
-/**
- * The paths of a route without parameters, written once per list of languages: each page
- * names its path in every language (30 and more on a real-size site), and such a route's
- * are the same at every render.
- */
-const fixedPaths = new WeakMap<Route, WeakMap<readonly { code: string }[], Readonly<Record<string, string>>>>();

@@ -206,7 +206,7 @@ pub fn whole(
     let rendered_status =
         StatusCode::from_u16(rendered.status).expect("the pool checks the status range");
     let status = asked.status(rendered_status);
-    let page = Arc::new(asked.asks(rendered.page));
+    let page = asked.page().clone();
     let links = asked.links(placement, status, &page);
     let boot = BootState {
         data: rendered.data.take(),

@@ -3,8 +3,6 @@
 //! the same boot state; a crawler is told to come back later. Both are logged here; when
 //! the render threads are gone, the page is an error.
 
-use std::sync::Arc;
-
 use axum::http::StatusCode;
 
 use super::document::{self, Content, WholeDocument};
@@ -13,8 +11,6 @@ use super::outcome::Fallback;
 use super::request::Asked;
 use super::state::{PageBuild, Pages};
 use super::written::Written;
-use crate::manifest::Found;
-use crate::page_identity::PageIdentity;
 use crate::render::{BootState, RenderError};
 
 /// The failed render's stand-in, logged, then written.
@@ -32,25 +28,12 @@ pub fn write(
         Fallback::ClientRendered(error) | Fallback::ComeBackLater(error) => error,
     };
     // A path no route takes is no page, whoever asks and however busy the threads: the
-    // browser's render would show the not-found screen, so the status says it now. What the
-    // page is comes from the manifest's routes, the render having said nothing; another
-    // bundle's routes are unknown: its page is taken to have one path.
-    let languages = asked.language.languages();
-    let (status, page) = match build.routes.find(asked.language, path) {
-        Found::Here { .. } => (
-            asked.status(StatusCode::OK),
-            build.routes.page(None, asked.language, path),
-        ),
-        Found::Unknown => (
-            asked.status(StatusCode::OK),
-            PageIdentity::at(None, languages, path),
-        ),
-        Found::Elsewhere | Found::Nowhere => (
-            StatusCode::NOT_FOUND,
-            PageIdentity::at(None, languages, path),
-        ),
+    // browser's render would show the not-found screen, so the status says it now.
+    let status = match asked.no_route_takes_it() {
+        true => StatusCode::NOT_FOUND,
+        false => asked.status(StatusCode::OK),
     };
-    let page = Arc::new(asked.asks(page));
+    let page = asked.page().clone();
     let sending = match (crawler, status) {
         (true, StatusCode::OK) => "asking the crawler to come back later (503)",
         _ => "sending the client-rendered page",

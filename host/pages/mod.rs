@@ -73,7 +73,7 @@ pub fn routes(pages: Arc<Pages>) -> Router {
 async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Response {
     let build = pages.build();
     // 1. What is asked.
-    let asked = match request::read(request, &build.routes, &pages.site) {
+    let mut asked = match request::read(request, &build.routes, &pages.site) {
         Read::Page(asked) => asked,
         Read::Answer(answer) => return answer,
     };
@@ -82,6 +82,7 @@ async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Response {
         Turn::Kept(kept) => return timing::kept(answer::kept(&kept, &asked.headers)),
         Turn::Render(turn) => turn,
     };
+    asked.identify(&build.routes);
     // 3. The render.
     let (boot, outcome, times) = render::page(&pages, &asked).await;
     // 4. Who may keep it.

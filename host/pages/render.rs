@@ -18,6 +18,7 @@ pub async fn page(pages: &Pages, asked: &Asked) -> (BootState, Outcome, RenderTi
     let boot = BootState {
         language: asked.language,
         path: asked.path().to_string(),
+        page: asked.page_for_the_app(),
         time_zone: pages.site.time_zone.clone(),
         data: None,
         placement: pages.site.placement.for_the_app(),

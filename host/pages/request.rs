@@ -10,6 +10,7 @@
 //! nothing it reads.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, Version, header};
@@ -55,6 +56,12 @@ pub struct Asked {
     /// The page may wait for data (`Found::may_load`): never a page no route takes, nor a
     /// path no page can have; it takes its part of the loading budget.
     pub may_wait: bool,
+    /// What the route table found at its path (none: a prefix we do not offer, or a path
+    /// no page can have).
+    found: Option<Found>,
+    /// Which page it is, made from `found` once the page is not the cache's (`identify`):
+    /// a kept page has its own.
+    page: Option<Arc<PageIdentity>>,
     uri: Uri,
     /// Where the path without its prefix starts in `uri`'s path.
     unprefixed_from: usize,
@@ -94,10 +101,35 @@ impl Asked {
             .then(|| links::page_links(placement, self.language, |language| page.path_in(language)))
     }
 
-    /// `page` as this request asks it: in its language, or in none under a prefix we do
-    /// not offer (its keys name no language).
-    pub fn asks(&self, page: PageIdentity) -> PageIdentity {
-        page.asked_in(self.offered.then_some(self.language))
+    /// Says which page it is, from what the route table found at its path (the not-found
+    /// page when no route of its language takes it): once the cache has no page for it.
+    pub fn identify(&mut self, routes: &AppRoutes) {
+        // Asked in its language, or in none under a prefix we do not offer (its keys name
+        // no language).
+        let asked_in = self.offered.then_some(self.language);
+        let page = match self.found {
+            Some(Found::Here { .. }) => routes.page(asked_in, self.language, self.path()),
+            _ => PageIdentity::at(asked_in, routes.languages(), self.path()),
+        };
+        self.page = Some(Arc::new(page));
+    }
+
+    /// Which page it is (`identify`).
+    pub fn page(&self) -> &Arc<PageIdentity> {
+        self.page
+            .as_ref()
+            .expect("a page is identified once it is not the cache's (`pages::page`)")
+    }
+
+    /// The route table says no route takes its path: the not-found page, whatever renders it.
+    pub fn no_route_takes_it(&self) -> bool {
+        !matches!(self.found, Some(Found::Here { .. } | Found::Unknown))
+    }
+
+    /// The page the app is to render, as the boot state hands it over: none when the
+    /// route table does not know the bundle's routes (it matches the path itself).
+    pub fn page_for_the_app(&self) -> Option<Arc<PageIdentity>> {
+        (self.found != Some(Found::Unknown)).then(|| self.page().clone())
     }
 
     /// How the page cache knows this page; `None`: a page it never holds (an unsupported
@@ -197,6 +229,7 @@ pub fn read(request: Request, routes: &AppRoutes, site: &Site) -> Read {
         ));
     }
     let may_wait = found.is_some_and(|found| found.may_load());
+
     let canonical = match path {
         Cow::Borrowed(_) => None,
         Cow::Owned(path) => Some(path.into_boxed_str()),
@@ -206,6 +239,8 @@ pub fn read(request: Request, routes: &AppRoutes, site: &Site) -> Read {
         offered,
         no_page,
         may_wait,
+        found,
+        page: None,
         canonical,
         head_only: parts.method == Method::HEAD,
         peer: parts.extensions.get::<PeerAddr>().copied(),

@@ -129,7 +129,6 @@ mod tests {
             description: String::new(),
             html: String::new(),
             sharing,
-            page: crate::page_identity::PageIdentity::everywhere(None, "/"),
             data: None,
         }
     }

@@ -47,12 +47,12 @@ pub fn frame(
     build: Arc<PageBuild>,
     asked: &Asked,
     boot: BootState,
-    mut stream: Stream,
+    stream: Stream,
     nonce: &str,
 ) -> Result<StreamedPage, askama::Error> {
     let rendered_status = StatusCode::from_u16(stream.head.status).unwrap_or(StatusCode::OK);
     let status = asked.status(rendered_status);
-    let page = Arc::new(asked.asks(std::mem::take(&mut stream.head.page)));
+    let page = asked.page().clone();
     let links = asked.links(&pages.site.placement, status, &page);
     let content = Content {
         title: &stream.head.title,

@@ -16,7 +16,6 @@ use tower::ServiceExt as _;
 
 use super::landing;
 use crate::manifest::{EMBEDDED, app_page};
-use crate::page_identity::PageIdentity;
 use crate::render::{
     BootState, Page, PageRenderer, PageSharing, RenderError, Rendered, Rendering, Stream,
     StreamEvent, StreamHead, Visitor,
@@ -96,7 +95,6 @@ fn page(boot: &BootState, cacheable: bool, per_visitor: bool) -> Result<Renderin
                 true => PageSharing::Public { max_seconds: None },
                 false => PageSharing::Private,
             },
-            page: PageIdentity::everywhere(None, &boot.path),
             data: None,
         },
         per_visitor,
@@ -423,7 +421,6 @@ fn streaming(
             status: 200,
             title: "Streamed".into(),
             description: String::new(),
-            page: PageIdentity::everywhere(Some("status"), "/status"),
         };
         Ok(Rendering::Streaming(Stream::scripted(head, stream)))
     }
@@ -689,24 +686,25 @@ async fn an_unprefixed_path_leads_to_the_page_at_its_path_in_the_saved_language(
     assert_eq!(renderer.renders(), 0);
 }
 
-/// A page whose identity puts it at `/langues/en` in French and `/languages/en` in
-/// English, whatever path asked for it, in the route `languages`.
-fn translated(_: usize, boot: &BootState) -> Result<Rendering, RenderError> {
-    let mut rendering = page(boot, true, false)?;
-    if let Rendering::Complete(page) = &mut rendering {
-        page.rendered.page = serde_json::from_str(
-            r#"{"route":"languages","params":{"code":"en"},"paths":{"fr":"/langues/en","en":"/languages/en"}}"#,
-        )
-        .expect("an identity");
-    }
-    Ok(rendering)
-}
-
+/// The route table says which page a request is: its links, its route and the page the
+/// render is handed come from it, a parameter written as the app writes it whatever
+/// escapes the request came with, whether the page was rendered or kept.
 #[tokio::test]
-async fn a_page_names_its_links_and_its_route_as_its_identity_says_rendered_or_kept() {
-    let site = Site::new(Scripted::new(translated));
+async fn a_page_names_its_links_and_its_route_as_the_route_table_says_rendered_or_kept() {
+    let handed = Arc::new(Mutex::new(Vec::new()));
+    let seen = handed.clone();
+    let site = Site::new(Scripted::new(move |_, boot: &BootState| {
+        let handed = boot
+            .page
+            .as_ref()
+            .expect("the table knows the app's routes");
+        seen.lock()
+            .unwrap()
+            .push(serde_json::to_string(handed).unwrap());
+        page(boot, true, false)
+    }));
     for _ in 0..2 {
-        let answer = site.get("/en/x", &[]).await;
+        let answer = site.get("/en/languages/%65n", &[]).await;
         assert_eq!(answer.status, StatusCode::OK);
         for link in [
             r#"<link rel="canonical" href="https://www.example.org/en/languages/en">"#,
@@ -717,8 +715,10 @@ async fn a_page_names_its_links_and_its_route_as_its_identity_says_rendered_or_k
             assert!(answer.body.contains(link), "{link}\n{}", answer.body);
         }
         assert!(
-            !answer.body.contains("example.org/en/x") && !answer.body.contains("example.org/fr/x"),
-            "no link from the path asked"
+            !answer.body.contains("example.org/en/languages/%65n")
+                && !answer.body.contains("example.org/fr/langues/%65n")
+                && !answer.header(header::LINK).contains("%65n"),
+            "no link from the path as asked"
         );
         assert!(answer.header(header::LINK).contains(
             r#"<https://www.example.org/fr/langues/en>; rel="alternate"; hreflang="fr""#
@@ -730,4 +730,8 @@ async fn a_page_names_its_links_and_its_route_as_its_identity_says_rendered_or_k
         );
     }
     assert_eq!(site.renderer.renders(), 1, "the second was kept");
+    assert_eq!(
+        *handed.lock().unwrap(),
+        [r#"{"route":"languages","params":{"code":"en"}}"#]
+    );
 }

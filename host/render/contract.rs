@@ -180,8 +180,14 @@ pub const DEV_PROBLEM_ID: &str = "bilingue-dev-error";
 pub struct BootState {
     #[cfg_attr(test, ts(type = "Language"))]
     pub language: Language,
-    /// The path without its language prefix: it picks the screen.
+    /// The path without its language prefix, canonical.
     pub path: String,
+    /// The page the host's route table found at `path` (its route and parameters): the one
+    /// the app renders, on the server and in the browser. Absent when the table does not
+    /// know the bundle's routes (`--server-bundle`): the app matches `path` itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub page: Option<Arc<PageIdentity>>,
     /// The IANA time zone dates are shown in, on the server and in the browser alike.
     #[cfg_attr(test, ts(type = "string"))]
     pub time_zone: Arc<str>,
@@ -212,9 +218,6 @@ pub struct Rendered {
     pub html: String,
     /// Who may keep the page: its route's declaration, unless its data failed to load.
     pub sharing: PageSharing,
-    /// What the page is: its route, its parameters, its path in each language.
-    #[serde(deserialize_with = "crate::page_identity::checked")]
-    pub page: PageIdentity,
     /// The loader's outcome, for the boot state (absent for a screen without a loader).
     #[cfg_attr(test, ts(type = "LoadOutcome<unknown>", optional))]
     pub data: Option<Box<RawValue>>,
@@ -246,9 +249,6 @@ pub struct StreamHead {
     pub status: u16,
     pub title: String,
     pub description: String,
-    /// What the page is: its route, its parameters, its path in each language.
-    #[serde(deserialize_with = "crate::page_identity::checked")]
-    pub page: PageIdentity,
 }
 
 /// How a streamed page ended.

@@ -332,20 +332,13 @@ impl PageRenderer for RenderPool {
         stream_nonce: Option<String>,
         may_wait: bool,
     ) -> Pin<Box<dyn Future<Output = Result<Rendering, RenderError>> + Send + 'a>> {
-        Box::pin(async move {
-            let rendering =
-                RenderPool::render(self, boot, visitor, deadline, stream_nonce, may_wait).await?;
-            let page = match &rendering {
-                Rendering::Complete(page) => &page.rendered.page,
-                Rendering::Streaming(stream) => &stream.head.page,
-            };
-            // Which languages a page must have a path in is its site's, known here only.
-            match page.problem_in(boot.language.languages()) {
-                Some(problem) => Err(RenderError::Unreadable(format!(
-                    "the page's identity: {problem}"
-                ))),
-                None => Ok(rendering),
-            }
-        })
+        Box::pin(RenderPool::render(
+            self,
+            boot,
+            visitor,
+            deadline,
+            stream_nonce,
+            may_wait,
+        ))
     }
 }

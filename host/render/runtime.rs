@@ -380,6 +380,7 @@ mod tests {
         let boot = BootState {
             language: crate::lang::demo().by_code("fr").unwrap(),
             path: "/".into(),
+            page: None,
             time_zone: "UTC".into(),
             data: None,
             placement: None,

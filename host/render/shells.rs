@@ -113,7 +113,6 @@ mod tests {
                 status: 200,
                 title: "t".into(),
                 description: "d".into(),
-                page: crate::page_identity::PageIdentity::everywhere(None, "/"),
             },
             prelude: prelude.into(),
             postponed: "{}".into(),

@@ -197,7 +197,6 @@ mod tests {
             status: 200,
             title: "t".into(),
             description: "d".into(),
-            page: crate::page_identity::PageIdentity::everywhere(None, "/"),
         }
     }
 

@@ -513,6 +513,7 @@ mod tests {
         let key = ShellKey::of(&crate::render::BootState {
             language: crate::lang::demo().default_language(),
             path: "/status".into(),
+            page: None,
             time_zone: "UTC".into(),
             data: None,
             placement: None,

@@ -45,12 +45,9 @@ pub(super) fn page(
     (job, replied)
 }
 
-/// What a stand-in page is: the home page, in French and English.
-pub(super) const PAGE: &str = r#"{"route":"home","params":{},"paths":{"fr":"/","en":"/"}}"#;
-
 pub(super) fn rendered(status: u16) -> Rendered {
     let result = format!(
-        r#"{{"status":{status},"title":"t","description":"d","sharing":{{"kind":"public"}},"page":{PAGE}}}"#
+        r#"{{"status":{status},"title":"t","description":"d","sharing":{{"kind":"public"}}}}"#
     );
     Rendered {
         html: "<p>x</p>".into(),
@@ -72,7 +69,7 @@ fn part(handed: Handed) -> StreamPart {
 
 /// The head of the streamed page `job`, titled `title`.
 pub(super) fn head(job: u64, title: &str) -> StreamPart {
-    let head = format!(r#"{{"status":200,"title":"{title}","description":"d","page":{PAGE}}}"#);
+    let head = format!(r#"{{"status":200,"title":"{title}","description":"d"}}"#);
     part(Handed::Head { job, head })
 }
 
