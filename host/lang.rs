@@ -9,17 +9,17 @@
 //! letters (`/fr-ca/`). A regional variant names its parent (`fr-CA` → `fr`): a message it
 //! lacks is its parent's, then the default language's (its chain).
 //!
-//! The list is a site's value ([`Languages`], read from its build), not the process's: two
-//! sites in one process have a list each. A [`Language`] is a small copyable value that
-//! knows its list (a reference into it: a list is made once per site and lives as long as
-//! the process does, as a site does).
+//! The list is a site's value ([`Languages`], read from its build, shared by what serves
+//! the site and freed with it), not the process's: two sites in one process have a list
+//! each. A [`Language`] is a small copyable value of its own, its place in its list and its
+//! tag: what a request carries from its path to its page. What else the list says of it
+//! (its name, its locale, its parent) is asked of the list.
 
-use std::sync::OnceLock;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
-// Not Debug: `list` points back to the list that holds it, and a derived Debug went round
-// that circle until the stack overflowed. A Language shows as its code.
+/// What the list says of one language.
 #[derive(Deserialize)]
 pub struct LanguageInfo {
     code: String,
@@ -48,9 +48,32 @@ pub struct LanguageInfo {
     /// `fr-FR, fr;q=0.9`: what an API is asked in for a page in this language.
     #[serde(skip, default = "no_accept_language")]
     accept_language: axum::http::HeaderValue,
-    /// The list it is in, set once the list is made.
-    #[serde(skip)]
-    list: OnceLock<&'static LanguageList>,
+}
+
+impl LanguageInfo {
+    /// The BCP 47 locale: `fr-FR`.
+    pub fn locale(&self) -> &str {
+        &self.locale
+    }
+
+    /// Its own name for itself: `Français`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+
+    /// The locale as Open Graph writes it: `fr_FR`.
+    pub fn og_locale(&self) -> String {
+        self.locale.replace('-', "_")
+    }
+
+    /// What an API is asked in (`Accept-Language`) for a page in this language.
+    pub fn accept_language(&self) -> &axum::http::HeaderValue {
+        &self.accept_language
+    }
 }
 
 /// Which way a language's text runs: `<html dir>`, and the app's logical styles, follow it.
@@ -92,6 +115,13 @@ fn read_declared(json: &str) -> Result<LanguageList, String> {
         serde_json::from_str(json).map_err(|e| format!("languages.json: {e}"))?;
     if declared.languages.is_empty() {
         return Err("languages.json declares no language".into());
+    }
+    if declared.languages.len() > usize::from(u8::MAX) {
+        return Err(format!(
+            "languages.json declares {} languages, more than the {} a site may have",
+            declared.languages.len(),
+            u8::MAX
+        ));
     }
     for (index, language) in declared.languages.iter_mut().enumerate() {
         if !is_language_tag(&language.code) {
@@ -186,9 +216,9 @@ pub fn is_language_tag(tag: &str) -> bool {
         })
 }
 
-/// A site's languages: its list, its default, its cookie's name. Cheap to copy.
-#[derive(Clone, Copy)]
-pub struct Languages(&'static LanguageList);
+/// A site's languages: its list, its default, its cookie's name. Shared, cheap to clone.
+#[derive(Clone)]
+pub struct Languages(Arc<LanguageList>);
 
 impl std::fmt::Debug for Languages {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -198,68 +228,114 @@ impl std::fmt::Debug for Languages {
 
 impl PartialEq for Languages {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.0, other.0)
+        Arc::ptr_eq(&self.0, &other.0)
     }
 }
 impl Eq for Languages {}
 
 impl Languages {
-    /// The list `json` declares (the shape of `languages.json`), checked, made for the
-    /// process's life (a site's, which never ends before it).
+    /// The list `json` declares (the shape of `languages.json`), checked.
     pub fn read(json: &str) -> Result<Self, String> {
         let mut list = read_declared(json)?;
         list.source = serde_json::from_str(json).map_err(|e| format!("languages.json: {e}"))?;
-        let list: &'static LanguageList = Box::leak(Box::new(list));
-        for language in &list.languages {
-            let _ = language.list.set(list);
-        }
-        Ok(Self(list))
+        Ok(Self(Arc::new(list)))
     }
 
-    pub fn all(self) -> impl Iterator<Item = Language> {
-        self.0.languages.iter().map(Language)
+    pub fn all(&self) -> impl Iterator<Item = Language> + '_ {
+        self.0.languages.iter().map(Language::of)
     }
 
-    pub fn default_language(self) -> Language {
+    pub fn default_language(&self) -> Language {
         self.by_code(&self.0.default)
             .expect("checked when the list is read")
     }
 
     /// The language whose tag is `code`, as the list writes it.
-    pub fn by_code(self, code: &str) -> Option<Language> {
+    pub fn by_code(&self, code: &str) -> Option<Language> {
         self.all().find(|l| l.code() == code)
     }
 
     /// The language whose tag is `tag` in any case (BCP 47 tags are case-insensitive:
     /// `fr-ca` is `fr-CA`), as a browser or a cookie may write it.
-    pub fn by_tag(self, tag: &str) -> Option<Language> {
+    pub fn by_tag(&self, tag: &str) -> Option<Language> {
         self.all().find(|l| l.code().eq_ignore_ascii_case(tag))
     }
 
     /// The language whose URL segment is `segment` (`fr-ca`), exactly.
-    pub fn by_segment(self, segment: &str) -> Option<Language> {
+    pub fn by_segment(&self, segment: &str) -> Option<Language> {
         self.all().find(|l| l.segment() == segment)
     }
 
     /// Whether `declared` (a build's `languages.json`) is the list these were read from.
-    pub fn declared_by(self, declared: &serde_json::Value) -> bool {
+    pub fn declared_by(&self, declared: &serde_json::Value) -> bool {
         self.0.source == *declared
     }
 
     /// How many languages the site has.
-    pub fn count(self) -> usize {
+    pub fn count(&self) -> usize {
         self.0.languages.len()
     }
 
     /// The cookie the app writes when the visitor changes language.
-    pub fn cookie_name(self) -> &'static str {
+    pub fn cookie_name(&self) -> &str {
         &self.0.cookie
+    }
+
+    /// What the list says of `language` (one of its own).
+    pub fn info(&self, language: Language) -> &LanguageInfo {
+        &self.0.languages[language.index()]
+    }
+
+    /// The language a regional variant inherits from; none for a language of its own.
+    pub fn parent(&self, language: Language) -> Option<Language> {
+        let parent = self.info(language).parent_index?;
+        Some(Language::of(&self.0.languages[parent]))
+    }
+
+    /// The languages a message is looked for in: `language`, its parents, then the default.
+    pub fn chain(&self, language: Language) -> impl Iterator<Item = Language> + '_ {
+        let default = self.default_language();
+        let mut next = Some(language);
+        std::iter::from_fn(move || {
+            let current = next?;
+            next = (current != default).then(|| self.parent(current).unwrap_or(default));
+            Some(current)
+        })
     }
 }
 
-/// A site's language: a reference into its list, cheap to copy and compare.
-#[derive(Clone, Copy)]
-pub struct Language(&'static LanguageInfo);
+/// The longest language tag (`is_language_tag`: three letters, a dash, eight more).
+const TAG_AT_MOST: usize = 12;
+
+/// A tag held in place, so that a [`Language`] is a value of its own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Tag {
+    bytes: [u8; TAG_AT_MOST],
+    len: u8,
+}
+
+impl Tag {
+    fn of(tag: &str) -> Self {
+        let mut bytes = [0; TAG_AT_MOST];
+        bytes[..tag.len()].copy_from_slice(tag.as_bytes());
+        Self {
+            bytes,
+            len: tag.len() as u8,
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).expect("an ASCII tag")
+    }
+}
+
+/// A site's language: its place in its site's list and its tag, cheap to copy and compare.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Language {
+    index: u8,
+    code: Tag,
+    segment: Tag,
+}
 
 impl std::fmt::Debug for Language {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -267,16 +343,9 @@ impl std::fmt::Debug for Language {
     }
 }
 
-impl PartialEq for Language {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.0, other.0)
-    }
-}
-impl Eq for Language {}
-
 impl std::hash::Hash for Language {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.index().hash(state);
+        self.index.hash(state);
     }
 }
 
@@ -287,76 +356,38 @@ impl serde::Serialize for Language {
 }
 
 impl Language {
-    /// The list it is one of: its site's.
-    pub fn languages(self) -> Languages {
-        Languages(self.0.list.get().expect("set when the list is made"))
+    fn of(info: &LanguageInfo) -> Self {
+        Self {
+            index: info.index as u8,
+            code: Tag::of(&info.code),
+            segment: Tag::of(&info.segment),
+        }
     }
 
     /// Its BCP 47 tag, as the list writes it (`fr-CA`).
-    pub fn code(self) -> &'static str {
-        &self.0.code
+    pub fn code(&self) -> &str {
+        self.code.as_str()
     }
 
     /// Its URL segment: the tag in small letters (`fr-ca`).
-    pub fn segment(self) -> &'static str {
-        &self.0.segment
-    }
-
-    /// The language a regional variant inherits from; none for a language of its own.
-    pub fn parent(self) -> Option<Language> {
-        self.0
-            .parent_index
-            .map(|index| Language(&self.languages().0.languages[index]))
-    }
-
-    /// The languages a message is looked for in: itself, its parents, then the default.
-    pub fn chain(self) -> impl Iterator<Item = Language> {
-        let default = self.languages().default_language();
-        let mut next = Some(self);
-        std::iter::from_fn(move || {
-            let current = next?;
-            next = (current != default).then(|| current.parent().unwrap_or(default));
-            Some(current)
-        })
-    }
-
-    /// The BCP 47 locale: `fr-FR`.
-    pub fn locale(self) -> &'static str {
-        &self.0.locale
-    }
-
-    /// Its own name for itself: `Français`.
-    pub fn name(self) -> &'static str {
-        &self.0.name
-    }
-
-    pub fn direction(self) -> Direction {
-        self.0.direction
-    }
-
-    /// The locale as Open Graph writes it: `fr_FR`.
-    pub fn og_locale(self) -> String {
-        self.0.locale.replace('-', "_")
-    }
-
-    /// What an API is asked in (`Accept-Language`) for a page in this language.
-    pub fn accept_language(self) -> axum::http::HeaderValue {
-        self.0.accept_language.clone()
+    pub fn segment(&self) -> &str {
+        self.segment.as_str()
     }
 
     /// This language's place in the declared list, from 0 to `count() - 1`.
     pub fn index(self) -> usize {
-        self.0.index
+        usize::from(self.index)
     }
 }
 
 /// The demo's list (`app/i18n/languages.json`), read once: what unit tests serve.
 #[cfg(test)]
 pub fn demo() -> Languages {
-    static DEMO: OnceLock<Languages> = OnceLock::new();
-    *DEMO.get_or_init(|| {
+    static DEMO: std::sync::OnceLock<Languages> = std::sync::OnceLock::new();
+    DEMO.get_or_init(|| {
         Languages::read(include_str!("../app/i18n/languages.json")).expect("the demo's list")
     })
+    .clone()
 }
 
 #[cfg(test)]
@@ -376,17 +407,43 @@ mod tests {
         assert_eq!(format!("{:?}", demo()), "[Language(fr), Language(en)]");
     }
 
+    /// A language is a value of its own: it outlives its list, which goes with the last
+    /// of its site's holders; nothing of a site stays in the process after it.
+    #[test]
+    fn a_language_is_a_value_of_its_own_and_a_list_goes_with_its_site() {
+        let list = Languages::read(include_str!("../app/i18n/languages.json")).unwrap();
+        let held = Arc::downgrade(&list.0);
+        let (fr, en) = (list.by_code("fr").unwrap(), list.by_code("en").unwrap());
+        let other = Languages::read(
+            r#"{"default":"en","cookie":"c","languages":[
+                {"code":"en","locale":"en-GB","name":"English","direction":"ltr"},
+                {"code":"ar","locale":"ar-EG","name":"العربية","direction":"rtl"}]}"#,
+        )
+        .unwrap();
+        assert_ne!(other.by_code("en"), Some(en), "its place in its own list");
+        assert_eq!(
+            other.info(other.by_code("ar").unwrap()).direction(),
+            Direction::Rtl
+        );
+        drop(list);
+        assert!(held.upgrade().is_none(), "the list is freed with its site");
+        assert_eq!((fr.code(), fr.segment(), fr.index()), ("fr", "fr", 0));
+        assert!(std::mem::size_of::<Language>() <= 32);
+    }
+
     #[test]
     fn an_api_is_asked_in_the_pages_language() {
-        assert_eq!(lang("fr").accept_language(), "fr-FR, fr;q=0.9");
-        assert_eq!(lang("en").accept_language(), "en-US, en;q=0.9");
+        let info = |code: &str| demo().info(lang(code)).accept_language().clone();
+        assert_eq!(info("fr"), "fr-FR, fr;q=0.9");
+        assert_eq!(info("en"), "en-US, en;q=0.9");
     }
 
     #[test]
     fn each_language_says_its_name_and_direction() {
-        assert_eq!(lang("fr").name(), "Français");
-        assert_eq!(lang("en").locale(), "en-US");
-        assert_eq!(lang("en").direction(), Direction::Ltr);
+        let demo = demo();
+        assert_eq!(demo.info(lang("fr")).name(), "Français");
+        assert_eq!(demo.info(lang("en")).locale(), "en-US");
+        assert_eq!(demo.info(lang("en")).direction(), Direction::Ltr);
     }
 
     #[test]
@@ -420,10 +477,13 @@ mod tests {
         assert_eq!(declared.languages[3].parent_index, Some(1));
         assert_eq!(declared.languages[4].parent_index, None);
         // The chain of the built-in list's languages: itself, then the default.
-        let chain = |code: &str| lang(code).chain().map(Language::code).collect::<Vec<_>>();
+        let demo = demo();
+        let chain = |code: &str| {
+            let codes = demo.chain(lang(code)).map(|l| l.code().to_owned());
+            codes.collect::<Vec<_>>()
+        };
         assert_eq!(chain("en"), ["en", "fr"]);
         assert_eq!(chain("fr"), ["fr"]);
-        let demo = demo();
         assert_eq!(demo.by_tag("EN"), demo.by_code("en"));
         assert_eq!(demo.by_code("EN"), None);
         assert_eq!(demo.by_segment("en"), demo.by_code("en"));

@@ -152,20 +152,20 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
     let manifest = &*manifest::EMBEDDED;
     let origin = origin::Origin::parse("https://www.example.org").unwrap();
     let languages = lang::demo();
-    let placement = placement::Placement::prefixed(languages, origin);
+    let placement = placement::Placement::prefixed(languages.clone(), origin);
     // The app's routes, then the test's, the same in every language.
     let declared: Vec<manifest::DeclaredRoute> = (manifest.routes.iter().cloned())
         .chain(manifest::declared_everywhere(routes))
         .collect();
-    let mut build = pages::PageBuild::from_manifest(languages, manifest).unwrap();
-    build.routes = manifest::AppRoutes::new(languages, &declared).unwrap();
+    let mut build = pages::PageBuild::from_manifest(&languages, manifest).unwrap();
+    build.routes = manifest::AppRoutes::new(&languages, &declared).unwrap();
     Parts {
         pages: Arc::new(pages::Pages::new(
             renderer,
             build,
             Arc::new(pages::PageCache::new(10)),
             pages::Site {
-                languages,
+                languages: languages.clone(),
                 placement: placement.clone(),
                 crawlers: crawlers::CrawlerTest::new(&manifest.crawlers).unwrap(),
                 time_zone: "UTC".into(),
@@ -178,7 +178,7 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
                 },
             },
         )),
-        api: api::router(languages, None),
+        api: api::router(languages.clone(), None),
         search: Arc::new(
             crawlers::RobotsAndSitemap::new(
                 &placement,
@@ -190,14 +190,14 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
         readiness: Arc::new(render::Readiness::new(1)),
         lifecycle: Arc::default(),
         observe: metrics::Observe {
-            metrics: metrics::Metrics::new(languages),
+            metrics: metrics::Metrics::new(&languages),
             access_log: false,
         },
         tracing: trace::Tracing::default(),
         dev: None,
         no_index: false,
         purge_keys: Arc::new(purge_keys::PurgeKeys::new(
-            languages,
+            &languages,
             "test",
             &declared
                 .iter()

@@ -14,7 +14,29 @@ use crate::placement::Placement;
 /// choice).
 pub struct PageLinks {
     canonical: String,
-    alternates: Vec<(&'static str, String)>,
+    alternates: Vec<(Hreflang, String)>,
+}
+
+/// What an alternate is the version for: a language, or anyone (`x-default`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hreflang {
+    Language(Language),
+    Default,
+}
+
+impl Hreflang {
+    pub fn as_str(&self) -> &str {
+        match self {
+            Hreflang::Language(language) => language.code(),
+            Hreflang::Default => "x-default",
+        }
+    }
+}
+
+impl std::fmt::Display for Hreflang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// The links of the page in `language` whose path (without the prefix) in each language
@@ -26,13 +48,13 @@ pub fn page_links<'a>(
     path_in: impl Fn(Language) -> &'a str,
 ) -> PageLinks {
     let placed = |language: Language| placement.url(language, path_in(language));
-    let languages = language.languages();
-    let mut alternates: Vec<(&'static str, String)> = languages
+    let languages = placement.languages();
+    let mut alternates: Vec<(Hreflang, String)> = languages
         .all()
-        .map(|other| (other.code(), placed(other)))
+        .map(|other| (Hreflang::Language(other), placed(other)))
         .collect();
     alternates.push((
-        "x-default",
+        Hreflang::Default,
         placement
             .shared()
             .url(path_in(languages.default_language())),
@@ -49,7 +71,7 @@ impl PageLinks {
     }
 
     /// (hreflang, URL) for each language, then x-default.
-    pub fn alternates(&self) -> &[(&'static str, String)] {
+    pub fn alternates(&self) -> &[(Hreflang, String)] {
         &self.alternates
     }
 
@@ -60,7 +82,7 @@ impl PageLinks {
         let room = self
             .alternates
             .iter()
-            .map(|(hreflang, href)| href.len() + hreflang.len() + AROUND.len())
+            .map(|(hreflang, href)| href.len() + hreflang.as_str().len() + AROUND.len())
             .sum();
         let mut value = String::with_capacity(room);
         for (i, (hreflang, href)) in self.alternates.iter().enumerate() {
@@ -70,7 +92,7 @@ impl PageLinks {
             value.push('<');
             value.push_str(href);
             value.push_str(r#">; rel="alternate"; hreflang=""#);
-            value.push_str(hreflang);
+            value.push_str(hreflang.as_str());
             value.push('"');
         }
         HeaderValue::try_from(value).ok()
@@ -80,6 +102,13 @@ impl PageLinks {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn shown(links: &PageLinks) -> Vec<(&str, String)> {
+        let alternates = links.alternates().iter();
+        alternates
+            .map(|(h, url)| (h.as_str(), url.clone()))
+            .collect()
+    }
 
     #[test]
     fn each_language_is_named_at_its_own_path() {
@@ -96,7 +125,7 @@ mod tests {
         let links = page_links(&placement, en, path_in);
         assert_eq!(links.canonical(), "https://www.example.org/en/languages/en");
         assert_eq!(
-            links.alternates(),
+            shown(&links),
             [
                 ("fr", "https://www.example.org/fr/langues/en".to_string()),
                 ("en", "https://www.example.org/en/languages/en".to_string()),
@@ -131,7 +160,7 @@ mod tests {
             _ => "/languages/en",
         });
         assert_eq!(
-            links.alternates(),
+            shown(&links),
             [
                 ("fr", "https://exemple.fr/langues/en".to_string()),
                 ("en", "https://www.example.org/en/languages/en".to_string()),

@@ -144,7 +144,7 @@ pub enum Found {
 
 impl AppRoutes {
     /// Fails when a route has no path in one of `languages`.
-    pub fn new(languages: Languages, declared: &[DeclaredRoute]) -> Result<Self, String> {
+    pub fn new(languages: &Languages, declared: &[DeclaredRoute]) -> Result<Self, String> {
         let routes = declared
             .iter()
             .map(|route| {
@@ -176,7 +176,7 @@ impl AppRoutes {
             .map(str::to_owned)
             .collect();
         Ok(Self {
-            languages,
+            languages: languages.clone(),
             routes: Some(routes),
             first_segments,
         })
@@ -192,8 +192,8 @@ impl AppRoutes {
     }
 
     /// The languages whose patterns it holds: its site's.
-    pub fn languages(&self) -> Languages {
-        self.languages
+    pub fn languages(&self) -> &Languages {
+        &self.languages
     }
 
     pub fn routes(&self, segment: &str) -> bool {
@@ -234,7 +234,7 @@ impl AppRoutes {
                 .or_else(|| self.read_in_another(routes, first, path))
         });
         let Some((route, params)) = read else {
-            return PageIdentity::at(asked_in, self.languages, path);
+            return PageIdentity::at(asked_in, &self.languages, path);
         };
         // Each parameter decoded, and written again as the app writes it: its paths are
         // the app's links to it, whatever escapes the request came with.
@@ -391,7 +391,7 @@ mod tests {
             loads: name != "home",
         };
         AppRoutes::new(
-            crate::lang::demo(),
+            &crate::lang::demo(),
             &[
                 route("home", "/", "/"),
                 route("status", "/etat", "/status"),
@@ -418,7 +418,7 @@ mod tests {
         let cases: Vec<Case> =
             serde_json::from_str(include_str!("../app/data/route-cases.json")).unwrap();
         assert!(cases.len() >= 30);
-        let routes = AppRoutes::new(crate::lang::demo(), &EMBEDDED.routes).unwrap();
+        let routes = AppRoutes::new(&crate::lang::demo(), &EMBEDDED.routes).unwrap();
         for case in cases {
             let language = lang(&case.language);
             let page = routes.page(Some(language), language, &case.path);
@@ -440,7 +440,7 @@ mod tests {
 
     #[test]
     fn the_embedded_manifest_is_read_strictly_and_names_the_apps_routes() {
-        let routes = AppRoutes::new(crate::lang::demo(), &EMBEDDED.routes).unwrap();
+        let routes = AppRoutes::new(&crate::lang::demo(), &EMBEDDED.routes).unwrap();
         for route in &EMBEDDED.routes {
             for (code, pattern) in &route.paths {
                 let first = pattern.split('/').nth(1).unwrap_or_default();
@@ -491,7 +491,7 @@ mod tests {
             params: Default::default(),
             loads: true,
         };
-        let error = AppRoutes::new(crate::lang::demo(), &[lacking]).unwrap_err();
+        let error = AppRoutes::new(&crate::lang::demo(), &[lacking]).unwrap_err();
         assert!(error.contains("\"status\" has no path in en"), "{error}");
     }
 
@@ -566,7 +566,7 @@ mod tests {
         assert!(matches!(routes.find(fr, "/statut"), Found::Nowhere));
         assert_eq!(
             routes.page(None, fr, "/statut"),
-            PageIdentity::at(None, crate::lang::demo(), "/statut")
+            PageIdentity::at(None, &crate::lang::demo(), "/statut")
         );
         assert!(routes.routes("etat") && routes.routes("status") && routes.routes("langues"));
         let found = routes.page(None, en, "/langues/fr");

@@ -73,7 +73,7 @@ fn metadata() -> Metadata<'static> {
 impl Metrics {
     /// The recorder, with a thread that folds recorded render times into the histogram
     /// every few seconds, scraped or not, until the metrics are dropped.
-    pub fn new(languages: Languages) -> Arc<Self> {
+    pub fn new(languages: &Languages) -> Arc<Self> {
         let metrics = Arc::new(Self::recording(languages));
         let upkeep: Weak<Self> = Arc::downgrade(&metrics);
         std::thread::Builder::new()
@@ -91,7 +91,7 @@ impl Metrics {
         metrics
     }
 
-    fn recording(languages: Languages) -> Self {
+    fn recording(languages: &Languages) -> Self {
         let recorder = PrometheusBuilder::new()
             .set_buckets_for_metric(
                 Matcher::Full("bilingue_render_seconds".into()),
@@ -223,7 +223,10 @@ impl Metrics {
         cell.get_or_init(|| {
             let labels = vec![
                 Label::new("status", status.to_string()),
-                Label::new("language", language.map_or("none", Language::code)),
+                Label::new(
+                    "language",
+                    language.map_or_else(|| "none".to_owned(), |l| l.code().to_owned()),
+                ),
             ];
             self.recorder.register_counter(
                 &Key::from_parts("bilingue_requests_total", labels),
@@ -372,7 +375,7 @@ impl Observe {
                 %method,
                 path = %path.escape_debug(),
                 status,
-                language = language.map_or("none", Language::code),
+                language = language.as_ref().map_or("none", Language::code),
                 micros = observing.started.elapsed().as_micros() as u64,
                 trace_id = %trace_id.map(|id| id.to_string()).unwrap_or_default(),
             );

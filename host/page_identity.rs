@@ -63,7 +63,7 @@ impl PageIdentity {
 
     /// A page no route of the table names, at `path` in each of `languages` (what the
     /// host takes a page to be when the table cannot say more).
-    pub fn at(language: Option<Language>, languages: Languages, path: &str) -> Self {
+    pub fn at(language: Option<Language>, languages: &Languages, path: &str) -> Self {
         Self {
             language,
             route: None,
@@ -117,7 +117,7 @@ impl PageIdentity {
     pub fn everywhere(route: Option<&str>, path: &str) -> Self {
         Self {
             route: route.map(Arc::from),
-            ..Self::at(None, crate::lang::demo(), path)
+            ..Self::at(None, &crate::lang::demo(), path)
         }
     }
 }
@@ -138,7 +138,7 @@ mod tests {
             serde_json::to_string(&page).unwrap(),
             r#"{"route":"languages","params":{"code":"en"}}"#
         );
-        let none = PageIdentity::at(None, crate::lang::demo(), "/x");
+        let none = PageIdentity::at(None, &crate::lang::demo(), "/x");
         assert_eq!(
             serde_json::to_string(&none).unwrap(),
             r#"{"route":null,"params":{}}"#

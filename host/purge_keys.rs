@@ -169,7 +169,7 @@ fn route_key(name: &str) -> String {
 impl PurgeKeys {
     /// `route_names`: the app's routes (the manifest's); a name that cannot be a key's is
     /// left out, and its pages are `route-other`.
-    pub fn new(languages: Languages, build: &str, route_names: &[String]) -> Self {
+    pub fn new(languages: &Languages, build: &str, route_names: &[String]) -> Self {
         let mut route_keys = vec!["route-other".to_string()];
         let mut routes = HashMap::new();
         for name in route_names.iter().filter(|name| is_route_name(name)) {
@@ -183,8 +183,11 @@ impl PurgeKeys {
                 format!("{name}-build-{build}"),
             ])
         };
-        let language_slots =
-            std::iter::once(None).chain(languages.all().map(|language| Some(language.segment())));
+        let language_slots = std::iter::once(None).chain(
+            languages
+                .all()
+                .map(|language| Some(language.segment().to_owned())),
+        );
         let pages = language_slots
             .map(|language| {
                 route_keys
@@ -195,7 +198,7 @@ impl PurgeKeys {
                             "pages".to_string(),
                             format!("pages-build-{build}"),
                         ];
-                        keys.extend(language.map(|code| format!("lang-{code}")));
+                        keys.extend(language.as_ref().map(|code| format!("lang-{code}")));
                         keys.push(route.clone());
                         Keys::of(&keys)
                     })
@@ -317,7 +320,7 @@ mod tests {
 
     fn purge_keys() -> PurgeKeys {
         let names = ["home", "status", "languageDetail", "Not A Key"].map(String::from);
-        PurgeKeys::new(crate::lang::demo(), "ab12", &names)
+        PurgeKeys::new(&crate::lang::demo(), "ab12", &names)
     }
 
     fn header(keys: &Keys) -> String {

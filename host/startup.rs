@@ -77,10 +77,10 @@ impl Host {
         let exporter = exporter(config)?;
         let dev = config.dev.clone().map(|dir| Arc::new(Dev::new(dir)));
         let build = Build::read(config, dev.as_deref())?;
-        let languages = build.languages;
-        let api = api::router(languages, upstream.clone());
+        let languages = build.languages.clone();
+        let api = api::router(languages.clone(), upstream.clone());
         let assets = assets_of(config)?;
-        let placement = Placement::new(languages, origin, &config.language_origin)
+        let placement = Placement::new(languages.clone(), origin, &config.language_origin)
             .map_err(StartError::Option)?;
         let manifest = &build.manifest;
         let search = RobotsAndSitemap::new(
@@ -95,15 +95,15 @@ impl Host {
             .iter()
             .map(|r| r.name.clone())
             .collect();
-        let purge_keys = Arc::new(PurgeKeys::new(languages, &build.id, &route_names));
+        let purge_keys = Arc::new(PurgeKeys::new(&languages, &build.id, &route_names));
         tracing::info!(
             build = purge_keys.build(),
             "the build (its purge keys: build-{})",
             build.id
         );
+        let page_build = page_build(config, &languages, &build.manifest)?;
+        let metrics = Metrics::new(&languages);
         let site = site(config, languages, placement, &build.manifest)?;
-        let page_build = page_build(config, languages, &build.manifest)?;
-        let metrics = Metrics::new(languages);
         let pool = Arc::new(render_pool(
             config,
             build.bundle,
@@ -328,7 +328,7 @@ fn site(
 /// are not the manifest's.
 fn page_build(
     config: &Config,
-    languages: Languages,
+    languages: &Languages,
     manifest: &Manifest,
 ) -> Result<PageBuild, StartError> {
     let mut build = PageBuild::from_manifest(languages, manifest).map_err(StartError::Build)?;

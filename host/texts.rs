@@ -40,7 +40,10 @@ pub struct Texts {
 
 impl Texts {
     /// From the manifest's texts by language code: every language has its own.
-    pub fn new(languages: Languages, by_code: &HashMap<String, HostTexts>) -> Result<Self, String> {
+    pub fn new(
+        languages: &Languages,
+        by_code: &HashMap<String, HostTexts>,
+    ) -> Result<Self, String> {
         languages
             .all()
             .map(|language| {
@@ -53,7 +56,10 @@ impl Texts {
                 })
             })
             .collect::<Result<_, _>>()
-            .map(|texts| Self { languages, texts })
+            .map(|texts| Self {
+                languages: languages.clone(),
+                texts,
+            })
     }
 
     pub fn of(&self, language: Language) -> &HostTexts {
@@ -61,8 +67,8 @@ impl Texts {
     }
 
     /// The languages they are in: the site's.
-    pub fn languages(&self) -> Languages {
-        self.languages
+    pub fn languages(&self) -> &Languages {
+        &self.languages
     }
 }
 
@@ -77,7 +83,7 @@ mod tests {
 
     #[test]
     fn each_language_has_its_own_texts_from_its_table() {
-        let texts = Texts::new(crate::lang::demo(), &EMBEDDED.host_texts).unwrap();
+        let texts = Texts::new(&crate::lang::demo(), &EMBEDDED.host_texts).unwrap();
         assert_eq!(texts.of(lang("fr")).error_page_title, "Erreur du serveur");
         assert_eq!(texts.of(lang("en")).error_page_title, "Server error");
         assert_eq!(
@@ -90,7 +96,7 @@ mod tests {
     fn a_language_without_its_texts_is_refused_by_name() {
         let mut by_code = EMBEDDED.host_texts.clone();
         by_code.remove("en");
-        let error = Texts::new(crate::lang::demo(), &by_code).unwrap_err();
+        let error = Texts::new(&crate::lang::demo(), &by_code).unwrap_err();
         assert!(
             error.contains("\"en\"") && error.contains("tables/en.ts"),
             "{error}"

@@ -18,9 +18,9 @@ pub async fn language(State(languages): State<Languages>, Path(code): Path<Strin
     };
     let mut response = Json(json!({
         "code": language.code(),
-        "locale": language.locale(),
-        "name": language.name(),
-        "direction": language.direction(),
+        "locale": languages.info(language).locale(),
+        "name": languages.info(language).name(),
+        "direction": languages.info(language).direction(),
     }))
     .into_response();
     response.headers_mut().insert(

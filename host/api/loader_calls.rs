@@ -272,7 +272,7 @@ fn request(
         let value = HeaderValue::from_str(value).map_err(|e| e.to_string())?;
         headers.insert(name, value);
     }
-    let language = Some(visitor.language.accept_language());
+    let language = Some(visitor.accept_language.clone());
     for (name, value) in [
         (header::COOKIE, &visitor.cookie),
         (header::AUTHORIZATION, &visitor.authorization),

@@ -21,7 +21,7 @@ use axum::{Json, Router};
 use serde_json::json;
 
 use crate::data_keys::DataKeys;
-use crate::lang::{Language, Languages};
+use crate::lang::Languages;
 use crate::purge_keys::SURROGATE_KEY;
 use crate::url_path::segment_problem;
 
@@ -77,7 +77,7 @@ pub fn path_problem(path: &str) -> Option<&'static str> {
 }
 
 async fn status(State(languages): State<Languages>) -> Response {
-    let languages: Vec<&str> = languages.all().map(Language::code).collect();
+    let languages: Vec<String> = languages.all().map(|l| l.code().to_owned()).collect();
     let mut response = Json(json!({
         "version": env!("CARGO_PKG_VERSION"),
         "languages": languages,

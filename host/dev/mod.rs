@@ -183,7 +183,7 @@ async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: BuildReport
         Ok(manifest) => manifest,
         Err(e) => return tracing::error!(error = %e, "the new build's manifest"),
     };
-    let languages = pages.site.languages;
+    let languages = &pages.site.languages;
     if !languages.declared_by(&manifest.declared) {
         tracing::warn!(
             "app/i18n/languages.json changed: restart the host to serve the new list (this build is served with the list it started with)"

@@ -55,7 +55,7 @@ impl AppRoutes {
 
     /// Routes whose pattern is the same in every language ([`declared_everywhere`]).
     pub fn same_in_every_language(patterns: &[&str]) -> Self {
-        Self::new(crate::lang::demo(), &declared_everywhere(patterns))
+        Self::new(&crate::lang::demo(), &declared_everywhere(patterns))
             .expect("every language has a path")
     }
 }

@@ -47,6 +47,8 @@ pub fn send(
                    page: &Arc<PageIdentity>,
                    data_keys| PageHeaders {
         language: asked.language,
+        content_language: HeaderValue::from_str(asked.language.code())
+            .expect("a language tag is a header value"),
         cache_control: freshness.cache_control(sharing, status),
         link: links.as_ref().and_then(PageLinks::link_header),
         policy: policy.clone(),
@@ -234,10 +236,7 @@ fn write_headers(response: &mut Response, headers: PageHeaders, encoding: Option
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),
     );
-    answer.insert(
-        header::CONTENT_LANGUAGE,
-        HeaderValue::from_static(headers.language.code()),
-    );
+    answer.insert(header::CONTENT_LANGUAGE, headers.content_language);
     answer.insert(header::CACHE_CONTROL, headers.cache_control);
     if let Some(encoding) = encoding {
         answer.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));

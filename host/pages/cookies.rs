@@ -8,7 +8,7 @@ use crate::lang::{Language, Languages};
 
 /// The saved choice from `Cookie` header values; an unknown or malformed value is ignored.
 pub fn saved_language<'a>(
-    languages: Languages,
+    languages: &Languages,
     cookie_headers: impl IntoIterator<Item = &'a [u8]>,
 ) -> Option<Language> {
     cookie_headers
@@ -25,7 +25,7 @@ pub fn saved_language<'a>(
 /// `NAME=<a supported language>` is kept: a nameless cookie, a second value, whatever the
 /// visitor sent that this parse would not understand.
 pub fn all_but_the_choice<'a>(
-    languages: Languages,
+    languages: &Languages,
     cookie_headers: impl IntoIterator<Item = &'a [u8]>,
 ) -> Option<HeaderValue> {
     let mut kept: Vec<&[u8]> = Vec::new();
@@ -44,7 +44,7 @@ pub fn all_but_the_choice<'a>(
     HeaderValue::from_bytes(&kept.join(&b"; "[..])).ok()
 }
 
-fn is_language_choice(languages: Languages, pair: &[u8]) -> bool {
+fn is_language_choice(languages: &Languages, pair: &[u8]) -> bool {
     let Ok(pair) = std::str::from_utf8(pair) else {
         return false;
     };
@@ -66,7 +66,7 @@ mod tests {
     fn the_saved_choice_is_read_from_any_cookie_header() {
         let headers: [&[u8]; 2] = [b"a=1; theme=dark", b"x=y; bilingue_lang=en"];
         assert_eq!(
-            saved_language(crate::lang::demo(), headers),
+            saved_language(&crate::lang::demo(), headers),
             Some(lang("en"))
         );
     }
@@ -79,13 +79,13 @@ mod tests {
             b"\xff\xfe=\x00",
             b";;=;",
         ];
-        assert_eq!(saved_language(crate::lang::demo(), headers), None);
+        assert_eq!(saved_language(&crate::lang::demo(), headers), None);
     }
 
     #[test]
     fn only_a_well_formed_language_choice_is_left_out_of_the_cookies_forwarded() {
         let forwarded = |values: &[&[u8]]| {
-            all_but_the_choice(crate::lang::demo(), values.iter().copied())
+            all_but_the_choice(&crate::lang::demo(), values.iter().copied())
                 .map(|v| String::from_utf8(v.as_bytes().to_vec()).unwrap())
         };
         assert_eq!(forwarded(&[b"bilingue_lang=en"]), None);
@@ -115,7 +115,7 @@ mod tests {
         let mut random = Random(0xc00c1e);
         for _ in 0..20_000 {
             let header = random.text();
-            if let Some(language) = saved_language(crate::lang::demo(), [header.as_slice()]) {
+            if let Some(language) = saved_language(&crate::lang::demo(), [header.as_slice()]) {
                 assert!(crate::lang::demo().all().any(|l| l == language));
                 assert!(
                     String::from_utf8_lossy(&header).contains(crate::lang::demo().cookie_name())

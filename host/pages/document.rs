@@ -46,10 +46,12 @@ pub struct DocumentAssets {
     preloads: Vec<Preloads>,
     /// By [`Language::index`]: its Open Graph locale, and the other languages'.
     og_locales: Vec<(String, Vec<String>)>,
+    /// By [`Language::index`]: its text runs right to left.
+    rtl: Vec<bool>,
 }
 
 impl DocumentAssets {
-    pub fn from_manifest(languages: Languages, manifest: &Manifest) -> Self {
+    pub fn from_manifest(languages: &Languages, manifest: &Manifest) -> Self {
         let url = |name: &String| format!("{PREFIX}{name}");
         let preloads = languages
             .all()
@@ -61,9 +63,9 @@ impl DocumentAssets {
                 let others = languages
                     .all()
                     .filter(|other| *other != language)
-                    .map(Language::og_locale)
+                    .map(|other| languages.info(other).og_locale())
                     .collect();
-                (language.og_locale(), others)
+                (languages.info(language).og_locale(), others)
             })
             .collect();
         let scripts: Vec<String> = std::iter::once(&manifest.entry)
@@ -79,6 +81,10 @@ impl DocumentAssets {
             styles: manifest.css.iter().map(url).collect(),
             preloads,
             og_locales,
+            rtl: languages
+                .all()
+                .map(|language| languages.info(language).direction() == Direction::Rtl)
+                .collect(),
         }
     }
 
@@ -251,7 +257,7 @@ fn render(
     let (og_locale, og_alternates) = &assets.og_locales[language.index()];
     Document {
         lang: language.code(),
-        rtl: language.direction() == Direction::Rtl,
+        rtl: assets.rtl[language.index()],
         title: content.title,
         description: content.description,
         links: content.links,

@@ -41,7 +41,7 @@ enum Basis {
 
 impl Landing {
     /// Reads the request's headers: its cookies, its user agent, its `Accept-Language`.
-    pub fn of(languages: Languages, headers: &HeaderMap, crawlers: &CrawlerTest) -> Self {
+    pub fn of(languages: &Languages, headers: &HeaderMap, crawlers: &CrawlerTest) -> Self {
         let saved = cookies::saved_language(
             languages,
             headers
@@ -100,7 +100,8 @@ impl Landing {
         if let Basis::AcceptLanguage { .. } = self.basis {
             headers.insert(
                 REDUCED_ACCEPT_LANGUAGE,
-                HeaderValue::from_static(self.language.code()),
+                HeaderValue::from_str(self.language.code())
+                    .expect("a language tag is a header value"),
             );
         }
         headers
@@ -125,7 +126,7 @@ mod tests {
                 HeaderValue::from_str(value).unwrap(),
             );
         }
-        let landing = Landing::of(crate::lang::demo(), &headers, &crawlers);
+        let landing = Landing::of(&crate::lang::demo(), &headers, &crawlers);
         let has_cookie = headers.contains_key(header::COOKIE);
         let freshness = Freshness {
             max_age: std::time::Duration::from_secs(60),

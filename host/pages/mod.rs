@@ -6,7 +6,9 @@
 //!    (`redirect`), in the language it lands in (`landing`: saved choice › a crawler's
 //!    default › `accept_language` › default), a method other than GET or HEAD is refused.
 //! 2. `cache`: the cache's turn: the page is kept (sent at once), or this request renders
-//!    it, leading the render or after waiting for another's, and settles the turn.
+//!    it, leading the render or after waiting for another's, and settles the turn. A page
+//!    not kept is identified then (`request`: which page the route table found at its
+//!    path, the one the app renders).
 //! 3. `render`: V8 renders the screen (its loader's data first, within `--load-timeout`):
 //!    whole, streamed, or failed (`outcome`: what a failure becomes, for a person or a
 //!    crawler).

@@ -32,7 +32,7 @@ pub async fn page(pages: &Pages, asked: &Asked) -> (BootState, Outcome, RenderTi
         .renderer
         .render(
             &boot,
-            asked.visitor(),
+            asked.visitor(&pages.site.languages),
             deadline,
             nonce.clone(),
             asked.may_wait,

@@ -19,6 +19,8 @@ use crate::page_identity::PageIdentity;
 #[derive(Clone)]
 pub struct PageHeaders {
     pub language: Language,
+    /// Its `Content-Language`, written once with the page, not at each time it is sent.
+    pub content_language: HeaderValue,
     /// Who may keep the page, and for how long.
     pub cache_control: HeaderValue,
     /// The alternates, for a page that names them.

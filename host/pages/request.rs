@@ -6,8 +6,9 @@
 //! it lands in (`landing`: saved choice, a crawler's default, Accept-Language), a path in
 //! another language's words with the way to its own (`redirect`, from the manifest's
 //! routes), and a method other than GET or HEAD is refused, so only a prefixed page in its
-//! language's words goes on to the cache and the render. Synchronous, and it trusts
-//! nothing it reads.
+//! language's words goes on to the cache and the render; one the cache does not keep is
+//! then identified (`Asked::identify`: the page the route table found there, whose route
+//! and parameters the app renders). Synchronous, and it trusts nothing it reads.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -20,7 +21,7 @@ use super::cookies;
 use super::landing::Landing;
 use super::redirect;
 use super::site::Site;
-use crate::lang::Language;
+use crate::lang::{Language, Languages};
 use crate::links::{self, PageLinks};
 use crate::manifest::{AppRoutes, Found};
 use crate::page_identity::PageIdentity;
@@ -139,12 +140,12 @@ impl Asked {
     }
 
     /// What the page's loader may carry for the visitor.
-    pub fn visitor(&self) -> Visitor {
+    pub fn visitor(&self, languages: &Languages) -> Visitor {
         Visitor {
             // Several Cookie fields are one list (RFC 6265 §5.4 sends one; HTTP/2 may split it).
-            cookie: cookies::all_but_the_choice(self.language.languages(), self.cookie_fields()),
+            cookie: cookies::all_but_the_choice(languages, self.cookie_fields()),
             authorization: self.headers.get(header::AUTHORIZATION).cloned(),
-            language: self.language,
+            accept_language: languages.info(self.language).accept_language().clone(),
             peer: self.peer.map(|PeerAddr(address)| address),
             trace: self.trace.clone(),
         }
@@ -199,7 +200,7 @@ pub fn read(request: Request, routes: &AppRoutes, site: &Site) -> Read {
             ));
         }
         Placed::Unprefixed { path } => {
-            let landing = Landing::of(site.languages, &parts.headers, &site.crawlers);
+            let landing = Landing::of(&site.languages, &parts.headers, &site.crawlers);
             let has_cookie = parts.headers.contains_key(header::COOKIE);
             let path = canonical(path);
             return Read::Answer(redirect::to_the_prefixed_page(

@@ -22,7 +22,7 @@ pub struct PageBuild {
 
 impl PageBuild {
     /// Fails when the manifest lacks a language's texts, or a route's path in a language.
-    pub fn from_manifest(languages: Languages, manifest: &Manifest) -> Result<Self, String> {
+    pub fn from_manifest(languages: &Languages, manifest: &Manifest) -> Result<Self, String> {
         Ok(Self {
             document: DocumentAssets::from_manifest(languages, manifest),
             routes: AppRoutes::new(languages, &manifest.routes)?,

@@ -670,7 +670,8 @@ async fn an_unprefixed_path_leads_to_the_page_at_its_path_in_the_saved_language(
         let asking = ask(&renderer, Method::GET, words, &[("accept-language", &one)]).await;
         assert_eq!(asking.header(header::LOCATION), own, "{words} asking {one}");
         let anyone = ask(&renderer, Method::GET, words, &[]).await;
-        let default = crate::lang::demo().default_language().code();
+        let default = crate::lang::demo().default_language();
+        let default = default.code();
         assert!(
             anyone
                 .header(header::LOCATION)

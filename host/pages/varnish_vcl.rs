@@ -9,7 +9,6 @@
 
 use super::accept_language::{ELEMENTS_AT_MOST, READ_AT_MOST};
 use crate::crawlers::USER_AGENT_READ;
-use crate::lang::Language;
 use crate::manifest::EMBEDDED;
 
 const VCL: &str = "deploy/varnish.vcl";
@@ -19,8 +18,9 @@ const END: &str = "# END GENERATED";
 /// The block, from its first marker line to its last.
 fn block() -> String {
     let languages = crate::lang::demo();
-    let default = languages.default_language().code();
-    let mut tags: Vec<&str> = languages.all().map(Language::code).collect();
+    let default = languages.default_language();
+    let default = default.code();
+    let mut tags: Vec<String> = languages.all().map(|l| l.code().to_owned()).collect();
     // A range takes the longest of the site's tags it starts with.
     tags.sort_by_key(|tag| std::cmp::Reverse(tag.len()));
     let mut site_language = String::new();
@@ -32,7 +32,7 @@ fn block() -> String {
     }
     let segments = languages
         .all()
-        .map(Language::segment)
+        .map(|l| l.segment().to_owned())
         .collect::<Vec<_>>()
         .join("|");
     let calls = vec!["call bilingue_next_language_range;"; ELEMENTS_AT_MOST]

@@ -68,8 +68,8 @@ impl Placement {
     /// Every language under its prefix on `shared`.
     pub fn prefixed(languages: Languages, shared: Origin) -> Self {
         let mut placement = Self {
-            languages,
             own: vec![None; languages.count()],
+            languages,
             starts: Vec::new(),
             shared,
             for_the_app: None,
@@ -91,7 +91,7 @@ impl Placement {
     /// `--language-origin` values (`fr=https://exemple.fr`), each a language of the site
     /// at the root of an origin that is neither the site's nor another language's.
     pub fn new(languages: Languages, shared: Origin, given: &[String]) -> Result<Self, String> {
-        let mut placement = Self::prefixed(languages, shared);
+        let mut placement = Self::prefixed(languages.clone(), shared);
         for value in given {
             let refuse = |why: String| {
                 Err(format!(
@@ -102,7 +102,7 @@ impl Placement {
                 return refuse("no `=`".into());
             };
             let Some(language) = languages.by_tag(code.trim()) else {
-                let codes: Vec<&str> = languages.all().map(Language::code).collect();
+                let codes: Vec<String> = languages.all().map(|l| l.code().to_owned()).collect();
                 return refuse(format!(
                     "{code:?} is not one of the site's languages ({})",
                     codes.join(", ")
@@ -134,8 +134,8 @@ impl Placement {
     }
 
     /// The site's languages.
-    pub fn languages(&self) -> Languages {
-        self.languages
+    pub fn languages(&self) -> &Languages {
+        &self.languages
     }
 
     /// The site's origin: the prefixed languages', x-default's.

@@ -40,7 +40,7 @@ pub fn split_path<'a>(path: &'a str, routes: &AppRoutes) -> PathLanguage<'a> {
 
 /// The language we offer that `path` is prefixed with, and the path without it: `/en/x` →
 /// (en, `/x`), `/en` → (en, `/`); none for any other path.
-pub fn offered_prefix(languages: Languages, path: &str) -> Option<(Language, &str)> {
+pub fn offered_prefix<'p>(languages: &Languages, path: &'p str) -> Option<(Language, &'p str)> {
     let after_slash = path.strip_prefix('/')?;
     let (segment, rest) = match after_slash.find('/') {
         Some(i) => (&after_slash[..i], &after_slash[i..]),

@@ -16,7 +16,6 @@ use super::contract::{ApiAnswer, ApiCall, BootState, Rendered};
 use super::error::RenderError;
 use super::stream::Stream;
 use crate::data_keys::DataKeys;
-use crate::lang::Language;
 use crate::trace::Trace;
 
 /// What a render gives: the whole page, or, for a page that waits for data and may be
@@ -47,9 +46,9 @@ pub struct Visitor {
     /// no other cookie was sent.
     pub cookie: Option<HeaderValue>,
     pub authorization: Option<HeaderValue>,
-    /// The page's language: the API is asked in it (`Accept-Language`), whatever the
+    /// The page's language as the API is asked in it (`Accept-Language`), whatever the
     /// visitor's browser prefers, so that the data follows what the page is cached by.
-    pub language: Language,
+    pub accept_language: HeaderValue,
     pub peer: Option<SocketAddr>,
     /// The page request's trace: each call carries it on, and the render marks when it
     /// left the queue.

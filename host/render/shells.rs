@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::contract::{BootState, StreamHead};
+use crate::lang::Language;
 
 /// Shells kept at most: a page with parameters has one per value asked for, the least
 /// recently asked for going first.
@@ -20,14 +21,14 @@ pub const SHELLS_KEPT: usize = 512;
 /// Which page a shell is of.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ShellKey {
-    language: &'static str,
+    language: Language,
     path: String,
 }
 
 impl ShellKey {
     pub fn of(boot: &BootState) -> Self {
         Self {
-            language: boot.language.code(),
+            language: boot.language,
             path: boot.path.clone(),
         }
     }
@@ -102,7 +103,7 @@ mod tests {
 
     fn key(path: &str) -> ShellKey {
         ShellKey {
-            language: crate::lang::demo().default_language().code(),
+            language: crate::lang::demo().default_language(),
             path: path.into(),
         }
     }

@@ -146,10 +146,10 @@ struct ErrorPage<'a> {
 }
 
 /// The 500 page in `language`.
-fn page(language: Language, texts: &HostTexts) -> String {
+fn page(language: Language, direction: Direction, texts: &HostTexts) -> String {
     let page = ErrorPage {
         lang: language.code(),
-        rtl: language.direction() == Direction::Rtl,
+        rtl: direction == Direction::Rtl,
         title: &texts.error_page_title,
         text: &texts.error_page_text,
     };
@@ -189,7 +189,8 @@ pub async fn or_500(
             let languages = texts.languages();
             let language = offered_prefix(languages, path)
                 .map_or_else(|| languages.default_language(), |(language, _)| language);
-            let page = page(language, texts.of(language));
+            let direction = languages.info(language).direction();
+            let page = page(language, direction, texts.of(language));
             internal_error("text/html; charset=utf-8", page)
         }
     }
@@ -264,7 +265,7 @@ mod tests {
     #[test]
     fn the_page_is_in_its_language_with_its_texts_escaped_and_kept_by_no_one() {
         let english = crate::lang::demo().by_code("en").unwrap();
-        let text = page(english, &texts());
+        let text = page(english, Direction::Ltr, &texts());
         assert!(
             text.starts_with("<!doctype html>\n<html lang=\"en\">"),
             "{text}"

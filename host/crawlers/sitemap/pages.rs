@@ -20,7 +20,7 @@ impl ListedRoute {
     /// The pages `listed` names, of the route `declared` declares; fails when the manifest
     /// lists a route it does not declare, or a page with other parameters than its route's.
     pub fn new(
-        languages: Languages,
+        languages: &Languages,
         declared: &[DeclaredRoute],
         listed: &SitemapRoute,
     ) -> Result<Self, String> {

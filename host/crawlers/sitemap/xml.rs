@@ -30,7 +30,7 @@ pub(super) fn write_url(
     out.push_str("</lastmod>\n");
     for (hreflang, href) in links.alternates() {
         out.push_str("    <xhtml:link rel=\"alternate\" hreflang=\"");
-        out.push_str(hreflang);
+        out.push_str(hreflang.as_str());
         out.push_str("\" href=\"");
         escape_into(out, href);
         out.push_str("\"/>\n");

@@ -313,6 +313,7 @@ pub(crate) mod tests {
     pub(crate) fn headers() -> PageHeaders {
         PageHeaders {
             language: lang("fr"),
+            content_language: HeaderValue::from_static("fr"),
             cache_control: HeaderValue::from_static("public, max-age=60"),
             link: None,
             policy: HeaderValue::from_static("default-src 'self'"),

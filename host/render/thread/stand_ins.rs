@@ -22,7 +22,7 @@ pub(super) fn visitor() -> Arc<Visitor> {
     Arc::new(Visitor {
         cookie: None,
         authorization: None,
-        language: crate::lang::demo().default_language(),
+        accept_language: axum::http::HeaderValue::from_static("fr-FR, fr;q=0.9"),
         peer: None,
         trace: Trace::untraced(),
     })
