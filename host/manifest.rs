@@ -483,6 +483,25 @@ mod tests {
         }
     }
 
+    /// A parameter without a form takes any segment that names something, as the app's
+    /// router does (app/data/params.test.ts reads the same cases).
+    #[test]
+    fn a_segment_that_names_nothing_is_no_page_of_a_route_without_a_form() {
+        let segments: Vec<String> =
+            serde_json::from_str(include_str!("../app/data/unnameable-segments.json")).unwrap();
+        let routes =
+            AppRoutes::new(&crate::lang::demo(), &declared_everywhere(&["/x/:id"])).unwrap();
+        for segment in segments {
+            let path = format!("/x/{segment}");
+            assert_eq!(routes.find(lang("fr"), &path), Found::Nowhere, "{path}");
+        }
+        for (segment, value) in [("caf%C3%A9", "café"), ("a;b", "a;b"), ("%E2%84%AB", "\u{212B}")] {
+            let path = format!("/x/{segment}");
+            let page = routes.page(None, lang("fr"), &path);
+            assert_eq!(page.params()["id"], value, "{path}");
+        }
+    }
+
     #[test]
     fn a_route_without_a_path_in_a_language_is_refused() {
         let lacking = DeclaredRoute {

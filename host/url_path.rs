@@ -11,6 +11,8 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use unicode_normalization::UnicodeNormalization as _;
+
 /// The longest path (without its language prefix, once canonical) a page may have: a
 /// longer one is no page, whatever the routes say. A page's links carry its path in every
 /// language, in its document and its `Link` header, which proxies bound.
@@ -137,33 +139,34 @@ pub fn decodes(segment: &str) -> bool {
 
 /// Why `segment` could lead elsewhere than where it stands, if it could: `.` and `..`,
 /// plain, percent-encoded, encoded twice, with `;parameters` (as Java servers read them),
-/// or in look-alike dots; an encoded slash or backslash; NUL; bytes that are not UTF-8
-/// (overlong encodings of a dot). The API refuses a call whose path has such a segment
-/// (`api::path_problem`), and a route's parameter with one names nothing (`manifest`), as
-/// the app's router says too (app/data/params.ts).
+/// or in look-alike characters (NFKC reads `．．` and `‥` as `..`, `／` as `/`); a slash or
+/// a backslash, encoded or look-alike; a control character (NUL and the rest); bytes that
+/// are not UTF-8 (overlong encodings of a dot). The API refuses a call whose path has
+/// such a segment (`api::path_problem`), and a route's parameter with one names nothing
+/// (`manifest`), as the app's router says too (app/data/params.ts, `namesSomething`).
 pub fn segment_problem(segment: &str) -> Option<&'static str> {
     let once = percent_decoded(segment);
     let Ok(once) = String::from_utf8(once) else {
         return Some("a path segment must be UTF-8 once decoded");
     };
     let twice = String::from_utf8_lossy(&percent_decoded(&once)).into_owned();
-    for decoded in [&once, &twice] {
-        let name = decoded.split(';').next().unwrap_or_default();
-        let dots: String = name
-            .chars()
-            .map(|c| match c {
-                '\u{FF0E}' | '\u{2024}' | '\u{FE52}' => '.',
-                c => c,
-            })
-            .collect();
-        if dots == "." || dots == ".." {
-            return Some("a path segment may not be . or ..");
-        }
-        if decoded.contains(['/', '\\', '\0']) {
-            return Some("a path segment may not hold a slash, a backslash or a NUL");
-        }
+    [&once, &twice]
+        .into_iter()
+        .find_map(|decoded| naming_problem(decoded))
+}
+
+/// Why a decoded segment could not be the name of something, read as a path segment.
+fn naming_problem(decoded: &str) -> Option<&'static str> {
+    // NFKC leaves ASCII as it is: most segments are read without a copy.
+    let plain: Cow<str> = match decoded.is_ascii() {
+        true => Cow::Borrowed(decoded),
+        false => Cow::Owned(decoded.nfkc().collect()),
+    };
+    if plain.contains(['/', '\\']) || plain.chars().any(char::is_control) {
+        return Some("a path segment may not hold a slash, a backslash or a control character");
     }
-    None
+    let name = plain.split(';').next().unwrap_or_default();
+    (name == "." || name == "..").then_some("a path segment may not be . or ..")
 }
 
 #[cfg(test)]
