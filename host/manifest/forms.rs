@@ -63,6 +63,19 @@ mod tests {
         }
     }
 
+    /// The build's limits on repetitions and nesting (app/data/formDialect.ts) keep every
+    /// form it lets through within this engine's: these are at the limits.
+    #[test]
+    fn a_form_at_the_dialects_limits_compiles() {
+        let forms: Vec<String> =
+            serde_json::from_str(include_str!("../../app/data/form-limits.json")).unwrap();
+        assert!(forms.len() >= 5);
+        for form in forms {
+            let compiled = Forms::new("r", &[("p".to_string(), form.clone())].into());
+            assert!(compiled.is_ok(), "{form}: {compiled:?}");
+        }
+    }
+
     #[test]
     fn a_form_the_engine_cannot_read_is_refused_naming_its_route() {
         let error =
