@@ -64,4 +64,3 @@ export const NOT_FOUND: Route = defineRoute({
 export function resolveRoute(language: Language, pathWithoutPrefix: string): Match {
   return matchRoute(ROUTES, NOT_FOUND, language, pathWithoutPrefix);
 }
-

@@ -203,8 +203,8 @@ impl AppRoutes {
     /// What `path` (without its prefix) is in `language`: a page of one of its routes there,
     /// a page in another language's words, or none. Its patterns are matched as the app's
     /// router matches them: segment by segment, a parameter taking any non-empty segment
-    /// that can name something (`url_path`; the route's own form of it is the app's to
-    /// check).
+    /// that can name something (`url_path`) and is of its route's form, if it declares one
+    /// (`forms`).
     pub fn find(&self, language: Language, path: &str) -> Found {
         let Some(routes) = &self.routes else {
             return Found::Unknown;
@@ -224,8 +224,8 @@ impl AppRoutes {
     /// The page `path` (without a prefix) names, asked in `asked_in`: the page of the
     /// first route that takes it in `first`'s words, else in another language's (the
     /// first route, then the first language, that takes it), at its path in each language
-    /// (the route's pattern there, its parameters' segments as `path` wrote them); else a
-    /// page of no route, at `path` in every language.
+    /// (the route's pattern there, its parameters decoded and written again as the app
+    /// writes them); else a page of no route, at `path` in every language.
     pub fn page(&self, asked_in: Option<Language>, first: Language, path: &str) -> PageIdentity {
         let read = self.routes.as_ref().and_then(|routes| {
             routes
@@ -495,7 +495,18 @@ mod tests {
             let path = format!("/x/{segment}");
             assert_eq!(routes.find(lang("fr"), &path), Found::Nowhere, "{path}");
         }
-        for (segment, value) in [("caf%C3%A9", "café"), ("a;b", "a;b"), ("%E2%84%AB", "\u{212B}")] {
+        // A parameter written again as the app writes it may be longer than a path may be:
+        // such a page names no links.
+        let long = format!("/x/{}", ":".repeat(2000));
+        let page = routes.page(None, lang("fr"), &long);
+        assert_eq!(page.path_in(lang("en")).len(), 3 + 6000);
+        assert!(!page.fits());
+        assert!(routes.page(None, lang("fr"), "/x/a:b").fits());
+        for (segment, value) in [
+            ("caf%C3%A9", "café"),
+            ("a;b", "a;b"),
+            ("%E2%84%AB", "\u{212B}"),
+        ] {
             let path = format!("/x/{segment}");
             let page = routes.page(None, lang("fr"), &path);
             assert_eq!(page.params()["id"], value, "{path}");

@@ -1,7 +1,8 @@
 //! Which page a request is, from the request to the purge keys, in one value: the
 //! language it is asked in, its route, its parameters, and its path in every language.
-//! The host's route table says it (`manifest`, its routes' forms included), once, as the
-//! request is read (`pages::request`); the render is handed it in the boot state, and the
+//! The host's route table says it (`manifest`, its routes' forms included), once the page
+//! cache has no page for the request (`pages::request`, `Asked::identify`; a kept page
+//! keeps its own); the render is handed it in the boot state, and the
 //! app renders that route with those parameters (`app/bootMatch.ts`), on the
 //! server and in the browser it hydrates, so no second matcher decides which page it is.
 //! A bundle whose routes the table does not know (`--server-bundle`) is handed none and
@@ -13,6 +14,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::lang::{Language, Languages};
+use crate::url_path::PAGE_PATH_AT_MOST;
 
 /// What a page is. The host writes the page's links (canonical, alternates, the `Link`
 /// header), its preloads and its purge keys from it, keeps it with the page, and hands the
@@ -75,8 +77,8 @@ impl PageIdentity {
         }
     }
 
-    /// The same page, asked in `language` (the bundle's identity, once the host knows
-    /// under which of its languages the page answers).
+    /// The same page, asked in `language`.
+    #[cfg(test)]
     pub fn asked_in(self, language: Option<Language>) -> Self {
         Self { language, ..self }
     }
@@ -92,11 +94,20 @@ impl PageIdentity {
     }
 
     /// Its route's parameters, decoded.
+    #[cfg(test)]
     pub fn params(&self) -> &BTreeMap<String, String> {
         &self.params
     }
 
-    /// The page's path in `language`, without the prefix (checked to be there).
+    /// Whether each of its paths is no longer than a page's path may be
+    /// (`url_path::PAGE_PATH_AT_MOST`): its links may name it.
+    pub fn fits(&self) -> bool {
+        self.paths
+            .values()
+            .all(|path| path.len() <= PAGE_PATH_AT_MOST)
+    }
+
+    /// The page's path in `language`, without the prefix (the table writes one in each).
     pub fn path_in(&self, language: Language) -> &str {
         self.paths.get(language.code()).map_or("/", String::as_str)
     }

@@ -2,8 +2,9 @@
 //! path is written so that it holds only that, how its escapes decode, and whether a
 //! segment could lead elsewhere than where it stands. A page's path is made canonical here
 //! before the cache or the render sees it (`page_path`); a `Location` is written with
-//! [`push_encoded`]; a page's identity is checked with [`is_url_path`]; the API and the
-//! routes' parameters refuse a segment with [`segment_problem`]. The app's router applies
+//! [`push_encoded`]; a route's parameter is written into a page's paths with
+//! [`component`]; the API and the routes' parameters refuse a segment with
+//! [`segment_problem`]. The app's router applies
 //! the same bound to a page's path (`PAGE_PATH_AT_MOST`, in the contract), and both sides
 //! are held to the cases of `app/data/path-cases.json` and
 //! `app/data/unnameable-segments.json`.

@@ -5,7 +5,7 @@
 // each language (`pathIn`). A link names a route and its parameters, never a path
 // (`PageRef`): its URL in any language is written here.
 import type { PageIdentity } from "../contract";
-import { chainOf, DEFAULT_LANGUAGE, type Language, LANGUAGES, languageUrl } from "../i18n/languages";
+import { chainOf, DEFAULT_LANGUAGE, type Language, languageUrl } from "../i18n/languages";
 import { canonicalPath, isPagePath } from "./pagePath";
 import { paramValue } from "./params";
 import type { Route, Routes } from "./route";

@@ -206,13 +206,14 @@ pub fn whole(
     assets: &DocumentAssets,
     placement: &Placement,
     asked: &Asked,
+    page: &Arc<PageIdentity>,
     boot: BootState,
     mut rendered: Rendered,
 ) -> Result<WholeDocument, askama::Error> {
     let rendered_status =
         StatusCode::from_u16(rendered.status).expect("the pool checks the status range");
     let status = asked.status(rendered_status);
-    let page = asked.page().clone();
+    let page = page.clone();
     let links = asked.links(placement, status, &page);
     let boot = BootState {
         data: rendered.data.take(),

@@ -3,6 +3,8 @@
 //! the same boot state; a crawler is told to come back later. Both are logged here; when
 //! the render threads are gone, the page is an error.
 
+use std::sync::Arc;
+
 use axum::http::StatusCode;
 
 use super::document::{self, Content, WholeDocument};
@@ -11,6 +13,7 @@ use super::outcome::Fallback;
 use super::request::Asked;
 use super::state::{PageBuild, Pages};
 use super::written::Written;
+use crate::page_identity::PageIdentity;
 use crate::render::{BootState, RenderError};
 
 /// The failed render's stand-in, logged, then written.
@@ -19,6 +22,7 @@ pub fn write(
     pages: &Pages,
     build: &PageBuild,
     asked: &Asked,
+    page: &Arc<PageIdentity>,
     boot: BootState,
 ) -> Result<Written, PageError> {
     let path = asked.path();
@@ -29,11 +33,11 @@ pub fn write(
     };
     // A path no route takes is no page, whoever asks and however busy the threads: the
     // browser's render would show the not-found screen, so the status says it now.
-    let status = match asked.no_route_takes_it() {
+    let status = match asked.no_route_takes_it(page) {
         true => StatusCode::NOT_FOUND,
         false => asked.status(StatusCode::OK),
     };
-    let page = asked.page().clone();
+    let page = page.clone();
     let sending = match (crawler, status) {
         (true, StatusCode::OK) => "asking the crawler to come back later (503)",
         _ => "sending the client-rendered page",

@@ -59,6 +59,7 @@ use axum::Router;
 use axum::extract::{Request, State};
 use axum::response::Response;
 
+use crate::page_identity::PageIdentity;
 use crate::render::BootState;
 use cache::Turn;
 use error::PageError;
@@ -75,7 +76,7 @@ pub fn routes(pages: Arc<Pages>) -> Router {
 async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Response {
     let build = pages.build();
     // 1. What is asked.
-    let mut asked = match request::read(request, &build.routes, &pages.site) {
+    let asked = match request::read(request, &build.routes, &pages.site) {
         Read::Page(asked) => asked,
         Read::Answer(answer) => return answer,
     };
@@ -84,13 +85,13 @@ async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Response {
         Turn::Kept(kept) => return timing::kept(answer::kept(&kept, &asked.headers)),
         Turn::Render(turn) => turn,
     };
-    asked.identify(&build.routes);
+    let page = asked.identify(&build.routes);
     // 3. The render.
-    let (boot, outcome, times) = render::page(&pages, &asked).await;
+    let (boot, outcome, times) = render::page(&pages, &asked, &page).await;
     // 4. Who may keep it.
     let sharing = Sharing::of(&outcome);
     // 5. The document: whole, the frame of a stream, or what stands in for a failed render.
-    let written = match write(&pages, &build, &asked, boot, outcome) {
+    let written = match write(&pages, &build, (&asked, &page), boot, outcome) {
         Ok(written) => written,
         // The turn, dropped unsettled, counts as failed.
         Err(error) => return error.answer(build.texts.of(asked.language)),
@@ -111,29 +112,31 @@ async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Response {
 fn write(
     pages: &Arc<Pages>,
     build: &Arc<PageBuild>,
-    asked: &Asked,
+    (asked, page): (&Asked, &Arc<PageIdentity>),
     boot: BootState,
     outcome: Outcome,
 ) -> Result<Written, PageError> {
     Ok(match outcome {
-        Outcome::Whole(page) => Written::Whole(document::WholeDocument {
-            data_keys: page.data_keys,
+        Outcome::Whole(whole) => Written::Whole(document::WholeDocument {
+            data_keys: whole.data_keys,
             ..document::whole(
                 &build.document,
                 &pages.site.placement,
                 asked,
+                page,
                 boot,
-                page.rendered,
+                whole.rendered,
             )?
         }),
         Outcome::Streamed { stream, nonce } => Written::Frame(Box::new(streamed::frame(
             pages.clone(),
             build.clone(),
             asked,
+            page,
             boot,
             stream,
             &nonce,
         )?)),
-        Outcome::Failed(fallback) => fallback::write(fallback, pages, build, asked, boot)?,
+        Outcome::Failed(fallback) => fallback::write(fallback, pages, build, asked, page, boot)?,
     })
 }

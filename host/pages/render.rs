@@ -2,6 +2,7 @@
 //! that waits for data, as a stream (a crawler gets it whole, with its final status); a
 //! render that fails becomes a fallback (`outcome`).
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::nonce::Nonce;
@@ -9,16 +10,21 @@ use super::outcome::{self, Outcome};
 use super::request::Asked;
 use super::state::Pages;
 use super::timing::RenderTimes;
+use crate::page_identity::PageIdentity;
 use crate::render::{BootState, Rendering};
 
 /// Renders the page `asked` for; with the boot state the browser starts from (the data
 /// goes in when it comes), and when the render went. A streamed page's render span is
 /// recorded when its stream ends, the others' here.
-pub async fn page(pages: &Pages, asked: &Asked) -> (BootState, Outcome, RenderTimes) {
+pub async fn page(
+    pages: &Pages,
+    asked: &Asked,
+    page: &Arc<PageIdentity>,
+) -> (BootState, Outcome, RenderTimes) {
     let boot = BootState {
         language: asked.language,
         path: asked.path().to_string(),
-        page: asked.page_for_the_app(),
+        page: asked.for_the_app(page),
         time_zone: pages.site.time_zone.clone(),
         data: None,
         placement: pages.site.placement.for_the_app(),

@@ -58,11 +58,8 @@ pub struct Asked {
     /// path no page can have; it takes its part of the loading budget.
     pub may_wait: bool,
     /// What the route table found at its path (none: a prefix we do not offer, or a path
-    /// no page can have).
+    /// no page can have): which page it is, once the cache has none (`identify`).
     found: Option<Found>,
-    /// Which page it is, made from `found` once the page is not the cache's (`identify`):
-    /// a kept page has its own.
-    page: Option<Arc<PageIdentity>>,
     uri: Uri,
     /// Where the path without its prefix starts in `uri`'s path.
     unprefixed_from: usize,
@@ -91,20 +88,22 @@ impl Asked {
     }
 
     /// The page's canonical URL and alternates, at its path in each language: a page found
-    /// names them, no other does.
+    /// names them, no other does, nor a page a path of which is longer than a page's path
+    /// may be (a parameter written again as the app writes it may be three times as long).
     pub fn links(
         &self,
         placement: &Placement,
         status: StatusCode,
         page: &PageIdentity,
     ) -> Option<PageLinks> {
-        (status == StatusCode::OK)
+        (status == StatusCode::OK && page.fits())
             .then(|| links::page_links(placement, self.language, |language| page.path_in(language)))
     }
 
-    /// Says which page it is, from what the route table found at its path (the not-found
-    /// page when no route of its language takes it): once the cache has no page for it.
-    pub fn identify(&mut self, routes: &AppRoutes) {
+    /// Which page it is, from what the route table found at its path (the not-found page
+    /// when no route of its language takes it): made once the cache has no page for it (a
+    /// kept page has its own).
+    pub fn identify(&self, routes: &AppRoutes) -> Arc<PageIdentity> {
         // Asked in its language, or in none under a prefix we do not offer (its keys name
         // no language).
         let asked_in = self.offered.then_some(self.language);
@@ -112,25 +111,19 @@ impl Asked {
             Some(Found::Here { .. }) => routes.page(asked_in, self.language, self.path()),
             _ => PageIdentity::at(asked_in, routes.languages(), self.path()),
         };
-        self.page = Some(Arc::new(page));
+        Arc::new(page)
     }
 
-    /// Which page it is (`identify`).
-    pub fn page(&self) -> &Arc<PageIdentity> {
-        self.page
-            .as_ref()
-            .expect("a page is identified once it is not the cache's (`pages::page`)")
+    /// The route table says no route takes its path (`page`, its identity): the not-found
+    /// page, whatever renders it.
+    pub fn no_route_takes_it(&self, page: &PageIdentity) -> bool {
+        self.found != Some(Found::Unknown) && page.route().is_none()
     }
 
-    /// The route table says no route takes its path: the not-found page, whatever renders it.
-    pub fn no_route_takes_it(&self) -> bool {
-        !matches!(self.found, Some(Found::Here { .. } | Found::Unknown))
-    }
-
-    /// The page the app is to render, as the boot state hands it over: none when the
-    /// route table does not know the bundle's routes (it matches the path itself).
-    pub fn page_for_the_app(&self) -> Option<Arc<PageIdentity>> {
-        (self.found != Some(Found::Unknown)).then(|| self.page().clone())
+    /// `page` (its identity) as the boot state hands it to the app: none when the route
+    /// table does not know the bundle's routes (it matches the path itself).
+    pub fn for_the_app(&self, page: &Arc<PageIdentity>) -> Option<Arc<PageIdentity>> {
+        (self.found != Some(Found::Unknown)).then(|| page.clone())
     }
 
     /// How the page cache knows this page; `None`: a page it never holds (an unsupported
@@ -241,7 +234,6 @@ pub fn read(request: Request, routes: &AppRoutes, site: &Site) -> Read {
         no_page,
         may_wait,
         found,
-        page: None,
         canonical,
         head_only: parts.method == Method::HEAD,
         peer: parts.extensions.get::<PeerAddr>().copied(),

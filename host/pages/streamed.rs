@@ -46,13 +46,14 @@ pub fn frame(
     pages: Arc<Pages>,
     build: Arc<PageBuild>,
     asked: &Asked,
+    page: &Arc<PageIdentity>,
     boot: BootState,
     stream: Stream,
     nonce: &str,
 ) -> Result<StreamedPage, askama::Error> {
     let rendered_status = StatusCode::from_u16(stream.head.status).unwrap_or(StatusCode::OK);
     let status = asked.status(rendered_status);
-    let page = asked.page().clone();
+    let page = page.clone();
     let links = asked.links(&pages.site.placement, status, &page);
     let content = Content {
         title: &stream.head.title,
