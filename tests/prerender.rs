@@ -188,9 +188,17 @@ fn a_visitors_page_resumed_from_its_kept_shell_enters_v8_twice() {
 #[test]
 fn a_visitors_page_whose_data_comes_while_its_shell_is_held_comes_whole_in_one_piece() {
     let upstream = visitors_upstream(Duration::ZERO);
-    let host = holding(&upstream, "1s", &[]);
+    // Not the render time-out: under the suite's load, the call that prerenders the shell
+    // was once held past the default 1 s, which replaces the runtime and keeps no shell.
+    let host = holding(&upstream, "1s", &["--render-timeout", "10s"]);
     status_page(&host, "alice");
-    assert_eq!(support::metric(&host, "bilingue_shells_kept"), 1.0);
+    assert_eq!(
+        support::metric(&host, "bilingue_shells_kept"),
+        1.0,
+        "runtimes replaced: {}, renders failed: {}",
+        support::metric(&host, "bilingue_runtime_restarts_total"),
+        support::metric(&host, "bilingue_render_failures_total")
+    );
     let before = calls_into_v8(&host);
     let response = ask_status(&client(), Method::GET, &host, "bob");
     assert_eq!(response.status(), 200);
@@ -319,9 +327,11 @@ fn the_document_is_the_one_a_render_without_a_shell_gives() {
 
 #[test]
 fn a_page_past_the_loading_budget_is_answered_at_once_and_the_others_get_their_data() {
-    // About 60 pages fit in 1 MiB; 100 visitors ask at once, their data taking 1.5 s, five
-    // from each of 20 addresses (one address may hold a quarter of the budget).
-    let upstream = visitors_upstream(Duration::from_millis(1500));
+    // About 60 pages fit in 1 MiB; 100 visitors ask at once, their data taking 3 s, five
+    // from each of 20 addresses (one address may hold a quarter of the budget). "At once"
+    // is within half the data's time: under the suite's load a first byte once took 1.03 s
+    // against a bound of 1 s with data taking 1.5 s.
+    let upstream = visitors_upstream(Duration::from_millis(3000));
     let host = support::start(&[
         "--render-threads",
         "2",
@@ -329,6 +339,8 @@ fn a_page_past_the_loading_budget_is_answered_at_once_and_the_others_get_their_d
         &upstream.url,
         "--loading-budget-mb",
         "1",
+        "--load-timeout",
+        "10s",
     ]);
     status_page(&host, "warm");
     let pages: Vec<_> = (0..100)
@@ -349,13 +361,13 @@ fn a_page_past_the_loading_budget_is_answered_at_once_and_the_others_get_their_d
         } else {
             assert!(support::is_client_rendered(&html), "v{i}: {html:.2000}");
             assert!(
-                whole < Duration::from_millis(1000),
+                whole < Duration::from_millis(1500),
                 "v{i} waited: {whole:?}"
             );
             at_once += 1;
         }
         assert!(
-            first_byte < Duration::from_millis(1000),
+            first_byte < Duration::from_millis(1500),
             "v{i}: {first_byte:?}"
         );
     }
