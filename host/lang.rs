@@ -521,6 +521,35 @@ mod tests {
         }
     }
 
+    /// A language's place in its list is a byte: a longer list is refused at start-up.
+    #[test]
+    fn a_list_of_more_languages_than_a_site_may_have_is_refused() {
+        let list = |count: usize| {
+            let languages: Vec<String> = (0..count)
+                .map(|i| {
+                    let code = format!(
+                        "x{}{}",
+                        (b'a' + (i / 26) as u8) as char,
+                        (b'a' + (i % 26) as u8) as char
+                    );
+                    format!(
+                        r#"{{"code":"{code}","locale":"{code}","name":"{code}","direction":"ltr"}}"#
+                    )
+                })
+                .collect();
+            format!(
+                r#"{{"default":"xaa","cookie":"c","languages":[{}]}}"#,
+                languages.join(",")
+            )
+        };
+        assert!(read_declared(&list(255)).is_ok());
+        let error = read_declared(&list(256)).unwrap_err();
+        assert!(
+            error.contains("256 languages, more than the 255"),
+            "{error}"
+        );
+    }
+
     #[test]
     fn a_list_that_cannot_be_served_is_refused_with_its_reason() {
         let no_default = r#"{"default":"de","cookie":"c","languages":[{"code":"fr","locale":"fr-FR","name":"F","direction":"ltr"}]}"#;

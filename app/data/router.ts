@@ -183,7 +183,6 @@ export function hrefIn(match: Match, language: Language): string {
  */
 export function matchOf(routes: Routes, notFound: Route, page: PageIdentity, path: string): Match {
   if (page.route === null) return { name: null, route: notFound, params: {}, asked: canonicalPath(path) };
-  const route = Object.hasOwn(routes, page.route) ? routes[page.route] : undefined;
-  if (route === undefined) throw new Error(`the host found a page of the route "${page.route}", which the app does not declare`);
-  return { name: page.route, route, params: page.params };
+  if (!Object.hasOwn(routes, page.route)) throw new Error(`the host found a page of the route "${page.route}", which the app does not declare`);
+  return pageOf(routes, { to: page.route, params: page.params });
 }

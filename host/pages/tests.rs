@@ -687,6 +687,34 @@ async fn an_unprefixed_path_leads_to_the_page_at_its_path_in_the_saved_language(
     assert_eq!(renderer.renders(), 0);
 }
 
+/// A parameter written again as the app writes it (`encodeURIComponent`) can make a page's
+/// path three times as long as the request's: past `PAGE_PATH_AT_MOST`, the page names no
+/// links, in its document or its `Link` header (which proxies bound); a shorter one does.
+#[tokio::test]
+async fn a_page_whose_paths_would_be_longer_than_a_path_may_be_names_no_links() {
+    let renderer = Arc::new(Scripted::new(|_, boot: &BootState| page(boot, true, false)));
+    let app = crate::app(crate::test_parts(renderer.clone(), &["/x/:id"]));
+    let site = Site { renderer, app };
+    let short = site.get("/en/x/a:b", &[]).await;
+    assert_eq!(short.status, StatusCode::OK);
+    assert!(
+        short
+            .body
+            .contains(r#"rel="canonical" href="https://www.example.org/en/x/a%3Ab""#)
+    );
+    assert!(!short.header(header::LINK).is_empty());
+    let long = format!("/en/x/{}", ":".repeat(700));
+    let answer = site.get(&long, &[]).await;
+    assert_eq!(answer.status, StatusCode::OK, "a page all the same");
+    assert!(
+        !answer.body.contains(r#"rel="canonical""#),
+        "{:.300}",
+        answer.body
+    );
+    assert!(!answer.body.contains(r#"rel="alternate""#));
+    assert_eq!(answer.header(header::LINK), "");
+}
+
 /// The route table says which page a request is: its links, its route and the page the
 /// render is handed come from it, a parameter written as the app writes it whatever
 /// escapes the request came with, whether the page was rendered or kept.
