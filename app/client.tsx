@@ -25,10 +25,12 @@ async function start() {
   // The language's module first: it brings the language's words for the routes' paths
   // (app/data/routePaths.ts), which the route is read in. Then the route's messages and
   // its screen; a screen whose module will not load shows the screen's failure message
-  // instead. All of them preloaded by the host.
+  // instead. All of them preloaded by the host. A host that found the page names its
+  // messages' module in the boot state (none: the route has none of its own).
   const initialResources = await loadResources(boot.language);
   const match = bootMatch(boot);
-  await Promise.all([routeMessages(initialResources, match.name), match.route.screen().catch(() => {})]);
+  const messages = boot.page === undefined ? undefined : (boot.messages ?? null);
+  await Promise.all([routeMessages(initialResources, match.name, messages), match.route.screen().catch(() => {})]);
   const root = document.getElementById(ROOT_ID)!;
   const app = <App boot={boot} initialResources={initialResources} load={loadResources} />;
   // An empty root is the host's client-rendered fallback (its server render failed): render here.

@@ -27,6 +27,12 @@ path: string,
  */
 page?: PageIdentity, 
 /**
+ * The URL of the module of the page's own messages in its language, when the build
+ * gives each route's messages a module: the browser imports it as it starts (the host
+ * preloads it), with no need of the index of every route's.
+ */
+messages?: string, 
+/**
  * The IANA time zone dates are shown in, on the server and in the browser alike.
  */
 timeZone: string, 

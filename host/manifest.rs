@@ -36,7 +36,8 @@ pub struct Manifest {
     pub language_chunks: HashMap<String, Vec<String>>,
     /// Per route name: the chunks of its screen beyond the first load (none for an eager one).
     pub route_chunks: HashMap<String, Vec<String>>,
-    /// Per language code, then route name: the chunks of the route's own messages.
+    /// Per language code, then route name: the chunks of the route's own messages, its
+    /// module first.
     pub message_chunks: HashMap<String, HashMap<String, Vec<String>>>,
     pub icon: String,
     /// When the app was built (RFC 3339): the sitemap's `lastmod`.

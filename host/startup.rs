@@ -354,6 +354,7 @@ fn render_pool(
         path: "/".into(),
         // The bundle finds the home page itself: no request has been read yet.
         page: None,
+        messages: None,
         time_zone: site.time_zone.clone(),
         data: None,
         placement: site.placement.for_the_app(),

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { importAlone } from "./import-alone.mjs";
 import { groupsJson } from "./message-groups.mjs";
 import { addPathsSource } from "./route-paths.mjs";
-import { DATE_LOCALE, GROUPS_MODULE, languageModule, ROUTE_MESSAGES, routeMessagesOf, routeModule, wholeLanguageModule } from "./message-modules.mjs";
+import { DATE_LOCALE, GROUPS_MODULE, languageModule, ROUTE_MESSAGES, routeIndex, routeIndexOf, routeMessagesOf, routeModule, wholeLanguageModule } from "./message-modules.mjs";
 
 export const DECLARATIONS = "app/i18n/messages.generated.ts";
 const TABLE = /[\\/]app[\\/]i18n[\\/]tables[\\/][\w-]+\.ts$/;
@@ -195,6 +195,8 @@ export function catalogue(root, split = null) {
       if (!split) return;
       b.onResolve({ filter: new RegExp(`^${ROUTE_MESSAGES}:`) }, (args) => ({ path: args.path.slice(ROUTE_MESSAGES.length + 1), namespace: ROUTE_MESSAGES }));
       b.onLoad({ filter: /.*/, namespace: ROUTE_MESSAGES }, async (args) => {
+        const indexOf = routeIndexOf(args.path);
+        if (indexOf !== null) return { contents: routeIndex({ code: indexOf, groups: split.groups }), loader: "js" };
         const { code, route } = routeMessagesOf(args.path);
         const keys = split.groups?.routes.get(route) ?? new Set();
         const ids = split.side === "client" ? split.messageIds : null;

@@ -10,7 +10,7 @@ import { copyFile, mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { rollup } from "rollup";
 import { minify } from "terser";
-import { ROUTE_MESSAGES, routeMessagesOf } from "./message-modules.mjs";
+import { ROUTE_MESSAGES, routeIndexOf, routeMessagesOf } from "./message-modules.mjs";
 
 /**
  * A chunk minified once more, by terser, after esbuild's minifier and Rollup's join:
@@ -35,9 +35,9 @@ async function minified(code, name) {
  *
  * A route's screen and its messages in a language are named by their kind and hash alone
  * (`screen-<hash>.js`, `messages-fr-<hash>.js`), not by the route: the first load names
- * each of them by URL (the entry the screens, a language's module its routes' messages),
- * so a route's name in them was in every page's first load, twice on the real-size site's
- * 40 routes (0.28 KB of gzip). The manifest says which file is whose.
+ * each screen by URL, so a route's name in them was in every page's first load, twice
+ * (the screens, and the routes' messages when a language's module named them) on the
+ * real-size site's 40 routes (0.28 KB of gzip). The manifest says which file is whose.
  */
 export async function joinFirstLoad({ root, fromDir, toDir, metafile, entryPoint, languageEntries, screenEntries = [] }) {
   const outputs = metafile.outputs;
@@ -80,7 +80,11 @@ export async function joinFirstLoad({ root, fromDir, toDir, metafile, entryPoint
   const unhashed = ({ facadeModuleId, name }) => {
     const source = entryPointOf(facadeModuleId);
     if (screens.has(source)) return "screen";
-    if (source?.startsWith(`${ROUTE_MESSAGES}:`)) return `messages-${routeMessagesOf(source.slice(ROUTE_MESSAGES.length + 1)).code}`;
+    if (source?.startsWith(`${ROUTE_MESSAGES}:`)) {
+      const module = source.slice(ROUTE_MESSAGES.length + 1);
+      const indexOf = routeIndexOf(module);
+      return indexOf === null ? `messages-${routeMessagesOf(module).code}` : `message-index-${indexOf}`;
+    }
     return (facadeModuleId ? path.basename(facadeModuleId, ".js") : name).replace(/-[A-Z0-9]{8}$/, "");
   };
   const { output } = await bundle.generate({

@@ -131,7 +131,7 @@ function buildSite(dir, args) {
 
 const manifestOf = (dir) => JSON.parse(readFileSync(path.join(dir, "manifest.json"), "utf8"));
 
-/** Each language's module in a build (the first load's messages, its date locale, the way to each route's), gzip -9: [{ page: code, bytes }]. */
+/** Each language's module in a build (the first load's messages, its date locale, the way to its index of each route's), gzip -9: [{ page: code, bytes }]. */
 function languageModules(dir) {
   return Object.entries(manifestOf(dir).languageChunks).map(([code, files]) => ({
     page: code,
@@ -576,7 +576,7 @@ const figureRows = [
     `${kb(grownMost.bytes)} (${grownMost.page}: ${kb(grownMost.from)} → ${kb(grownMost.to)})`,
     "",
   ],
-  ["A language's module (the first load's messages, the home page's among them; the date locale; the way to each route's messages), the largest", `${kb(largest(modules.site).bytes)} (${largest(modules.site).page})`, `${kb(largest(modules.demo).bytes)} (${largest(modules.demo).page})`],
+  ["A language's module (the first load's messages, the home page's among them; the date locale; the way to its index of each route's messages), the largest", `${kb(largest(modules.site).bytes)} (${largest(modules.site).page})`, `${kb(largest(modules.demo).bytes)} (${largest(modules.demo).page})`],
   [
     `A language's module: its growth from ${checks.few.messagesPerLanguage.toLocaleString("en")} to ${made.messagesPerLanguage.toLocaleString("en")} messages (the home page's own grow too), the most`,
     `${kb(moduleGrowth.bytes)} (${moduleGrowth.page}: ${kb(moduleGrowth.from)} → ${kb(moduleGrowth.to)})`,

@@ -102,6 +102,12 @@ impl DocumentAssets {
         &self.styles
     }
 
+    /// The URL of the module of `route`'s own messages in `language`, when the build gives
+    /// it one: the boot state names it, for the browser to import with no index.
+    pub fn page_messages(&self, language: Language, route: &str) -> Option<Arc<str>> {
+        self.preloads[language.index()].messages.get(route).cloned()
+    }
+
     fn preloads(&self, language: Language, route: Option<&str>) -> &[String] {
         let preloads = &self.preloads[language.index()];
         route
@@ -116,6 +122,8 @@ impl DocumentAssets {
 struct Preloads {
     no_route: Vec<String>,
     routes: HashMap<String, Vec<String>>,
+    /// By route name: the module of its own messages (the first of its chunks).
+    messages: HashMap<String, Arc<str>>,
 }
 
 impl Preloads {
@@ -147,7 +155,16 @@ impl Preloads {
                 (route.clone(), files)
             })
             .collect();
-        Self { no_route, routes }
+        let messages = messages
+            .into_iter()
+            .flatten()
+            .filter_map(|(route, chunks)| Some((route.clone(), url(chunks.first()?).into())))
+            .collect();
+        Self {
+            no_route,
+            routes,
+            messages,
+        }
     }
 }
 

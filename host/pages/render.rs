@@ -21,10 +21,16 @@ pub async fn page(
     asked: &Asked,
     page: &Arc<PageIdentity>,
 ) -> (BootState, Outcome, RenderTimes) {
+    let for_the_app = asked.for_the_app(page);
+    let messages = for_the_app
+        .as_deref()
+        .and_then(PageIdentity::route)
+        .and_then(|route| pages.build().document.page_messages(asked.language, route));
     let boot = BootState {
         language: asked.language,
         path: asked.path().to_string(),
-        page: asked.for_the_app(page),
+        page: for_the_app,
+        messages,
         time_zone: pages.site.time_zone.clone(),
         data: None,
         placement: pages.site.placement.for_the_app(),

@@ -188,6 +188,12 @@ pub struct BootState {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub page: Option<Arc<PageIdentity>>,
+    /// The URL of the module of the page's own messages in its language, when the build
+    /// gives each route's messages a module: the browser imports it as it starts (the host
+    /// preloads it), with no need of the index of every route's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(type = "string", optional))]
+    pub messages: Option<Arc<str>>,
     /// The IANA time zone dates are shown in, on the server and in the browser alike.
     #[cfg_attr(test, ts(type = "string"))]
     pub time_zone: Arc<str>,

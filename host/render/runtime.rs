@@ -381,6 +381,7 @@ mod tests {
             language: crate::lang::demo().by_code("fr").unwrap(),
             path: "/".into(),
             page: None,
+            messages: None,
             time_zone: "UTC".into(),
             data: None,
             placement: None,

@@ -514,6 +514,7 @@ mod tests {
             language: crate::lang::demo().default_language(),
             path: "/status".into(),
             page: None,
+            messages: None,
             time_zone: "UTC".into(),
             data: None,
             placement: None,
