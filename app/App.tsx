@@ -10,9 +10,9 @@ import { hrefIn, type Match, type PageRef, pageOf } from "./data/router";
 import { LanguageProvider, useLanguage } from "./i18n/LanguageProvider";
 import type { Language } from "./i18n/languages";
 import type { LoadResources, Resources } from "./i18n/resources";
-import { entryRoute, entryUrlIn, NavigationPending, NavigationProvider, type Shown, useNavigation } from "./navigation";
+import { entryRoute, entryUrlIn, NavigationPending, NavigationProvider, type ResolvePage, type Shown, useNavigation } from "./navigation";
 import { bootMatch } from "./bootMatch";
-import { resolveRoute, ROUTES } from "./routes";
+import { ROUTES } from "./routes";
 import { Notifications } from "./ui/notifications";
 import { ScreenFailed } from "./ui/ScreenFailed";
 import { Spinner } from "./ui/Spinner";
@@ -36,7 +36,7 @@ export function App({ boot, pendingData, initialResources, load }: Props) {
   }));
   return (
     <LanguageProvider initialLanguage={boot.language} initialResources={initialResources} load={load} urlIn={urlOfEntryIn} routeOnShow={entryRoute}>
-      <NavigationProvider resolve={resolveRoute} pageOf={pageOfRoutes} initial={initial}>
+      <NavigationProvider resolve={resolvePage} pageOf={pageOfRoutes} initial={initial}>
         <Screen timeZone={boot.timeZone} />
         <Pending />
       </NavigationProvider>
@@ -46,6 +46,7 @@ export function App({ boot, pendingData, initialResources, load }: Props) {
 }
 
 const pageOfRoutes = (page: PageRef): Match => pageOf(ROUTES, page);
+const resolvePage: ResolvePage = (language, path, page) => bootMatch({ language, path, page });
 const urlOfEntryIn = (language: Language): string | null => entryUrlIn(language, pageOfRoutes);
 
 function Pending() {

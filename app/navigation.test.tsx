@@ -7,7 +7,8 @@ import { pageOf } from "./data/router";
 import { LanguageProvider } from "./i18n/LanguageProvider";
 import { languageOf } from "./i18n/languages";
 import { loadResources } from "./i18n/resources";
-import { NavigationProvider, useNavigation } from "./navigation";
+import { bootMatch } from "./bootMatch";
+import { landedOn, NavigationProvider, type ResolvePage, useNavigation } from "./navigation";
 import { resolveRoute, ROUTES } from "./routes";
 
 // V8's own view of an object, as the natives syntax gives it (compiled after the flag).
@@ -36,4 +37,27 @@ test("the screen's data is a fast object, made at every render without filling V
   // V8 run a mark-compact every ~28,000 renders rather than one in 200,000 (1db61f0).
   for (const data of seen) assert.ok(hasFastProperties(data), "the data is in dictionary mode");
   assert.equal(seen[0].outcome, null);
+});
+
+test("the back and forward buttons land on the page the entry keeps, matching its path only when it keeps none the build knows", async () => {
+  const language = languageOf("fr");
+  // The language's words for its routes' paths come with its module.
+  await loadResources(language);
+  const asked: string[] = [];
+  const resolve: ResolvePage = (language, path, page) => {
+    asked.push(page ? `page ${page.route}` : `path ${path}`);
+    return bootMatch({ language, path, page });
+  };
+  // The languages page of "en", kept by its entry: no path is matched again.
+  const kept = landedOn(resolve, language, "/langues/en", { route: "languages", params: { code: "en" } });
+  assert.equal(kept.name, "languages");
+  assert.deepEqual(kept.params, { code: "en" });
+  // The not-found page keeps the path it was asked at.
+  const missing = landedOn(resolve, language, "/nulle-part", { route: null, params: {}, asked: "/nulle-part" });
+  assert.equal(missing.name, null);
+  assert.equal(missing.asked, "/nulle-part");
+  // An entry nothing wrote, and one of a route this build does not declare: the path says.
+  assert.equal(landedOn(resolve, language, "/etat", undefined).name, "status");
+  assert.equal(landedOn(resolve, language, "/etat", { route: "gone", params: {} }).name, "status");
+  assert.deepEqual(asked, ["page languages", "page null", "path /etat", "page gone", "path /etat"]);
 });

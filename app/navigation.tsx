@@ -13,6 +13,7 @@
 import { createContext, type ReactNode, use, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { LoadOutcome } from "./data/outcome";
 import type { ScreenData } from "./data/route";
+import type { PageIdentity } from "./contract";
 import { hrefIn, type Match, type PageRef } from "./data/router";
 import { useLanguage } from "./i18n/LanguageProvider";
 import { type Language, languageUrl, prefixLanguage, stripLanguagePrefix } from "./i18n/languages";
@@ -66,7 +67,7 @@ interface EntryState {
   key?: string;
   page?: EntryPage;
 }
-interface EntryPage {
+export interface EntryPage {
   route: string | null;
   params: Record<string, string>;
   /** The not-found page's path, as asked (the same in every language). */
@@ -103,9 +104,30 @@ export const entryRoute = (): string | null => entryState().page?.route ?? null;
 /** Where the screen being shown scrolls to once it is painted: an entry's saved position, or the top. */
 type ScrollTo = Position | null;
 
+/**
+ * The page at `path` (without its prefix) in `language`: the one `page` names (as the host
+ * found it, or the app when an entry was shown), else the one the path names.
+ */
+export type ResolvePage = (language: Language, path: string, page?: PageIdentity) => Match;
+
+/**
+ * The page of the history entry the back or forward buttons landed on: the one it keeps
+ * (`page`, as the app found it when the entry was shown: no path is matched again), else
+ * the one its path names (an entry nothing wrote, or of a route this build does not have).
+ */
+export function landedOn(resolve: ResolvePage, language: Language, path: string, page: EntryPage | undefined): Match {
+  if (page) {
+    try {
+      return resolve(language, path, page);
+    } catch {
+      // A route this build does not declare: its path says which page it is now.
+    }
+  }
+  return resolve(language, path);
+}
+
 interface Props {
-  /** The page a path (without its prefix) names in a language. */
-  resolve: (language: Language, path: string) => Match;
+  resolve: ResolvePage;
   /** The page a link names. */
   pageOf: (page: PageRef) => Match;
   initial: Shown;
@@ -220,7 +242,8 @@ export function NavigationProvider({ resolve, pageOf, initial, children }: Props
       // path is read in its language's words, which come with that language's module (loaded
       // already for any entry this document showed; else fetched, or the host's page).
       const land = () => {
-        if (window.location.pathname === pathname) go(resolve(language, stripLanguagePrefix(pathname)), { push: false, key }, language);
+        if (window.location.pathname !== pathname) return;
+        go(landedOn(resolve, language, stripLanguagePrefix(pathname), entryState().page), { push: false, key }, language);
       };
       loadResources(language).then(land, () => window.location.reload());
     };
