@@ -85,7 +85,7 @@ impl Host {
     /// (`--metrics-bind`): what a scraper reads is no visitor's business, nor is emptying
     /// the cache.
     pub fn metrics_app(&self) -> Router {
-        let purge = page_purge::routes(self.pages.cache.clone(), self.purge_keys.clone());
+        let purge = page_purge::routes(self.pages.site.cache.clone(), self.purge_keys.clone());
         metrics::routes(self.scrape())
             .merge(purge)
             .layer(middleware::from_fn(security::add_headers))
@@ -142,7 +142,7 @@ fn app(parts: Parts) -> Router {
 
 /// The host's own texts of the build the pages are served from, for the 500 page.
 fn current_texts(pages: Arc<pages::Pages>) -> server::panics::CurrentTexts {
-    Arc::new(move || pages.build().texts.clone())
+    Arc::new(move || pages.site.build.get().texts.clone())
 }
 
 /// The public routes' parts around `renderer`, with no V8 and no socket (tests: `oneshot`).
@@ -162,8 +162,6 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
     Parts {
         pages: Arc::new(pages::Pages::new(
             renderer,
-            build,
-            Arc::new(pages::PageCache::new(10)),
             pages::Site {
                 languages: languages.clone(),
                 placement: placement.clone(),
@@ -176,6 +174,9 @@ fn test_parts(renderer: Arc<dyn render::PageRenderer>, routes: &[&str]) -> Parts
                     stale_while_revalidate: Duration::from_secs(60),
                     stale_if_error: Duration::from_secs(86_400),
                 },
+                build: pages::CurrentBuild::new(build),
+                cache: Arc::new(pages::PageCache::new(10)),
+                first_parts: Default::default(),
             },
         )),
         api: api::router(languages.clone(), None),

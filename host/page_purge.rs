@@ -130,7 +130,7 @@ mod tests {
     /// The public routes, and the purge of their page cache.
     fn site() -> (Router, Router) {
         let parts = crate::test_parts(Arc::new(LanguagePages), &["/languages/:code"]);
-        let purge = routes(parts.pages.cache.clone(), parts.purge_keys.clone());
+        let purge = routes(parts.pages.site.cache.clone(), parts.purge_keys.clone());
         (crate::app(parts), purge)
     }
 

@@ -18,7 +18,7 @@ use crate::lang::Languages;
 use crate::manifest::{self, Manifest};
 use crate::metrics::{Metrics, Observe, Scrape};
 use crate::origin::Origin;
-use crate::pages::{Freshness, PageBuild, PageCache, Pages, Site};
+use crate::pages::{CurrentBuild, Freshness, PageBuild, PageCache, Pages, Site};
 use crate::placement::Placement;
 use crate::purge_keys::{PurgeKeys, build_id};
 use crate::render::{
@@ -103,7 +103,18 @@ impl Host {
         );
         let page_build = page_build(config, &languages, &build.manifest)?;
         let metrics = Metrics::new(&languages);
-        let site = site(config, languages, placement, &build.manifest)?;
+        // A page from one build must not outlive it, and in development every save is one.
+        let cache = Arc::new(PageCache::new(match dev {
+            Some(_) => 0,
+            None => config.page_cache_entries,
+        }));
+        let site = site(
+            config,
+            (languages, placement),
+            &build.manifest,
+            page_build,
+            cache,
+        )?;
         let pool = Arc::new(render_pool(
             config,
             build.bundle,
@@ -111,12 +122,7 @@ impl Host {
             (&api, upstream),
             &metrics,
         )?);
-        // A page from one build must not outlive it, and in development every save is one.
-        let cache = Arc::new(PageCache::new(match dev {
-            Some(_) => 0,
-            None => config.page_cache_entries,
-        }));
-        let mut pages = Pages::new(pool.clone(), page_build, cache, site);
+        let mut pages = Pages::new(pool.clone(), site);
         if let Some(dev) = &dev {
             let dev = dev.clone();
             pages.describe_failure = Some(Box::new(move |error| dev.describe_failure(error)));
@@ -175,7 +181,7 @@ impl Host {
             metrics: self.metrics.clone(),
             pool: self.pool.clone(),
             lifecycle: self.lifecycle.clone(),
-            cache: self.pages.cache.clone(),
+            cache: self.pages.site.cache.clone(),
             exporter: self.tracing.exporter.clone(),
         }
     }
@@ -302,12 +308,14 @@ fn exporter(config: &Config) -> Result<Option<Arc<Exporter>>, StartError> {
         .map_err(StartError::Option)
 }
 
-/// What every page is written with, from the options and the build's crawler list.
+/// The site: what every page is written with, from the options and the build's crawler
+/// list; its build and its page cache.
 fn site(
     config: &Config,
-    languages: Languages,
-    placement: Placement,
+    (languages, placement): (Languages, Placement),
     manifest: &Manifest,
+    build: PageBuild,
+    cache: Arc<PageCache>,
 ) -> Result<Site, StartError> {
     Ok(Site {
         languages,
@@ -321,6 +329,9 @@ fn site(
             stale_while_revalidate: config.page_stale_while_revalidate,
             stale_if_error: config.page_stale_if_error,
         },
+        build: CurrentBuild::new(build),
+        cache,
+        first_parts: Default::default(),
     })
 }
 

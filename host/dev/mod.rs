@@ -194,7 +194,7 @@ async fn take_up(dev: &Dev, pages: &Pages, pool: &RenderPool, build: BuildReport
         Err(e) => return tracing::error!(error = %e, "the new build's manifest"),
     };
     let styles = build_parts.document.styles().to_vec();
-    pages.set_build(build_parts);
+    pages.site.build.set(build_parts);
     if kind == BuildKind::Styles {
         return dev.show(Change::Styles(styles));
     }

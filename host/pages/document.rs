@@ -18,14 +18,12 @@ use axum::http::{HeaderValue, StatusCode};
 
 use super::escape::json_for_script;
 use super::nonce::Nonce;
-use super::request::Asked;
 use crate::assets::PREFIX;
 use crate::data_keys::DataKeys;
 use crate::lang::{Direction, Language, Languages};
 use crate::links::PageLinks;
 use crate::manifest::Manifest;
 use crate::page_identity::PageIdentity;
-use crate::placement::Placement;
 use crate::render::{BootState, Rendered};
 use crate::security;
 
@@ -219,19 +217,15 @@ pub struct WholeDocument {
 
 /// Step 5: the document of a page rendered whole; its boot state carries the loader's
 /// data, for the browser to hydrate with.
+/// `status` and `links`: as the request and the render decide them (`Asked`).
 pub fn whole(
     assets: &DocumentAssets,
-    placement: &Placement,
-    asked: &Asked,
+    (status, links): (StatusCode, Option<PageLinks>),
     page: &Arc<PageIdentity>,
     boot: BootState,
     mut rendered: Rendered,
 ) -> Result<WholeDocument, askama::Error> {
-    let rendered_status =
-        StatusCode::from_u16(rendered.status).expect("the pool checks the status range");
-    let status = asked.status(rendered_status);
     let page = page.clone();
-    let links = asked.links(placement, status, &page);
     let boot = BootState {
         data: rendered.data.take(),
         ..boot

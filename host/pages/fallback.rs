@@ -7,11 +7,12 @@ use std::sync::Arc;
 
 use axum::http::StatusCode;
 
+use super::build::PageBuild;
 use super::document::{self, Content, WholeDocument};
 use super::error::PageError;
 use super::outcome::Fallback;
 use super::request::Asked;
-use super::state::{PageBuild, Pages};
+use super::state::Pages;
 use super::written::Written;
 use crate::page_identity::PageIdentity;
 use crate::render::{BootState, RenderError};

@@ -21,6 +21,7 @@
 
 mod accept_language;
 mod answer;
+mod build;
 mod cache;
 mod cookies;
 mod document;
@@ -48,15 +49,17 @@ mod timing;
 mod varnish_vcl;
 mod written;
 
+pub use build::PageBuild;
 pub use cache::PageCache;
 pub use sharing::Freshness;
-pub use site::Site;
-pub use state::{PageBuild, Pages};
+pub use site::{CurrentBuild, Site};
+pub use state::Pages;
 
 use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Request, State};
+use axum::http::StatusCode;
 use axum::response::Response;
 
 use crate::page_identity::PageIdentity;
@@ -74,20 +77,20 @@ pub fn routes(pages: Arc<Pages>) -> Router {
 }
 
 async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Response {
-    let build = pages.build();
+    let build = pages.site.build.get();
     // 1. What is asked.
     let asked = match request::read(request, &build.routes, &pages.site) {
         Read::Page(asked) => asked,
         Read::Answer(answer) => return answer,
     };
     // 2. The cache's turn.
-    let turn = match pages.cache.turn(asked.cache_key()).await {
+    let turn = match pages.site.cache.turn(asked.cache_key()).await {
         Turn::Kept(kept) => return timing::kept(answer::kept(&kept, &asked.headers)),
         Turn::Render(turn) => turn,
     };
     let page = asked.identify(&build.routes);
     // 3. The render.
-    let (boot, outcome, times) = render::page(&pages, &asked, &page).await;
+    let (boot, outcome, times) = render::page(&pages, &build, &asked, &page).await;
     // 4. Who may keep it.
     let sharing = Sharing::of(&outcome);
     // 5. The document: whole, the frame of a stream, or what stands in for a failed render.
@@ -104,7 +107,7 @@ async fn page(State(pages): State<Arc<Pages>>, request: Request) -> Response {
         &asked,
         &pages.site.freshness,
         &times,
-        &pages.first_parts,
+        &pages.site.first_parts,
     )
 }
 
@@ -117,17 +120,16 @@ fn write(
     outcome: Outcome,
 ) -> Result<Written, PageError> {
     Ok(match outcome {
-        Outcome::Whole(whole) => Written::Whole(document::WholeDocument {
-            data_keys: whole.data_keys,
-            ..document::whole(
-                &build.document,
-                &pages.site.placement,
-                asked,
-                page,
-                boot,
-                whole.rendered,
-            )?
-        }),
+        Outcome::Whole(whole) => {
+            let rendered = StatusCode::from_u16(whole.rendered.status)
+                .expect("the pool checks the status range");
+            let status = asked.status(rendered);
+            let links = asked.links(&pages.site.placement, status, page);
+            Written::Whole(document::WholeDocument {
+                data_keys: whole.data_keys,
+                ..document::whole(&build.document, (status, links), page, boot, whole.rendered)?
+            })
+        }
         Outcome::Streamed { stream, nonce } => Written::Frame(Box::new(streamed::frame(
             pages.clone(),
             build.clone(),

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::build::PageBuild;
 use super::nonce::Nonce;
 use super::outcome::{self, Outcome};
 use super::request::Asked;
@@ -18,6 +19,7 @@ use crate::render::{BootState, Rendering};
 /// recorded when its stream ends, the others' here.
 pub async fn page(
     pages: &Pages,
+    build: &PageBuild,
     asked: &Asked,
     page: &Arc<PageIdentity>,
 ) -> (BootState, Outcome, RenderTimes) {
@@ -25,7 +27,7 @@ pub async fn page(
     let messages = for_the_app
         .as_deref()
         .and_then(PageIdentity::route)
-        .and_then(|route| pages.build().document.page_messages(asked.language, route));
+        .and_then(|route| build.document.page_messages(asked.language, route));
     let boot = BootState {
         language: asked.language,
         path: asked.path().to_string(),

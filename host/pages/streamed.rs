@@ -14,10 +14,11 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use http_body_util::StreamBody;
 
+use super::build::PageBuild;
 use super::document::{self, Content, Frame};
 use super::gzip::GzipParts;
 use super::request::Asked;
-use super::state::{PageBuild, Pages};
+use super::state::Pages;
 use super::timing::{self, RenderTimes};
 use crate::links::PageLinks;
 use crate::page_identity::PageIdentity;
@@ -264,7 +265,7 @@ impl Sending {
         let started = Instant::now();
         let bytes = match opening {
             Some(opening) => {
-                let first = self.page.pages.first_parts.compressed(&opening);
+                let first = self.page.pages.site.first_parts.compressed(&opening);
                 *gzip = first.rest();
                 if text.is_empty() && !last {
                     first.bytes().clone()
