@@ -87,7 +87,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     assert.equal(await page.text({ css: ".sample-date" }), "jeudi 15 janvier 2026");
     assert.equal(await page.text({ css: ".sample-plural" }), "2 langues parlées");
     assert.equal(await page.evaluate("location.pathname"), await appPage("en", "languages", { code: "fr" }));
-    assert.equal(await page.evaluate("document.title"), "A language of Bilingue · Bilingue");
+    await page.waitUntil((title) => document.title === title, "A language of Bilingue · Bilingue"); // set in an effect, after the paint
     assert.deepEqual(apiCalls(page), ["/api/languages/fr"]);
     assert.equal(await page.evaluate("window.__samePage"), true, "no page load");
     assert.deepEqual(await page.problems(), []);
@@ -214,7 +214,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await follow(page, "English");
     await page.waitFor({ role: "heading", name: "English" });
     assert.equal(await page.evaluate("location.pathname"), english);
-    assert.equal(await page.evaluate("document.title"), "Une langue de Bilingue · Bilingue");
+    await page.waitUntil((title) => document.title === title, "Une langue de Bilingue · Bilingue"); // set in an effect, after the paint
     assert.equal(await page.evaluate("window.__samePage"), true, "no page load");
     assert.deepEqual(await page.problems(), []);
   });

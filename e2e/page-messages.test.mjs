@@ -63,7 +63,8 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     const from = page.requests().length;
     await page.click({ role: "link", name: "L’état du serveur" });
     await page.waitFor({ role: "heading", name: "État du serveur" });
-    assert.equal(await page.evaluate("document.title"), "État du serveur · Bilingue");
+    // The title follows in an effect, after the screen is painted: a poll may see the screen first.
+    await page.waitUntil((title) => document.title === title, "État du serveur · Bilingue");
     assert.deepEqual(messagesFetched(page, from), await messagesOf(site, await appPage("fr", "status")));
     assert.deepEqual(indexesFetched(page, from), ["fr"]);
   });
@@ -76,7 +77,8 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.select({ label: "Langue" }, "en");
     await page.waitFor({ role: "heading", name: "Server status" });
     await page.waitFor({ role: "button", name: "Reload" });
-    assert.equal(await page.evaluate("document.title"), "Server status · Bilingue");
+    // The title follows in an effect, after the screen is painted: a poll may see the screen first.
+    await page.waitUntil((title) => document.title === title, "Server status · Bilingue");
     assert.deepEqual(messagesFetched(page, from), await messagesOf(site, await appPage("en", "status")));
     const fetched = page.requests().slice(from).map(({ path }) => path);
     assert.ok(fetched.some((path) => /^\/assets\/en-\w+\.js$/.test(path)), `the English module: ${fetched}`);

@@ -59,7 +59,7 @@ inEachEngine({ site: () => startHost() }, ({ scenario }) => {
     await page.waitFor({ role: "heading", name: "Server status" });
     await page.waitFor({ css: "dl.status time" });
     assert.equal(await page.evaluate("location.pathname"), await appPage("en", "status"));
-    assert.equal(await page.evaluate("document.title"), "Server status · Bilingue");
+    await page.waitUntil((title) => document.title === title, "Server status · Bilingue"); // set in an effect, after the paint
     assert.equal(apiCalls(page).length, 1, apiCalls(page).join("\n"));
     assert.equal(await page.evaluate("window.__samePage"), true, "no page load");
     await page.back();
