@@ -157,3 +157,77 @@ fn a_parameter_that_cannot_name_a_language_is_a_404_without_a_call_to_the_api() 
     );
     assert_eq!(upstream.seen().len(), 1);
 }
+
+/// The boot state says the same over HTTP/2 as over HTTP/1: the page the route table found
+/// (its parameter as the app writes it, whatever escapes it came with) and the module of
+/// its own messages, the one the document preloads for them; a route whose messages are
+/// the first load's (the home page) names none.
+#[test]
+fn over_http2_and_http1_the_boot_state_names_the_page_and_its_messages_module() {
+    let base = support::base_url();
+    let address = base.trim_start_matches("http://").to_string();
+    let languages = support::app_page("fr", "languages", &[("code", "%65n")]);
+    let home = support::app_page("fr", "home", &[]);
+    let person = [("user-agent".to_string(), BROWSER.to_string())];
+    let over_h2 = support::block_on(async {
+        let mut client = support::h2_connect(&address).await;
+        let mut pages = Vec::new();
+        for path in [&languages, &home] {
+            let (head, body) =
+                support::h2_get(&mut client, &format!("{base}{path}"), &person).await;
+            assert_eq!(head.status, 200, "{path}");
+            pages.push(String::from_utf8(body).unwrap());
+        }
+        pages
+    });
+    let over_h1 =
+        [&languages, &home].map(|path| get_with(path, "user-agent", BROWSER).text().unwrap());
+    for (protocol, [languages, home]) in [
+        ("HTTP/2", <[String; 2]>::try_from(over_h2).unwrap()),
+        ("HTTP/1.1", over_h1),
+    ] {
+        assert!(
+            languages.contains(r#""page":{"route":"languages","params":{"code":"en"}}"#),
+            "{protocol}: {languages}"
+        );
+        let named = boot_messages(&languages);
+        let preloaded: Vec<&str> = preloads(&languages)
+            .filter(|href| href.starts_with("/assets/messages-fr-"))
+            .collect();
+        assert_eq!(named.as_slice(), preloaded.as_slice(), "{protocol}");
+        assert_eq!(
+            named.len(),
+            1,
+            "{protocol}: the languages route has messages of its own"
+        );
+        assert!(
+            home.contains(r#""page":{"route":"home","params":{}}"#),
+            "{protocol}: {home}"
+        );
+        assert_eq!(
+            boot_messages(&home),
+            Vec::<&str>::new(),
+            "{protocol}: the home page's are the first load's"
+        );
+    }
+}
+
+/// The `messages` of a document's boot state (none, or the one module's URL).
+fn boot_messages(html: &str) -> Vec<&str> {
+    const KEY: &str = r#""messages":""#;
+    html.match_indices(KEY)
+        .map(|(at, _)| {
+            let rest = &html[at + KEY.len()..];
+            &rest[..rest.find('"').expect("a quoted URL")]
+        })
+        .collect()
+}
+
+/// The `href` of each module preload of a document.
+fn preloads(html: &str) -> impl Iterator<Item = &str> {
+    const MARK: &str = r#"<link rel="modulepreload" href=""#;
+    html.match_indices(MARK).map(|(at, _)| {
+        let rest = &html[at + MARK.len()..];
+        &rest[..rest.find('"').expect("a quoted href")]
+    })
+}
