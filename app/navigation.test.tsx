@@ -39,7 +39,7 @@ test("the screen's data is a fast object, made at every render without filling V
   assert.equal(seen[0].outcome, null);
 });
 
-test("the back and forward buttons land on the page the entry keeps, matching its path only when it keeps none the build knows", async () => {
+test("the back and forward buttons land on the page the entry keeps where this build writes it there, else on the one its path names", async () => {
   const language = languageOf("fr");
   // The language's words for its routes' paths come with its module.
   await loadResources(language);
@@ -48,16 +48,20 @@ test("the back and forward buttons land on the page the entry keeps, matching it
     asked.push(page ? `page ${page.route}` : `path ${path}`);
     return bootMatch({ language, path, page });
   };
-  // The languages page of "en", kept by its entry: no path is matched again.
-  const kept = landedOn(resolve, language, "/langues/en", { route: "languages", params: { code: "en" } });
+  // The languages page of "en", kept by its entry at its URL: no path is matched again.
+  const kept = landedOn(resolve, language, "/fr/langues/en", { route: "languages", params: { code: "en" } });
   assert.equal(kept.name, "languages");
   assert.deepEqual(kept.params, { code: "en" });
-  // The not-found page keeps the path it was asked at.
-  const missing = landedOn(resolve, language, "/nulle-part", { route: null, params: {}, asked: "/nulle-part" });
+  assert.deepEqual(asked.splice(0), ["page languages"]);
+  // An entry nothing wrote, one of a route this build does not declare, one whose page this
+  // build writes at another URL (an earlier build's), and a not-found entry (this build
+  // may have a route there now): the path says.
+  assert.equal(landedOn(resolve, language, "/fr/etat", undefined).name, "status");
+  assert.equal(landedOn(resolve, language, "/fr/etat", { route: "gone", params: {} }).name, "status");
+  assert.equal(landedOn(resolve, language, "/fr/etat", { route: "languages", params: { code: "en" } }).name, "status");
+  assert.equal(landedOn(resolve, language, "/fr/etat", { route: null, params: {}, asked: "/etat" }).name, "status");
+  const missing = landedOn(resolve, language, "/fr/nulle-part", { route: null, params: {}, asked: "/nulle-part" });
   assert.equal(missing.name, null);
   assert.equal(missing.asked, "/nulle-part");
-  // An entry nothing wrote, and one of a route this build does not declare: the path says.
-  assert.equal(landedOn(resolve, language, "/etat", undefined).name, "status");
-  assert.equal(landedOn(resolve, language, "/etat", { route: "gone", params: {} }).name, "status");
-  assert.deepEqual(asked, ["page languages", "page null", "path /etat", "page gone", "path /etat"]);
+  assert.deepEqual(asked, ["path /etat", "page gone", "path /etat", "page languages", "path /etat", "path /etat", "path /nulle-part"]);
 });

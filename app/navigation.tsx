@@ -111,14 +111,19 @@ type ScrollTo = Position | null;
 export type ResolvePage = (language: Language, path: string, page?: PageIdentity) => Match;
 
 /**
- * The page of the history entry the back or forward buttons landed on: the one it keeps
- * (`page`, as the app found it when the entry was shown: no path is matched again), else
- * the one its path names (an entry nothing wrote, or of a route this build does not have).
+ * The page of the history entry the back or forward buttons landed on, at `url` (its path,
+ * prefix and all) in `language`: the page it keeps (as the app found it when the entry was
+ * shown: no path is matched again) when this build writes that page at that URL; else the
+ * page the path names. So an entry nothing wrote, a not-found entry, and one an earlier
+ * build wrote (a reload swaps the document under the tab's entries) of a route this build
+ * lacks or writes elsewhere, are read from their path, as the host reads them.
  */
-export function landedOn(resolve: ResolvePage, language: Language, path: string, page: EntryPage | undefined): Match {
-  if (page) {
+export function landedOn(resolve: ResolvePage, language: Language, url: string, page: EntryPage | undefined): Match {
+  const path = stripLanguagePrefix(url);
+  if (page?.route) {
     try {
-      return resolve(language, path, page);
+      const kept = resolve(language, path, page);
+      if (hrefIn(kept, language) === url) return kept;
     } catch {
       // A route this build does not declare: its path says which page it is now.
     }
@@ -243,7 +248,7 @@ export function NavigationProvider({ resolve, pageOf, initial, children }: Props
       // already for any entry this document showed; else fetched, or the host's page).
       const land = () => {
         if (window.location.pathname !== pathname) return;
-        go(landedOn(resolve, language, stripLanguagePrefix(pathname), entryState().page), { push: false, key }, language);
+        go(landedOn(resolve, language, pathname, entryState().page), { push: false, key }, language);
       };
       loadResources(language).then(land, () => window.location.reload());
     };
