@@ -3,9 +3,9 @@ import { test } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { renderToString } from "react-dom/server";
 import type { ScreenData } from "./data/route";
-import { pageOf } from "./data/router";
+import { hrefIn, pageOf } from "./data/router";
 import { LanguageProvider } from "./i18n/LanguageProvider";
-import { languageOf } from "./i18n/languages";
+import { languageOf, languageUrl as languageUrlOf, stripLanguagePrefix } from "./i18n/languages";
 import { loadResources } from "./i18n/resources";
 import { bootMatch } from "./bootMatch";
 import { landedOn, NavigationProvider, type ResolvePage, useNavigation } from "./navigation";
@@ -48,20 +48,27 @@ test("the back and forward buttons land on the page the entry keeps where this b
     asked.push(page ? `page ${page.route}` : `path ${path}`);
     return bootMatch({ language, path, page });
   };
+  // The URLs as this build writes them, whatever its words.
+  const languagePage = { route: "languages", params: { code: "en" } };
+  const languageUrl = hrefIn(pageOf(ROUTES, { to: "languages", params: { code: "en" } }), language);
+  const statusUrl = hrefIn(pageOf(ROUTES, { to: "status" }), language);
+  const statusPath = stripLanguagePrefix(statusUrl);
   // The languages page of "en", kept by its entry at its URL: no path is matched again.
-  const kept = landedOn(resolve, language, "/fr/langues/en", { route: "languages", params: { code: "en" } });
+  const kept = landedOn(resolve, language, languageUrl, languagePage);
   assert.equal(kept.name, "languages");
   assert.deepEqual(kept.params, { code: "en" });
   assert.deepEqual(asked.splice(0), ["page languages"]);
   // An entry nothing wrote, one of a route this build does not declare, one whose page this
   // build writes at another URL (an earlier build's), and a not-found entry (this build
   // may have a route there now): the path says.
-  assert.equal(landedOn(resolve, language, "/fr/etat", undefined).name, "status");
-  assert.equal(landedOn(resolve, language, "/fr/etat", { route: "gone", params: {} }).name, "status");
-  assert.equal(landedOn(resolve, language, "/fr/etat", { route: "languages", params: { code: "en" } }).name, "status");
-  assert.equal(landedOn(resolve, language, "/fr/etat", { route: null, params: {}, asked: "/etat" }).name, "status");
-  const missing = landedOn(resolve, language, "/fr/nulle-part", { route: null, params: {}, asked: "/nulle-part" });
+  assert.equal(landedOn(resolve, language, statusUrl, undefined).name, "status");
+  assert.equal(landedOn(resolve, language, statusUrl, { route: "gone", params: {} }).name, "status");
+  assert.equal(landedOn(resolve, language, statusUrl, languagePage).name, "status");
+  assert.equal(landedOn(resolve, language, statusUrl, { route: null, params: {}, asked: statusPath }).name, "status");
+  const nowhere = "/nowhere-0f-this-site";
+  const missing = landedOn(resolve, language, languageUrlOf(language, nowhere), { route: null, params: {}, asked: nowhere });
   assert.equal(missing.name, null);
-  assert.equal(missing.asked, "/nulle-part");
-  assert.deepEqual(asked, ["path /etat", "page gone", "path /etat", "page languages", "path /etat", "path /etat", "path /nulle-part"]);
+  assert.equal(missing.asked, nowhere);
+  const byPath = [`path ${statusPath}`, "page gone", `path ${statusPath}`, "page languages", `path ${statusPath}`, `path ${statusPath}`, `path ${nowhere}`];
+  assert.deepEqual(asked, byPath);
 });

@@ -162,6 +162,10 @@ fn a_parameter_that_cannot_name_a_language_is_a_404_without_a_call_to_the_api() 
 /// (its parameter as the app writes it, whatever escapes it came with) and the module of
 /// its own messages, the one the document preloads for them; a route whose messages are
 /// the first load's (the home page) names none.
+/// The boot state's module of the page's own messages, and a document's module preload.
+const BOOT_MESSAGES: &str = r#""messages":""#;
+const MODULE_PRELOAD: &str = r#"<link rel="modulepreload" href=""#;
+
 #[test]
 fn over_http2_and_http1_the_boot_state_names_the_page_and_its_messages_module() {
     let base = support::base_url();
@@ -190,8 +194,8 @@ fn over_http2_and_http1_the_boot_state_names_the_page_and_its_messages_module() 
             languages.contains(r#""page":{"route":"languages","params":{"code":"en"}}"#),
             "{protocol}: {languages}"
         );
-        let named = boot_messages(&languages);
-        let preloaded: Vec<&str> = preloads(&languages)
+        let named: Vec<&str> = support::quoted_after(&languages, BOOT_MESSAGES).collect();
+        let preloaded: Vec<&str> = support::quoted_after(&languages, MODULE_PRELOAD)
             .filter(|href| href.starts_with("/assets/messages-fr-"))
             .collect();
         assert_eq!(named.as_slice(), preloaded.as_slice(), "{protocol}");
@@ -205,29 +209,9 @@ fn over_http2_and_http1_the_boot_state_names_the_page_and_its_messages_module() 
             "{protocol}: {home}"
         );
         assert_eq!(
-            boot_messages(&home),
-            Vec::<&str>::new(),
+            support::quoted_after(&home, BOOT_MESSAGES).count(),
+            0,
             "{protocol}: the home page's are the first load's"
         );
     }
-}
-
-/// The `messages` of a document's boot state (none, or the one module's URL).
-fn boot_messages(html: &str) -> Vec<&str> {
-    const KEY: &str = r#""messages":""#;
-    html.match_indices(KEY)
-        .map(|(at, _)| {
-            let rest = &html[at + KEY.len()..];
-            &rest[..rest.find('"').expect("a quoted URL")]
-        })
-        .collect()
-}
-
-/// The `href` of each module preload of a document.
-fn preloads(html: &str) -> impl Iterator<Item = &str> {
-    const MARK: &str = r#"<link rel="modulepreload" href=""#;
-    html.match_indices(MARK).map(|(at, _)| {
-        let rest = &html[at + MARK.len()..];
-        &rest[..rest.find('"').expect("a quoted href")]
-    })
 }

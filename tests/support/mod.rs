@@ -255,13 +255,18 @@ pub fn attribute_after<'a>(html: &'a str, marker: &str, attribute: &str) -> Opti
 
 /// The module scripts a page's starter (its one inline script) starts, in order.
 pub fn module_scripts(html: &str) -> Vec<String> {
-    const MARK: &str = r#"{type:"module",src:""#;
-    html.match_indices(MARK)
-        .map(|(at, _)| {
-            let rest = &html[at + MARK.len()..];
-            rest[..rest.find('"').expect("a quoted src")].to_string()
-        })
+    quoted_after(html, r#"{type:"module",src:""#)
+        .map(str::to_owned)
         .collect()
+}
+
+/// Each value that follows `mark` (which ends with its opening quote) in `html`, up to its
+/// closing quote, in order.
+pub fn quoted_after<'a>(html: &'a str, mark: &'a str) -> impl Iterator<Item = &'a str> {
+    html.match_indices(mark).map(move |(at, _)| {
+        let rest = &html[at + mark.len()..];
+        &rest[..rest.find('"').expect("a closing quote")]
+    })
 }
 
 /// A GET of `path` on the shared server, following redirects as a browser does (an
