@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::lang::{Language, Languages};
+use crate::lang::Language;
 use crate::url_path::PAGE_PATH_AT_MOST;
 
 /// What a page is. The host writes the page's links (canonical, alternates, the `Link`
@@ -36,11 +36,36 @@ pub struct PageIdentity {
     /// Its route's parameters, decoded (`{ "code": "en" }`).
     #[cfg_attr(test, ts(type = "Record<string, string>"))]
     params: BTreeMap<String, String>,
-    /// Its path in each language, by language code, without the prefix and as a URL writes
-    /// it (`{ "fr": "/langues/en", "en": "/languages/en" }`): the host's alone.
+    /// Its path in each language, without the prefix and as a URL writes it
+    /// (`/langues/en` in French, `/languages/en` in English): the host's alone.
     #[serde(skip)]
     #[cfg_attr(test, ts(skip))]
-    paths: BTreeMap<String, String>,
+    paths: Paths,
+}
+
+/// A page's path in each language: one for all (a page of no route), or one per language
+/// by [`Language::index`], shared by every request for a route without parameters (made
+/// once, with the route table).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Paths {
+    Same(Arc<str>),
+    Each(Arc<[Box<str>]>),
+}
+
+impl Default for Paths {
+    fn default() -> Self {
+        Paths::Same("/".into())
+    }
+}
+
+impl Paths {
+    fn all(&self) -> impl Iterator<Item = &str> {
+        let (same, each) = match self {
+            Paths::Same(path) => (Some(&**path), &[][..]),
+            Paths::Each(paths) => (None, &paths[..]),
+        };
+        same.into_iter().chain(each.iter().map(|path| &**path))
+    }
 }
 
 /// The longest route name (a purge key is at most 64 bytes, `route-` included).
@@ -48,32 +73,29 @@ const NAME_AT_MOST: usize = 58;
 
 impl PageIdentity {
     /// The page of the route `route`, its parameters `params` (decoded), at `paths` in
-    /// each language (by code).
+    /// each language (by [`Language::index`]).
     pub fn of_route(
         language: Option<Language>,
         route: Arc<str>,
         params: BTreeMap<String, String>,
-        paths: BTreeMap<String, String>,
+        paths: Arc<[Box<str>]>,
     ) -> Self {
         Self {
             language,
             route: Some(route),
             params,
-            paths,
+            paths: Paths::Each(paths),
         }
     }
 
-    /// A page no route of the table names, at `path` in each of `languages` (what the
-    /// host takes a page to be when the table cannot say more).
-    pub fn at(language: Option<Language>, languages: &Languages, path: &str) -> Self {
+    /// A page no route of the table names, at `path` in every language (what the host
+    /// takes a page to be when the table cannot say more).
+    pub fn at(language: Option<Language>, path: &str) -> Self {
         Self {
             language,
             route: None,
             params: BTreeMap::new(),
-            paths: languages
-                .all()
-                .map(|language| (language.code().to_owned(), path.to_owned()))
-                .collect(),
+            paths: Paths::Same(path.into()),
         }
     }
 
@@ -102,14 +124,15 @@ impl PageIdentity {
     /// Whether each of its paths is no longer than a page's path may be
     /// (`url_path::PAGE_PATH_AT_MOST`): its links may name it.
     pub fn fits(&self) -> bool {
-        self.paths
-            .values()
-            .all(|path| path.len() <= PAGE_PATH_AT_MOST)
+        self.paths.all().all(|path| path.len() <= PAGE_PATH_AT_MOST)
     }
 
     /// The page's path in `language`, without the prefix (the table writes one in each).
     pub fn path_in(&self, language: Language) -> &str {
-        self.paths.get(language.code()).map_or("/", String::as_str)
+        match &self.paths {
+            Paths::Same(path) => path,
+            Paths::Each(paths) => paths.get(language.index()).map_or("/", |path| path),
+        }
     }
 }
 
@@ -128,7 +151,7 @@ impl PageIdentity {
     pub fn everywhere(route: Option<&str>, path: &str) -> Self {
         Self {
             route: route.map(Arc::from),
-            ..Self::at(None, &crate::lang::demo(), path)
+            ..Self::at(None, path)
         }
     }
 }
@@ -143,13 +166,13 @@ mod tests {
             None,
             "languages".into(),
             [("code".to_string(), "en".to_string())].into(),
-            [("fr".to_string(), "/langues/en".to_string())].into(),
+            [Box::from("/langues/en"), Box::from("/languages/en")].into(),
         );
         assert_eq!(
             serde_json::to_string(&page).unwrap(),
             r#"{"route":"languages","params":{"code":"en"}}"#
         );
-        let none = PageIdentity::at(None, &crate::lang::demo(), "/x");
+        let none = PageIdentity::at(None, "/x");
         assert_eq!(
             serde_json::to_string(&none).unwrap(),
             r#"{"route":null,"params":{}}"#

@@ -87,7 +87,7 @@ test("a pattern is cut once, and what a caller does with its names leaves it who
   assert.throws(() => pageOf(routes, { to: "both", params: { second: "2" } } as never), /no link to "both"/);
 });
 
-// The host reads the same cases (host/manifest.rs): where it finds a page of a route in a
+// The host reads the same cases (host/manifest/route_table.rs): where it finds a page of a route in a
 // language, its route's forms included, the app finds the same route with the same
 // parameters; a path in another language's words or in none is no page of the app's in
 // that language (the host redirects or answers 404).

@@ -2,8 +2,6 @@
 //! in every language.
 
 use super::{AppRoutes, DeclaredRoute, EMBEDDED, filled};
-use crate::lang::Languages;
-use std::collections::HashSet;
 
 /// Routes whose pattern is the same in every language, each named after its first
 /// segment (`home` for `/`).
@@ -44,15 +42,6 @@ pub fn app_page(code: &str, route: &str, params: &[(&str, &str)]) -> String {
 }
 
 impl AppRoutes {
-    /// No route at all: any path may be a page, no first segment is a route's.
-    pub fn none(languages: Languages) -> Self {
-        Self {
-            languages,
-            routes: None,
-            first_segments: HashSet::new(),
-        }
-    }
-
     /// Routes whose pattern is the same in every language ([`declared_everywhere`]).
     pub fn same_in_every_language(patterns: &[&str]) -> Self {
         Self::new(&crate::lang::demo(), &declared_everywhere(patterns))

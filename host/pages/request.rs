@@ -109,7 +109,7 @@ impl Asked {
         let asked_in = self.offered.then_some(self.language);
         let page = match self.found {
             Some(Found::Here { .. }) => routes.page(asked_in, self.language, self.path()),
-            _ => PageIdentity::at(asked_in, routes.languages(), self.path()),
+            _ => PageIdentity::at(asked_in, self.path()),
         };
         Arc::new(page)
     }
