@@ -79,7 +79,7 @@ pub struct Config {
     #[arg(long, env = "BILINGUE_PRERENDER", default_value = "on", value_parser = on_or_off, action = clap::ArgAction::Set)]
     pub prerender: bool,
 
-    /// How long a visitor's page whose shell is kept waits for its data before the shell is sent: data that comes within it makes the page whole, in one piece (`0s`: the shell goes at once, and the rest follows).
+    /// How long a visitor's page whose shell is kept waits for its data before the shell is sent: data that comes within it makes the page whole, in one piece; a page whose data came too late for its last hold is not held (`0s`: the shell goes at once, and the rest follows).
     #[arg(long, env = "BILINGUE_SHELL_HOLD", default_value = "20ms", value_parser = within(Duration::ZERO, SECOND))]
     pub shell_hold: Duration,
 

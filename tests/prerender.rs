@@ -239,6 +239,60 @@ fn a_kept_shell_goes_once_its_hold_is_over_and_the_data_follows() {
     assert!(html.contains("$RC") || html.contains("$RS"), "{html}");
 }
 
+/// A page whose data came too late for its last hold is not held: its next visitor's
+/// shell goes at once, as the hold would only delay it, until a visitor's data comes
+/// within the hold again; then the page is held, and goes whole, again.
+#[test]
+fn a_page_whose_data_came_too_late_for_its_hold_is_not_held_until_data_comes_in_time() {
+    const SLOW: Duration = Duration::from_millis(2500);
+    let upstream = Upstream::builder()
+        .route(
+            "/api/status",
+            get(|headers: HeaderMap| async move {
+                let visitor = headers
+                    .get("cookie")
+                    .and_then(|c| c.to_str().ok())
+                    .and_then(|c| c.strip_prefix("session="))
+                    .unwrap_or("nobody")
+                    .to_string();
+                if visitor.starts_with("slow") {
+                    tokio::time::sleep(SLOW).await;
+                }
+                upstream::json(upstream::status_json(&visitor))
+            }),
+        )
+        .start();
+    let host = holding(&upstream, "1s", &[]);
+    status_page(&host, "slow-maker");
+    let (_, first_byte, _) = status_page(&host, "slow-held");
+    assert!(
+        first_byte >= Duration::from_millis(1000) && first_byte < SLOW,
+        "held until the hold ran out: {first_byte:?}"
+    );
+    let (html, first_byte, whole) = status_page(&host, "slow-next");
+    // "At once": well within the hold, beside the rest of the suite.
+    assert!(
+        first_byte < Duration::from_millis(800),
+        "its data came too late for the last hold: the shell at once, {first_byte:?}"
+    );
+    assert!(whole >= SLOW, "{whole:?}");
+    assert!(html.contains("<dd>slow-next</dd>"), "{html}");
+    // Data that comes at once: this page still streams (the last data was late), and the
+    // next is held again, and whole.
+    let (html, _, _) = status_page(&host, "quick");
+    assert!(html.contains("$RC") || html.contains("$RS"), "{html}");
+    assert!(html.contains("<dd>quick</dd>"), "{html}");
+    let response = ask_status(&client(), Method::GET, &host, "quick-again");
+    assert!(
+        response.headers().get("transfer-encoding").is_none(),
+        "whole: {:?}",
+        response.headers()
+    );
+    let html = response.text().unwrap();
+    assert!(html.contains("<dd>quick-again</dd>"), "{html}");
+    assert!(!html.contains("$RC") && !html.contains("$RS"), "{html}");
+}
+
 /// Pages streamed at once on one render thread share its renderer and what it writes
 /// into: each page still holds its own visitor's data and no one else's.
 #[test]

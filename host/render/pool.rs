@@ -238,14 +238,16 @@ impl RenderPool {
         shell: &KeptShell,
         job: impl FnOnce(Reply, AbandonAt) -> Job,
     ) -> Result<Rendering, RenderError> {
-        let hold = Arc::new(ShellHold::new(shell.postponed.clone()));
+        let hold = Arc::new(ShellHold::new(shell.postponed.clone(), shell.pace.clone()));
         let (whole, mut answer) = oneshot::channel();
         let (events, received) = mpsc::unbounded_channel();
         let (stream, abandon_at) = Stream::before_its_thread(shell.head.clone(), received);
         // Queued before the shell is said to have gone, so that it comes before any part of
         // the holes; dropped unsent if the page goes whole.
         let queue_the_shell = || events.send(StreamEvent::Html(shell.prelude.to_string()));
-        if self.shell_hold.is_zero() {
+        // Held only while the page's data has lately come within the hold: else holding
+        // would only delay the shell.
+        if !shell.pace.comes_within(self.shell_hold) || self.shell_hold.is_zero() {
             let _ = queue_the_shell();
             hold.send_shell();
         }
@@ -264,6 +266,7 @@ impl RenderPool {
                 // The data has not come: the shell goes, unless the page was taken whole
                 // just now, and then it comes.
                 Err(_) => {
+                    shell.pace.not_within(self.shell_hold);
                     let _ = queue_the_shell();
                     if hold.send_shell() {
                         return Ok(self.shell_sent(stream));

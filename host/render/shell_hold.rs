@@ -4,15 +4,50 @@
 //! in the same answer once the data comes. Two sides decide, each once: the host's handler,
 //! when the moment is over, sends the shell; the bundle, when the data is there, renders
 //! the page whole (it asks through `op_bilingue_shell_sent`). Whichever comes first wins,
-//! and the other follows it. Shared with `build.rs` (no `crate::` here), for the op.
+//! and the other follows it. A page whose data came too late for its last hold is not held
+//! (`DataPace`): its shell goes at once, as the hold would only have delayed it, until a
+//! visitor's data comes within the hold again. Shared with `build.rs` (no `crate::` here),
+//! for the op.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
 
 const HOLDING: u8 = 0;
 const WHOLE: u8 = 1;
 const SHELL_SENT: u8 = 2;
+
+/// How long a page's data took to come for its last visitor (whose data came, or whose
+/// hold ran out first): whether holding its shell is likely to pay. Kept with the page's
+/// shell. What it tells a visitor is only whether their shell waits (at most the hold) or
+/// goes at once; their page is the same either way.
+#[derive(Debug, Default)]
+pub struct DataPace {
+    /// Microseconds; 0 until a visitor's data has come.
+    last: AtomicU64,
+}
+
+impl DataPace {
+    /// Whether the data is likely to come within `hold`: it did for the last visitor.
+    pub fn comes_within(&self, hold: Duration) -> bool {
+        self.last.load(Ordering::Relaxed) <= micros(hold)
+    }
+
+    /// A visitor's data came `took` after they asked.
+    pub fn came_after(&self, took: Duration) {
+        self.last.store(micros(took), Ordering::Relaxed);
+    }
+
+    /// A visitor's hold of `hold` ran out before their data came.
+    pub fn not_within(&self, hold: Duration) {
+        self.last.fetch_max(micros(hold) + 1, Ordering::Relaxed);
+    }
+}
+
+fn micros(duration: Duration) -> u64 {
+    u64::try_from(duration.as_micros()).unwrap_or(u64::MAX - 1)
+}
 
 /// One page's hold: which side has decided, and what its holes resume from.
 #[derive(Debug)]
@@ -20,13 +55,18 @@ pub struct ShellHold {
     state: AtomicU8,
     /// React's postponed state, as the bundle handed it over with the shell (JSON).
     postponed: Arc<str>,
+    /// When the page was asked for, and its shell's record of how soon data comes.
+    asked: Instant,
+    pace: Arc<DataPace>,
 }
 
 impl ShellHold {
-    pub fn new(postponed: Arc<str>) -> Self {
+    pub fn new(postponed: Arc<str>, pace: Arc<DataPace>) -> Self {
         Self {
             state: AtomicU8::new(HOLDING),
             postponed,
+            asked: Instant::now(),
+            pace,
         }
     }
 
@@ -93,6 +133,7 @@ impl Holds {
     /// goes whole: a page that has ended hands nothing over.
     pub fn data_came(&mut self, job: u64) -> Option<Arc<str>> {
         let hold = self.by_job.remove(&job)?.upgrade()?;
+        hold.pace.came_after(hold.asked.elapsed());
         (!hold.take_whole()).then(|| hold.postponed.clone())
     }
 }
@@ -102,7 +143,37 @@ mod tests {
     use super::*;
 
     fn hold() -> Arc<ShellHold> {
-        Arc::new(ShellHold::new(r#"{"state":1}"#.into()))
+        Arc::new(ShellHold::new(r#"{"state":1}"#.into(), Default::default()))
+    }
+
+    #[test]
+    fn a_page_is_held_while_its_last_visitors_data_came_within_the_hold() {
+        let hold = Duration::from_millis(20);
+        let pace = DataPace::default();
+        assert!(pace.comes_within(hold), "no visitor yet: held");
+        pace.came_after(Duration::from_millis(5));
+        assert!(pace.comes_within(hold));
+        pace.not_within(hold);
+        assert!(!pace.comes_within(hold), "the last hold ran out: not held");
+        pace.came_after(Duration::from_millis(2_000));
+        assert!(!pace.comes_within(hold));
+        pace.came_after(Duration::from_millis(3));
+        assert!(pace.comes_within(hold), "data in time again: held again");
+        pace.came_after(Duration::from_millis(1));
+        pace.not_within(hold);
+        assert!(!pace.comes_within(hold));
+    }
+
+    #[test]
+    fn the_data_coming_says_how_long_it_took_for_the_page() {
+        let pace = Arc::new(DataPace::default());
+        let mut holds = Holds::default();
+        let held = Arc::new(ShellHold::new("{}".into(), pace.clone()));
+        holds.insert(7, &held);
+        std::thread::sleep(Duration::from_millis(30));
+        assert_eq!(holds.data_came(7), None);
+        assert!(!pace.comes_within(Duration::from_millis(20)));
+        assert!(pace.comes_within(Duration::from_millis(1_000)));
     }
 
     #[test]

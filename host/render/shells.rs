@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::contract::{BootState, StreamHead};
+use super::shell_hold::DataPace;
 use crate::lang::Language;
 
 /// Shells kept at most: a page with parameters has one per value asked for, the least
@@ -42,6 +43,8 @@ pub struct KeptShell {
     pub prelude: Arc<str>,
     /// React's postponed state, as the bundle handed it over: JSON, checked.
     pub postponed: Arc<str>,
+    /// How soon the page's data came lately: whether its shell is held for it.
+    pub pace: Arc<DataPace>,
 }
 
 #[derive(Debug, Default)]
@@ -117,6 +120,7 @@ mod tests {
             },
             prelude: prelude.into(),
             postponed: "{}".into(),
+            pace: Default::default(),
         }
     }
 

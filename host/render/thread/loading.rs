@@ -232,6 +232,7 @@ impl LoadingPages {
                                 head,
                                 prelude: prelude.as_str().into(),
                                 postponed: postponed.into(),
+                                pace: Default::default(),
                             };
                             self.shells.keep(key, kept);
                         }
@@ -574,7 +575,7 @@ mod tests {
     fn held(pages: &mut LoadingPages) -> (u64, Heard, Arc<ShellHold>) {
         let (whole, answer) = tokio::sync::oneshot::channel();
         let (events, received) = mpsc::unbounded_channel();
-        let hold = Arc::new(ShellHold::new("{}".into()));
+        let hold = Arc::new(ShellHold::new("{}".into(), Default::default()));
         let reply = Reply::Held(HeldPage {
             whole,
             events,
