@@ -266,9 +266,8 @@ impl RenderPool {
                 // The data has not come: the shell goes, unless the page was taken whole
                 // just now, and then it comes.
                 Err(_) => {
-                    shell.pace.not_within(self.shell_hold);
                     let _ = queue_the_shell();
-                    if hold.send_shell() {
+                    if hold.ran_out(self.shell_hold) {
                         return Ok(self.shell_sent(stream));
                     }
                     answer.await

@@ -21,7 +21,9 @@ const SHELL_SENT: u8 = 2;
 /// How long a page's data took to come for its last visitor (whose data came, or whose
 /// hold ran out first): whether holding its shell is likely to pay. Kept with the page's
 /// shell. What it tells a visitor is only whether their shell waits (at most the hold) or
-/// goes at once; their page is the same either way.
+/// goes at once: their document is the same either way, its answer a stream's (the
+/// shell's status, no validator, kept by no one) as any visitor's whose data outlasts the
+/// hold.
 #[derive(Debug, Default)]
 pub struct DataPace {
     /// Microseconds; 0 until a visitor's data has come.
@@ -73,6 +75,17 @@ impl ShellHold {
     /// The handler sends the shell: whether it may (the page was not taken whole first).
     pub fn send_shell(&self) -> bool {
         self.decide(SHELL_SENT)
+    }
+
+    /// The hold of `hold` ran out before the data came: the handler sends the shell, if it
+    /// may (the page was not taken whole meanwhile), and only then is the page's data known
+    /// to have come too late for it.
+    pub fn ran_out(&self, hold: Duration) -> bool {
+        let sent = self.send_shell();
+        if sent {
+            self.pace.not_within(hold);
+        }
+        sent
     }
 
     /// The page goes whole: whether it may (its shell has not gone).
@@ -162,6 +175,23 @@ mod tests {
         pace.came_after(Duration::from_millis(1));
         pace.not_within(hold);
         assert!(!pace.comes_within(hold));
+    }
+
+    /// The data came just within the hold, and the page was being rendered whole when the
+    /// hold's time-out fired: the page went whole, its data in time.
+    #[test]
+    fn a_hold_that_runs_out_after_its_page_went_whole_leaves_the_page_held() {
+        let hold_for = Duration::from_millis(20);
+        let pace = Arc::new(DataPace::default());
+        let mut holds = Holds::default();
+        let held = Arc::new(ShellHold::new("{}".into(), pace.clone()));
+        holds.insert(1, &held);
+        assert_eq!(holds.data_came(1), None, "whole");
+        assert!(!held.ran_out(hold_for), "the page went whole: no shell");
+        assert!(pace.comes_within(hold_for), "its data came in time");
+        let late = Arc::new(ShellHold::new("{}".into(), pace.clone()));
+        assert!(late.ran_out(hold_for), "no data yet: the shell goes");
+        assert!(!pace.comes_within(hold_for), "too late for the hold");
     }
 
     #[test]
