@@ -91,6 +91,25 @@ pub struct DeclaredRoute {
     pub loads: bool,
 }
 
+impl DeclaredRoute {
+    /// Its pattern in each of `languages`, by [`crate::lang::Language::index`]; fails when
+    /// it has none in one of them.
+    pub fn patterns(&self, languages: &crate::lang::Languages) -> Result<Vec<String>, String> {
+        languages
+            .all()
+            .map(|language| {
+                self.paths.get(language.code()).cloned().ok_or_else(|| {
+                    format!(
+                        "the manifest's route {:?} has no path in {}",
+                        self.name,
+                        language.code()
+                    )
+                })
+            })
+            .collect()
+    }
+}
+
 /// The pages of a route the sitemap lists (`pagesOf`, app/data/routeCheck.ts): each its
 /// parameters' segments as its paths write them, in the order of the default language's
 /// pattern, joined by `/` (`""` for a route without parameters, `fr/FR` for

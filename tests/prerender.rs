@@ -14,18 +14,23 @@ use reqwest::Method;
 use crate::support::upstream::{self, Upstream};
 use crate::support::{self, client, header};
 
+/// The visitor a request to the upstream is for: its `session` cookie.
+fn visitor_of(headers: &HeaderMap) -> String {
+    headers
+        .get("cookie")
+        .and_then(|c| c.to_str().ok())
+        .and_then(|c| c.strip_prefix("session="))
+        .unwrap_or("nobody")
+        .to_string()
+}
+
 /// An upstream whose /api/status names, as its version, the visitor's cookie, after `delay`.
 fn visitors_upstream(delay: Duration) -> Upstream {
     Upstream::builder()
         .route(
             "/api/status",
             get(|headers: HeaderMap| async move {
-                let visitor = headers
-                    .get("cookie")
-                    .and_then(|c| c.to_str().ok())
-                    .and_then(|c| c.strip_prefix("session="))
-                    .unwrap_or("nobody")
-                    .to_string();
+                let visitor = visitor_of(&headers);
                 upstream::json(upstream::status_json(&visitor))
             }),
         )
@@ -249,12 +254,7 @@ fn a_page_whose_data_came_too_late_for_its_hold_is_not_held_until_data_comes_in_
         .route(
             "/api/status",
             get(|headers: HeaderMap| async move {
-                let visitor = headers
-                    .get("cookie")
-                    .and_then(|c| c.to_str().ok())
-                    .and_then(|c| c.strip_prefix("session="))
-                    .unwrap_or("nobody")
-                    .to_string();
+                let visitor = visitor_of(&headers);
                 if visitor.starts_with("slow") {
                     tokio::time::sleep(SLOW).await;
                 }

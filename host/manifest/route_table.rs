@@ -62,19 +62,7 @@ impl AppRoutes {
         let routes = declared
             .iter()
             .map(|route| {
-                let patterns = languages
-                    .all()
-                    .map(|language| {
-                        route.paths.get(language.code()).cloned().ok_or_else(|| {
-                            format!(
-                                "the manifest's route {:?} has no path in {}",
-                                route.name,
-                                language.code()
-                            )
-                        })
-                    })
-                    .collect::<Result<_, _>>()?;
-                let patterns: Vec<String> = patterns;
+                let patterns = route.patterns(languages)?;
                 let paths = (!patterns.iter().any(|pattern| has_parameter(pattern))).then(|| {
                     patterns
                         .iter()

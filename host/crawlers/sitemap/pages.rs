@@ -33,18 +33,7 @@ impl ListedRoute {
                     listed.route
                 )
             })?;
-        let patterns = languages
-            .all()
-            .map(|language| {
-                route.paths.get(language.code()).cloned().ok_or_else(|| {
-                    format!(
-                        "the manifest's route {:?} has no path in {}",
-                        route.name,
-                        language.code()
-                    )
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let patterns = route.patterns(languages)?;
         let names: Vec<String> = patterns[languages.default_language().index()]
             .split('/')
             .filter_map(|part| part.strip_prefix(':'))
